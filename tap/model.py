@@ -1,0 +1,239 @@
+"""The contract: canonical call, outcome, verdict and the record the tap writes.
+
+Every other part of hooktui speaks these types. The record keeps its summary
+fields flat at the top level so `jq 'select(.decision=="deny")'` works on a
+stream without knowing anything else about it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+SCHEMA_VERSION = 1
+
+RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "basis", "fastpace")
+UNKNOWN = "unknown"
+
+EVENTS = (
+    "pre_tool_use",
+    "post_tool_use",
+    "user_prompt",
+    "permission_request",
+    "stop",
+    "session",
+    "notification",
+    "other",
+)
+
+DECISIONS = ("allow", "deny", "ask", "modify", "replace", "failure")
+
+# Why a hook "did not answer", in the runtime's own terms.
+FAILURES = (
+    "exit_code",  # non-zero exit the runtime does not read as an answer
+    "signal",  # killed by a signal
+    "timeout",  # ran past its timeout
+    "empty_output",  # exit 0 but nothing on stdout where an answer is required
+    "invalid_json",  # stdout was not the JSON the runtime wanted
+    "wrong_decision",  # a decision that is not valid for this event
+    "unsupported",  # valid JSON, but not an answer this runtime accepts
+    "spawn_error",  # the hook command could not be started
+)
+
+# What the runtime does after a failure.
+EFFECTS = ("proceeds", "blocks")
+
+CAPTURES = ("full", "redacted", "digest")
+
+
+class Call(msgspec.Struct, omit_defaults=True, kw_only=True):
+    """One hook invocation, as every runtime would describe it."""
+
+    runtime: str
+    event: str
+    native_event: str = ""
+    tool_name: str = ""
+    tool_input: Any = None
+    tool_output: Any = None  # post only
+    is_error: bool | None = None  # post only
+    session_id: str = ""
+    agent_id: str = ""
+    tool_call_id: str = ""
+    cwd: str = ""
+    prompt: str | None = None
+
+
+class Outcome(msgspec.Struct, kw_only=True):
+    """What the hook process did: its bytes, how it ended, how long it took."""
+
+    stdout: bytes = b""
+    stderr: bytes = b""
+    exit_code: int | None = None  # None when killed by a signal or never started
+    signal: int | None = None
+    timed_out: bool = False
+    duration_ms: float = 0.0
+    spawn_error: str = ""  # non-empty when the command could not be started
+
+
+class Verdict(msgspec.Struct, omit_defaults=True, kw_only=True):
+    """The canonical decision a runtime reads out of an Outcome."""
+
+    decision: str
+    reason: str = ""
+    context: str = ""  # text added to the model's context, where the runtime has that
+    updated_input: Any | UnsetType = UNSET  # modify: the whole new tool input
+    updated_output: Any | UnsetType = UNSET  # replace: the new tool output
+    failure: str = ""  # one of FAILURES when decision == "failure"
+    failure_detail: str = ""  # a human sentence: what exactly was wrong
+    effect: str = ""  # one of EFFECTS when decision == "failure"
+
+    @property
+    def lets_through(self) -> bool:
+        """True when the tool call goes ahead (possibly rewritten)."""
+        if self.decision == "failure":
+            return self.effect != "blocks"
+        return self.decision in ("allow", "modify", "replace")
+
+
+class Blob(msgspec.Struct, kw_only=True):
+    """A captured byte stream (stdout or stderr), bounded but never silently cut.
+
+    `data` is the text when the bytes are UTF-8, base64 when they are not,
+    and empty for `digest` capture. `length` and `sha256` always describe the
+    original bytes, so truncation and redaction are visible.
+    """
+
+    data: str = ""
+    encoding: str = "utf-8"  # "utf-8" | "base64" | "digest"
+    length: int = 0
+    sha256: str = ""
+    truncated: bool = False
+
+
+class HookInfo(msgspec.Struct, kw_only=True):
+    """Which hook ran, and the environment runtimes pass to hooks."""
+
+    label: str = ""
+    argv: list[str] = []
+    cwd: str = ""
+    env: dict[str, str] = {}  # only the runtime variables hooks read (CLAUDE_PROJECT_DIR, ...)
+    timeout_ms: int | None = None  # the configured timeout, when known
+
+
+class Redaction(msgspec.Struct, kw_only=True):
+    """One secret taken out of the record before it touched disk."""
+
+    pointer: str  # JSON pointer into the record, e.g. "/request/tool_input/command"
+    kind: str  # "aws_access_key", "github_token", "jwt", ...
+    digest: str  # short sha256 of the secret, same as in the marker
+
+
+class Record(msgspec.Struct, kw_only=True):
+    """One JSON line of a stream: one hook call, request and answer.
+
+    Every field is written, defaults included, so a reader (or jq) never has to
+    guess; only `updated_input`/`updated_output` are absent when unset.
+    """
+
+    v: int = SCHEMA_VERSION
+    id: str
+    ts: str  # RFC 3339, UTC, when the hook started
+    runtime: str
+    event: str
+    native_event: str = ""
+    tool_name: str = ""
+    decision: str
+    reason: str = ""
+    exit_code: int | None = None
+    signal: int | None = None
+    timed_out: bool = False
+    duration_ms: float = 0.0
+    failure: str = ""
+    failure_detail: str = ""
+    effect: str = ""
+    summary: str = ""  # one line: the command, the file path, the prompt
+    session_id: str = ""
+    agent_id: str = ""
+    tool_call_id: str = ""
+    cwd: str = ""
+    request: Any = None  # parsed JSON, or the raw text when it was not JSON
+    request_format: str = "json"  # "json" | "text" | "empty"
+    updated_input: Any | UnsetType = UNSET
+    updated_output: Any | UnsetType = UNSET
+    context: str = ""
+    hook: HookInfo = msgspec.field(default_factory=HookInfo)
+    stdout: Blob = msgspec.field(default_factory=Blob)
+    stderr: Blob = msgspec.field(default_factory=Blob)
+    redactions: list[Redaction] = []
+    capture: str = "redacted"
+    tap_version: str = ""
+    tap_error: str = ""  # set when the tap itself hit a problem while recording
+
+    @property
+    def verdict(self) -> Verdict:
+        return Verdict(
+            decision=self.decision,
+            reason=self.reason,
+            context=self.context,
+            updated_input=self.updated_input,
+            updated_output=self.updated_output,
+            failure=self.failure,
+            failure_detail=self.failure_detail,
+            effect=self.effect,
+        )
+
+
+class HookHead(msgspec.Struct, omit_defaults=True, kw_only=True):
+    label: str = ""
+    timeout_ms: int | None = None
+
+
+class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
+    """The part of a Record a list row, a header count or a filter needs.
+
+    Decoding only these fields skips the request and the captured bytes, which
+    are most of a line; the full Record is decoded lazily, for the detail pane.
+    """
+
+    v: int = SCHEMA_VERSION
+    id: str = ""
+    ts: str = ""
+    runtime: str = UNKNOWN
+    event: str = "other"
+    native_event: str = ""
+    tool_name: str = ""
+    decision: str = "failure"
+    reason: str = ""
+    exit_code: int | None = None
+    signal: int | None = None
+    timed_out: bool = False
+    duration_ms: float = 0.0
+    failure: str = ""
+    effect: str = ""
+    summary: str = ""
+    session_id: str = ""
+    agent_id: str = ""
+    hook: HookHead = msgspec.field(default_factory=HookHead)
+
+
+# One reusable encoder/decoder per type (msgspec builds them once).
+record_encoder = msgspec.json.Encoder()
+record_decoder = msgspec.json.Decoder(Record)
+head_decoder = msgspec.json.Decoder(RecordHead)
+
+
+def encode_record(record: Record) -> bytes:
+    """One complete line, newline included."""
+    return record_encoder.encode(record) + b"\n"
+
+
+def decode_record(line: bytes | str) -> Record:
+    """Raises msgspec.DecodeError / ValidationError on a bad line."""
+    return record_decoder.decode(line)
+
+
+def decode_head(line: bytes | str) -> RecordHead:
+    """Raises msgspec.DecodeError / ValidationError on a bad line."""
+    return head_decoder.decode(line)

@@ -1,0 +1,65 @@
+"""The `hooktui` command line: a thin dispatcher.
+
+Each subcommand lives in its own module with a `main(argv) -> int`. Nothing is
+imported until a subcommand is chosen, so `hooktui tap` pays only for the tap.
+"""
+
+from __future__ import annotations
+
+import sys
+
+# name -> (module, function, one-line help)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "tap": ("hooktui.tap.shim", "main", "wrap a hook: pass its traffic through, record each call"),
+    "watch": ("hooktui.tui.watch_cmd", "main", "live dashboard of recorded hook calls"),
+    "show": ("hooktui.tui.show_cmd", "main", "print recorded calls without a TUI (scripts, CI logs)"),
+    "replay": ("hooktui.tui.replay_cmd", "main", "re-run a recorded session against an edited policy"),
+    "install": ("hooktui.tui.install_cmd", "install_main", "wrap a runtime's configured hooks in the tap"),
+    "uninstall": ("hooktui.tui.install_cmd", "uninstall_main", "restore a runtime's hook settings"),
+    "demo": ("hooktui.tui.demo_cmd", "main", "real traffic through the real tap, for a first look"),
+}
+
+
+def _usage() -> str:
+    from hooktui.tap.version import __version__
+
+    lines = [
+        f"hooktui {__version__}: see, record and replay AI-agent hook traffic",
+        "",
+        "usage: hooktui COMMAND [ARGS...]",
+        "",
+        "commands:",
+    ]
+    width = max(map(len, COMMANDS))
+    lines += [f"  {name:<{width}}  {help_}" for name, (_, _, help_) in COMMANDS.items()]
+    lines += ["", "Run `hooktui COMMAND --help` for a command's options."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help", "help"):
+        sys.stdout.write(_usage())
+        return 0 if args else 2
+    if args[0] in ("-V", "--version"):
+        from hooktui.tap.version import __version__
+
+        sys.stdout.write(f"hooktui {__version__}\n")
+        return 0
+    entry = COMMANDS.get(args[0])
+    if entry is None:
+        sys.stderr.write(f"hooktui: unknown command {args[0]!r} (try `hooktui --help`)\n")
+        return 2
+    module_name, func_name, _ = entry
+    try:
+        module = __import__(module_name, fromlist=[func_name])
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        sys.stderr.write(f"hooktui: `{args[0]}` is not available yet in this version\n")
+        return 2
+    return getattr(module, func_name)(args[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
