@@ -1,0 +1,40 @@
+"""Shared test helpers: where the installed `hooktui` command is, and reading streams."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+HOOKTUI = str(Path(sys.executable).with_name("hooktui"))
+
+
+@pytest.fixture
+def hooktui() -> str:
+    """Absolute path of the installed `hooktui` script (the same one runtimes call)."""
+    return HOOKTUI
+
+
+def wait_for_lines(path: Path, count: int, timeout: float = 15.0) -> list[bytes]:
+    """Complete lines of `path` once it holds at least `count` of them.
+
+    The tap writes its record after the hook's answer has gone back (so the
+    runtime is not kept waiting), so a test reads the stream by waiting for it.
+    """
+    deadline = time.monotonic() + timeout
+    lines: list[bytes] = []
+    while time.monotonic() < deadline:
+        if path.exists():
+            data = path.read_bytes()
+            lines = data.split(b"\n")[:-1]  # only lines with their newline
+            if len(lines) >= count:
+                return lines
+        time.sleep(0.02)
+    raise AssertionError(f"{path}: expected {count} lines, found {len(lines)} after {timeout}s")
+
+
+def wait_for_records(path: Path, count: int, timeout: float = 15.0) -> list[dict]:
+    return [json.loads(line) for line in wait_for_lines(path, count, timeout)]
