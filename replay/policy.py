@@ -1,0 +1,161 @@
+"""What to run for one record: argv, stdin, cwd, environment, timeout.
+
+A record is replayable when the request stored in it is the request the hook
+received. It is skipped when:
+- there was no request (``request_format == "empty"``);
+- the tap took something out of the request before writing it: a redaction whose
+  pointer is under ``/request``, or a ``[REDACTED:`` marker in any key or string of
+  the request (the hook saw the secret, a replay could only send the marker);
+- the session was captured with ``--capture digest`` and the request is of a kind
+  whose prompt or tool output is kept only as a digest (user prompts, post-tool
+  calls): what the policy would read is gone;
+- no policy was given and the record names no hook command to re-run.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from typing import Any
+
+import msgspec
+from hooktui.tap.model import Record
+
+DEFAULT_TIMEOUT_S = 10.0
+REPLAY_ENV = "HOOKTUI_REPLAY"
+REDACTION_MARKER = "[REDACTED:"
+# Events whose requests carry a prompt or a tool output, which digest capture drops.
+DIGESTED_EVENTS = ("user_prompt", "post_tool_use")
+
+_json = msgspec.json.Encoder()
+
+
+class Plan(msgspec.Struct, kw_only=True):
+    """One hook run, ready for the runner."""
+
+    argv: list[str]
+    stdin: bytes
+    cwd: str
+    env: dict[str, str]
+    timeout_s: float
+
+
+def policy_argv(policy: str) -> list[str]:
+    """A policy command line, run the way runtimes run hook commands: through sh."""
+    return ["sh", "-c", policy]
+
+
+def _has_marker(value: Any) -> bool:
+    if isinstance(value, str):
+        return REDACTION_MARKER in value
+    if isinstance(value, dict):
+        return any(_has_marker(k) or _has_marker(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_marker(v) for v in value)
+    return False
+
+
+def skip_reason(record: Record, policy: str | None) -> str:
+    """Why `record` cannot be replayed, or "" when it can."""
+    if record.request_format == "empty" or record.request is None:
+        return "no request was recorded"
+    redacted = [r for r in record.redactions if r.pointer.startswith("/request")]
+    if redacted:
+        kinds = ", ".join(sorted({r.kind for r in redacted}))
+        return f"the request was redacted ({kinds}); the policy would not see the original"
+    if _has_marker(record.request):
+        return "the request holds a redaction marker; the policy would not see the original"
+    if record.capture == "digest" and record.event in DIGESTED_EVENTS:
+        return "captured as digests only: the prompt or tool output is not in the session"
+    if policy is None and not record.hook.argv:
+        return "no hook command was recorded (give --policy)"
+    return ""
+
+
+def request_bytes(record: Record) -> bytes:
+    """The request as the hook received it: JSON again, or the raw text."""
+    if record.request_format == "text" and isinstance(record.request, str):
+        return record.request.encode("utf-8", "surrogateescape")
+    return _json.encode(record.request)
+
+
+def replay_cwd(record: Record) -> str:
+    """The recorded working directory when it still exists, else the current one."""
+    for path in (record.hook.cwd, record.cwd):
+        if path and os.path.isdir(path):
+            return path
+    return os.getcwd()
+
+
+def replay_env(record: Record, base: dict[str, str] | None = None) -> dict[str, str]:
+    env = dict(os.environ if base is None else base)
+    env.update(record.hook.env)
+    env[REPLAY_ENV] = "1"
+    return env
+
+
+def replay_timeout(record: Record, timeout_s: float | None) -> float:
+    """--timeout when given, else the hook's recorded timeout, else the default."""
+    if timeout_s is not None:
+        return timeout_s
+    if record.hook.timeout_ms:
+        return record.hook.timeout_ms / 1000.0
+    return DEFAULT_TIMEOUT_S
+
+
+def build_plan(
+    record: Record,
+    policy: str | None,
+    timeout_s: float | None = None,
+    base_env: dict[str, str] | None = None,
+) -> Plan:
+    argv = policy_argv(policy) if policy is not None else list(record.hook.argv)
+    return Plan(
+        argv=argv,
+        stdin=request_bytes(record),
+        cwd=replay_cwd(record),
+        env=replay_env(record, base_env),
+        timeout_s=replay_timeout(record, timeout_s),
+    )
+
+
+def _flatten(words: list[str]) -> list[str]:
+    """Words of a command, with `sh -c "..."` scripts split into their own words."""
+    out: list[str] = []
+    for word in words:
+        if any(c.isspace() for c in word):
+            try:
+                out.extend(shlex.split(word))
+            except ValueError:
+                out.extend(word.split())
+        else:
+            out.append(word)
+    return out
+
+
+def watch_paths(policy: str | None, records: list[Record]) -> list[str]:
+    """Files whose edits should re-run the replay: the first path-like word of the
+    policy command that exists as a file (or, without a policy, of each distinct
+    recorded hook command)."""
+    commands: list[list[str]] = []
+    if policy is not None:
+        try:
+            commands.append(shlex.split(policy))
+        except ValueError:
+            commands.append(policy.split())
+    else:
+        seen: set[tuple[str, ...]] = set()
+        for record in records:
+            key = tuple(record.hook.argv)
+            if key and key not in seen:
+                seen.add(key)
+                commands.append(list(key))
+    paths: list[str] = []
+    for words in commands:
+        for word in _flatten(words):
+            if os.path.isfile(word):
+                full = os.path.abspath(word)
+                if full not in paths:
+                    paths.append(full)
+                break
+    return paths

@@ -1,0 +1,148 @@
+"""Running selected records against a policy: jobs, repeats, timeouts.
+
+Each record's hook runs through the tap's own runner (process group killed on
+timeout) and its answer is judged by the adapter of the runtime that recorded
+it. Threads are enough for --jobs: the work happens in the subprocesses.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+
+import msgspec
+from hooktui.replay import compare
+from hooktui.replay.policy import build_plan, skip_reason
+from hooktui.replay.report import Report, Result
+from hooktui.replay.session import Entry
+from hooktui.tap.model import Outcome, Record, Verdict
+
+
+class Options(msgspec.Struct, kw_only=True):
+    policy: str | None = None  # a shell command line; None: each record's own hook
+    timeout_s: float | None = None  # None: the record's timeout, else the default
+    jobs: int = 0  # 0: one per CPU
+    repeat: int = 1
+    base_env: dict[str, str] | None = None  # None: this process's environment
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _judge(record: Record, outcome: Outcome) -> Verdict:
+    try:
+        from hooktui.tap.adapters import judge_request
+    except ImportError:  # an adapters module older than judge_request
+        judge_request = _judge_request
+
+    runtime = record.runtime if record.runtime else None
+    try:
+        _, _, verdict = judge_request(record.request, outcome, runtime=runtime)
+    except ValueError:  # a runtime name this version does not know: detect again
+        _, _, verdict = judge_request(record.request, outcome, runtime=None)
+    return verdict
+
+
+def _judge_request(request, outcome: Outcome, runtime: str | None = None):
+    from hooktui.tap import adapters
+
+    adapter = adapters.get_adapter(runtime) if runtime else adapters.detect(request)
+    call = adapter.parse(request)
+    return adapter, call, adapter.judge(call, outcome)
+
+
+def replay_record(index: int, entry: Entry, options: Options) -> Result:
+    """Replay one record (options.repeat times) and classify it."""
+    from hooktui.tap.runner import run_hook
+
+    record = entry.record
+    why = skip_reason(record, options.policy)
+    if why:
+        return Result(
+            index=index, line=entry.line, record=record, cls=compare.SKIPPED, skip_reason=why
+        )
+    plan = build_plan(record, options.policy, options.timeout_s, options.base_env)
+    runs: list[Verdict] = []
+    first: Outcome | None = None
+    for _ in range(max(1, options.repeat)):
+        outcome = run_hook(
+            plan.argv,
+            plan.stdin,
+            cwd=plan.cwd,
+            env=plan.env,
+            timeout_s=plan.timeout_s,
+            new_session=True,
+        )
+        if first is None:
+            first = outcome
+        runs.append(_judge(record, outcome))
+    after = runs[0]
+    cls, differs, direction = compare.classify(record.verdict, after)
+    keys = {compare.verdict_key(v) for v in runs}
+    return Result(
+        index=index,
+        line=entry.line,
+        record=record,
+        cls=cls,
+        differs=differs,
+        direction=direction,
+        after=after,
+        outcome=first,
+        runs=runs,
+        flaky=len(keys) > 1,
+        argv=plan.argv,
+    )
+
+
+def replay(
+    entries: Iterable[Entry],
+    options: Options,
+    *,
+    session: str = "",
+    bad_lines: int = 0,
+    on_result: Callable[[Result], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> Report:
+    """Replay `entries`; the report keeps their order whatever finishes first.
+
+    `on_result` is called once per record, in order, from the calling thread.
+    Setting `cancel` stops starting new records (the running ones finish).
+    """
+    entries = list(entries)
+    jobs = options.jobs or default_jobs()
+    results: list[Result] = []
+
+    def one(item: tuple[int, Entry]) -> Result | None:
+        if cancel is not None and cancel.is_set():
+            return None
+        return replay_record(item[0], item[1], options)
+
+    if jobs <= 1 or len(entries) <= 1:
+        produced: Iterable[Result | None] = map(one, enumerate(entries))
+        for result in produced:
+            if result is None:
+                break
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    else:
+        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="replay") as pool:
+            for result in pool.map(one, enumerate(entries)):
+                if result is None:
+                    continue
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+    return Report(
+        session=session,
+        policy=options.policy,
+        repeat=max(1, options.repeat),
+        bad_lines=bad_lines,
+        results=results,
+    )
