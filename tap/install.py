@@ -483,9 +483,14 @@ class Settings:
     data: Any
 
 
+def settings_kind(path: Path) -> str:
+    name = path.name.removesuffix(BACKUP_SUFFIX)
+    return "toml" if name.endswith(".toml") else "json"
+
+
 def load_settings(path: Path) -> Settings:
     """Read and parse; InstallError(code 2) for a file that is not valid JSON/TOML."""
-    kind = "toml" if path.suffix == ".toml" else "json"
+    kind = settings_kind(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
