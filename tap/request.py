@@ -1,0 +1,26 @@
+"""Reading the request bytes a hook received into something a record can hold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+_decode_json = msgspec.json.Decoder().decode
+
+
+def load_request(raw: bytes) -> tuple[Any, str]:
+    """(parsed JSON, "json"), (text, "text") or ("", "empty").
+
+    Only zero bytes count as empty; anything else that is not JSON is kept as
+    text. Bytes that are not UTF-8 become U+FFFD there (a record is JSON, and
+    JSON cannot hold raw bytes; requests from real runtimes are UTF-8 JSON, so
+    this only touches garbage). The hook itself always got the exact bytes.
+    """
+    if not raw:
+        return "", "empty"
+    try:
+        return _decode_json(raw), "json"
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        pass
+    return raw.decode("utf-8", errors="replace"), "text"
