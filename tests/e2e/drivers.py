@@ -1,0 +1,128 @@
+"""How to drive each real CLI: its settings, environment, command line, and
+where the tool's result shows up in what it sends the model next.
+
+The tool call every scenario makes is the same shell command, run in the
+project folder: it leaves a marker file, so the test sees whether the tool ran
+(and which command: the original or the hook's rewrite).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.harness import PORT, Run, Sandbox, base_env, cli_path
+
+ORIGINAL = "touch marker-original && echo original-ran"
+REWRITTEN = "touch marker-rewritten && echo rewritten-ran"
+MARKERS = ("marker-original", "marker-rewritten")
+
+
+class Driver:
+    runtime: str
+    tool: str  # the runtime's shell tool, as the model names it
+    pre_event: str
+    post_event: str
+    # Request keys that differ from run to run whatever the hook does.
+    volatile: tuple[str, ...] = ()
+
+    def settings_path(self, sb: Sandbox) -> Path:
+        raise NotImplementedError
+
+    def write_settings(self, sb: Sandbox, pre: str, post: str) -> None:
+        raise NotImplementedError
+
+    def env(self, sb: Sandbox) -> dict[str, str]:
+        raise NotImplementedError
+
+    def argv(self, sb: Sandbox) -> list[str]:
+        raise NotImplementedError
+
+    def tool_input(self, command: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def tool_result(self, run: Run) -> dict[str, Any]:
+        """What the model was sent back for the tool call: {content, is_error}."""
+        raise NotImplementedError
+
+    def commands(self, settings: bytes) -> list[str]:
+        """The [pre, post] hook commands configured in a settings file."""
+        raise NotImplementedError
+
+    def script(self) -> dict[str, Any]:
+        return {"tool": self.tool, "tool_input": self.tool_input(ORIGINAL)}
+
+    def run(self, sb: Sandbox, name: str) -> Run:
+        return sb.run(name, self.runtime, self.argv(sb), self.env(sb), self.script())
+
+
+class ClaudeCode(Driver):
+    runtime = "claude-code"
+    tool = "Bash"
+    pre_event = "PreToolUse"
+    post_event = "PostToolUse"
+    volatile = ("session_id", "transcript_path", "prompt_id")
+
+    def settings_path(self, sb: Sandbox) -> Path:
+        return sb.project / ".claude" / "settings.json"
+
+    def write_settings(self, sb: Sandbox, pre: str, post: str) -> None:
+        settings = {
+            "hooks": {
+                "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": pre}]}],
+                "PostToolUse": [
+                    {"matcher": "Bash", "hooks": [{"type": "command", "command": post}]}
+                ],
+            }
+        }
+        path = self.settings_path(sb)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings, indent=2) + "\n")
+
+    def commands(self, settings: bytes) -> list[str]:
+        hooks = json.loads(settings)["hooks"]
+        return [hooks[event][0]["hooks"][0]["command"] for event in ("PreToolUse", "PostToolUse")]
+
+    def env(self, sb: Sandbox) -> dict[str, str]:
+        return base_env(sb.home) | {
+            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{PORT}",
+            "ANTHROPIC_API_KEY": "sk-test",
+            "CLAUDE_CONFIG_DIR": str(sb.home / ".claude"),
+            # Without this one Claude Code resolves names outside loopback.
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+        }
+
+    def argv(self, sb: Sandbox) -> list[str]:
+        # --allowedTools: the permission rules let the command run, so whether it
+        # runs is the hook's doing alone (headless mode would refuse to ask).
+        return [
+            str(cli_path(self.runtime)),
+            "-p",
+            "run the command",
+            "--output-format",
+            "json",
+            "--allowedTools",
+            "Bash",
+        ]
+
+    def tool_input(self, command: str) -> dict[str, Any]:
+        return {"command": command, "description": "leave a marker"}
+
+    def tool_result(self, run: Run) -> dict[str, Any]:
+        finals = run.of_kind("final")
+        assert len(finals) == 1, run.describe()
+        content = finals[0]["body"]["messages"][-1]["content"]
+        results = [b for b in content if b.get("type") == "tool_result"]
+        assert len(results) == 1, content
+        block = results[0]
+        text = block.get("content")
+        if isinstance(text, list):  # content blocks: keep their text
+            text = "".join(part.get("text", "") for part in text)
+        return {"content": text, "is_error": bool(block.get("is_error"))}
+
+
+DRIVERS: dict[str, Driver] = {d.runtime: d for d in (ClaudeCode(),)}

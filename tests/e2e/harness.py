@@ -1,0 +1,227 @@
+"""Test-side harness: find the pinned CLIs, lay out a sandbox, run a CLI in it.
+
+A sandbox is one temp folder holding everything a run touches: HOME, the
+CLI's config dir, the project (its cwd), the scripted hook's answers and its
+call log, the fake model's request log. `run()` starts the CLI under
+`unshare -n` with the fake model server beside it (netns_run.py), so no run
+can reach anything but 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import HOOKTUI
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+HOOK_SCRIPT = HERE / "hook.py"
+LAUNCHER = HERE / "netns_run.py"
+
+# Any port will do: each run has its own network namespace, so nothing else
+# can hold it and the test knows it before the server starts.
+PORT = 38517
+
+BINARIES = {
+    "claude-code": ("@anthropic-ai/claude-code", "claude"),
+    "codex": ("@openai/codex", "codex"),
+    "gemini-cli": ("@google/gemini-cli", "gemini"),
+}
+PINS = {"claude-code": "2.1.197", "codex": "0.171.0", "gemini-cli": "0.61.0"}
+
+
+def node_modules() -> Path:
+    return Path(os.environ.get("HOOKTUI_E2E_NODE_MODULES") or REPO / ".ci-e2e" / "node_modules")
+
+
+def cli_path(runtime: str) -> Path:
+    return node_modules() / ".bin" / BINARIES[runtime][1]
+
+
+def skip_reason(runtime: str) -> str | None:
+    """Why the e2e test for `runtime` cannot run here, or None when it can."""
+    if os.environ.get("HOOKTUI_E2E") != "1":
+        return "end-to-end tests against the real CLIs run only with HOOKTUI_E2E=1"
+    package, _ = BINARIES[runtime]
+    manifest = node_modules() / package / "package.json"
+    if not cli_path(runtime).exists() or not manifest.exists():
+        return f"{package} is not installed under {node_modules()} (run .ci/e2e-setup)"
+    version = json.loads(manifest.read_text()).get("version")
+    if version != PINS[runtime]:
+        return f"{package} {version} found, the tests are pinned to {PINS[runtime]}"
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return "needs `unshare` and `ip` to keep the CLI on loopback"
+    probe = subprocess.run(
+        ["unshare", "-n", "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    if probe.returncode != 0:
+        return "cannot create a network namespace here (`unshare -n` needs root or user namespaces)"
+    return None
+
+
+def hook_command(hook_dir: Path, name: str) -> str:
+    """The bare hook, as a user would configure it: a shell command line."""
+    return shlex.join([sys.executable, str(HOOK_SCRIPT), str(hook_dir), name])
+
+
+def tap_wrap(command: str, runtime: str, label: str, stream: Path) -> str:
+    """What `hooktui install` writes, done by hand (used while install is not there)."""
+    return shlex.join(
+        [
+            HOOKTUI,
+            "tap",
+            "--runtime",
+            runtime,
+            "--label",
+            label,
+            "--stream",
+            str(stream),
+            "--",
+            "sh",
+            "-c",
+            command,
+        ]
+    )
+
+
+def install_available() -> bool:
+    try:
+        import hooktui.tui.install_cmd  # noqa: F401
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+def hooktui(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [HOOKTUI, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@dataclass
+class Run:
+    exit_code: int | None
+    timed_out: bool
+    stdout: str
+    stderr: str
+    requests: list[dict[str, Any]]
+    hook_calls: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def of_kind(self, kind: str) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r["kind"] == kind]
+
+    def describe(self) -> str:
+        kinds = [r["kind"] for r in self.requests]
+        return (
+            f"exit={self.exit_code} timed_out={self.timed_out} requests={kinds}\n"
+            f"stdout: {self.stdout[-2000:]}\nstderr: {self.stderr[-2000:]}"
+        )
+
+
+class Sandbox:
+    """One temp folder per test; `fresh_run_dirs()` resets what a run may change."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.hooks = root / "hooks"  # answers + call logs of the scripted hook
+        self.home = root / "home"
+        self.project = root / "project"
+        self.stream = root / "stream.jsonl"
+        self.hooks.mkdir(parents=True, exist_ok=True)
+
+    def answer(self, name: str, stdout: str = "", stderr: str = "", exit: int = 0) -> None:
+        answer = {"stdout": stdout, "stderr": stderr, "exit": exit}
+        (self.hooks / f"{name}.answer.json").write_text(json.dumps(answer))
+
+    def fresh_run_dirs(self) -> None:
+        """Empty HOME and project (markers, config) and the hook call logs."""
+        for d in (self.home, self.project):
+            shutil.rmtree(d, ignore_errors=True)
+            d.mkdir(parents=True)
+        for log in self.hooks.glob("*.calls.jsonl"):
+            log.unlink()
+
+    def hook_calls(self) -> dict[str, list[dict[str, Any]]]:
+        calls = {}
+        for log in sorted(self.hooks.glob("*.calls.jsonl")):
+            name = log.name.removesuffix(".calls.jsonl")
+            calls[name] = [json.loads(line) for line in log.read_text().splitlines()]
+        return calls
+
+    def run(
+        self,
+        name: str,
+        runtime: str,
+        argv: list[str],
+        env: dict[str, str],
+        script: dict[str, Any],
+        timeout: float = 120,
+    ) -> Run:
+        run_dir = self.root / "runs" / name
+        shutil.rmtree(run_dir, ignore_errors=True)
+        run_dir.mkdir(parents=True)
+        spec = {
+            "runtime": runtime,
+            "port": PORT,
+            "script": script,
+            "requests_log": str(run_dir / "requests.jsonl"),
+            "result": str(run_dir / "result.json"),
+            "argv": argv,
+            "env": env,
+            "cwd": str(self.project),
+            "timeout": timeout,
+        }
+        spec_path = run_dir / "spec.json"
+        spec_path.write_text(json.dumps(spec, indent=1))
+        proc = subprocess.run(
+            ["unshare", "-n", sys.executable, str(LAUNCHER), str(spec_path)],
+            capture_output=True,
+            text=True,
+            timeout=timeout + 30,
+        )
+        result_file = run_dir / "result.json"
+        if not result_file.exists():
+            raise AssertionError(f"the launcher wrote no result: {proc.stderr}")
+        result = json.loads(result_file.read_text())
+        if "error" in result:
+            raise AssertionError(f"launcher: {result['error']}")
+        log = run_dir / "requests.jsonl"
+        requests = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+        return Run(
+            exit_code=result["exit_code"],
+            timed_out=result["timed_out"],
+            stdout=result["stdout"],
+            stderr=result["stderr"],
+            requests=requests,
+            hook_calls=self.hook_calls(),
+        )
+
+
+def base_env(home: Path) -> dict[str, str]:
+    """A minimal environment: no proxies, no credentials, nothing from the caller's HOME."""
+    node_dir = str(Path(shutil.which("node") or "/usr/bin/node").parent)
+    path = os.pathsep.join(dict.fromkeys([node_dir, "/usr/local/bin", "/usr/bin", "/bin"]))
+    return {
+        "PATH": path,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "NO_COLOR": "1",
+        "CI": "1",
+    }

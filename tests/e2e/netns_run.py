@@ -1,0 +1,78 @@
+"""Run one agent CLI against a fake model server, both inside a loopback-only namespace.
+
+Started by the test as `unshare -n python netns_run.py SPEC.json`. The new
+network namespace holds nothing but `lo`, so the CLI, its hooks and the fake
+server can reach 127.0.0.1 and nothing else; the port is private to the
+namespace, so the test picks it up front with no race. Results go to files
+named in the spec (stdlib only: this runs outside pytest).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fake_models import FakeModelServer  # noqa: E402
+
+
+def _fail(result_path: str, message: str) -> int:
+    Path(result_path).write_text(json.dumps({"error": message}))
+    sys.stderr.write(f"netns_run: {message}\n")
+    return 3
+
+
+def main(spec_path: str) -> int:
+    spec = json.loads(Path(spec_path).read_text())
+    result_path = spec["result"]
+    # Refuse to run anywhere but a fresh namespace: only `lo` may exist.
+    names = sorted(name for _, name in socket.if_nameindex())
+    if names != ["lo"]:
+        return _fail(result_path, f"not in a loopback-only namespace (interfaces: {names})")
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+
+    server = FakeModelServer(spec["port"], spec["runtime"], spec["script"], spec["requests_log"])
+    server.start()
+    env = {k: str(v) for k, v in spec["env"].items()}
+    stdin = subprocess.DEVNULL
+    try:
+        proc = subprocess.Popen(
+            spec["argv"],
+            cwd=spec["cwd"],
+            env=env,
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return _fail(result_path, f"could not start {spec['argv'][0]}: {exc}")
+    timed_out = False
+    try:
+        out, err = proc.communicate(timeout=spec.get("timeout", 120))
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+    server.shutdown()
+    Path(result_path).write_text(
+        json.dumps(
+            {
+                "exit_code": proc.returncode,
+                "timed_out": timed_out,
+                "stdout": out.decode("utf-8", "replace"),
+                "stderr": err.decode("utf-8", "replace"),
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
