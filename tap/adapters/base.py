@@ -1,28 +1,38 @@
-"""What every runtime adapter does: detect, parse, judge, encode."""
+"""What every runtime adapter does: detect, parse, judge, encode; and the helpers they share.
+
+Everything here is on the tap's hot path (stdlib + msgspec only).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from hooktui.tap.model import Call, Outcome, Verdict
+import msgspec
+from hooktui.tap.model import UNSET, Call, Outcome, Verdict
 
 
 class Adapter:
     """One runtime's reading of the hook protocol.
 
     - detect(request): does this parsed JSON request look like this runtime's?
-    - parse(request): native request -> canonical Call
+    - parse(request): native request -> canonical Call (never raises: any type in)
     - judge(call, outcome): what the runtime itself makes of the hook's answer
       (exit codes, empty output, wrong decision for the event, legacy forms)
     - encode(call, verdict): the native answer (stdout, stderr, exit code) that
       makes this runtime reach `verdict`; used by the demo and the tests.
+      Raises ValueError when the runtime has no way to say that at that event
+      (a replace before the call, a timeout, ...).
     """
 
     name: str = "unknown"
+    # Human name used in failure sentences ("Claude Code treats ...").
+    title: str = "the runtime"
     # Environment variables this runtime sets for hooks and hooks read.
     env_vars: tuple[str, ...] = ()
-    # The runtime's default hook timeout, when it has one.
+    # The runtime's default hook timeout, when it has one (the runtime kills the hook then).
     default_timeout_ms: int | None = None
+    # A latency goal the runtime sets for hooks without killing them (fastpace: 50 ms).
+    budget_ms: int | None = None
 
     def detect(self, request: Any) -> bool:
         raise NotImplementedError
@@ -35,3 +45,167 @@ class Adapter:
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
         raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+# ---------------------------------------------------------------------------
+# Reading requests
+
+
+def as_dict(request: Any) -> dict:
+    return request if isinstance(request, dict) else {}
+
+
+def s(d: dict, *keys: str) -> str:
+    """The first of `keys` that holds a string (ids, names); "" otherwise."""
+    for key in keys:
+        value = d.get(key)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+    return ""
+
+
+# Claude-style (PascalCase) native event names, shared by Claude Code, Codex and fastpace.
+PASCAL_EVENTS = {
+    "PreToolUse": "pre_tool_use",
+    "PostToolUse": "post_tool_use",
+    "PostToolUseFailure": "post_tool_use",
+    "PostToolBatch": "post_tool_use",
+    "UserPromptSubmit": "user_prompt",
+    "UserPromptExpansion": "user_prompt",
+    "PermissionRequest": "permission_request",
+    "PermissionDenied": "permission_request",
+    "Stop": "stop",
+    "StopFailure": "stop",
+    "SubagentStop": "stop",
+    "SessionStart": "session",
+    "SessionEnd": "session",
+    "Setup": "session",
+    "SubagentStart": "session",
+    "Notification": "notification",
+}
+
+
+def pascal_event(native: str) -> str:
+    return PASCAL_EVENTS.get(native, "other")
+
+
+def is_pascal_name(name: Any) -> bool:
+    return isinstance(name, str) and name[:1].isupper() and name.isidentifier()
+
+
+def is_camel_name(name: Any) -> bool:
+    return isinstance(name, str) and name[:1].islower() and name.isidentifier() and "_" not in name
+
+
+# ---------------------------------------------------------------------------
+# Reading answers
+
+
+class Stdout:
+    """A hook's stdout, read once: empty, a JSON value, or text.
+
+    `looks_json` is set when the text starts like JSON (`{` or `[`) but did not
+    decode: several runtimes report that as an error where plain text is fine.
+    """
+
+    __slots__ = ("kind", "value", "text", "looks_json")
+
+    def __init__(self, raw: bytes):
+        text = raw.decode("utf-8", errors="replace").strip()
+        self.text = text
+        self.value: Any = None
+        self.looks_json = False
+        if not text:
+            self.kind = "empty"
+            return
+        try:
+            self.value = msgspec.json.decode(text)
+            self.kind = "json"
+        except msgspec.DecodeError:
+            self.kind = "text"
+            self.looks_json = text[0] in "{["
+
+    @property
+    def obj(self) -> dict | None:
+        """The JSON object, when stdout was one."""
+        return self.value if self.kind == "json" and isinstance(self.value, dict) else None
+
+
+def text_of(raw: bytes) -> str:
+    return raw.decode("utf-8", errors="replace").strip()
+
+
+def str_field(d: dict, *keys: str) -> str:
+    """A reason-like field as text (non-strings are rendered as compact JSON)."""
+    for key in keys:
+        value = d.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str):
+            return value
+        return msgspec.json.encode(value).decode()
+    return ""
+
+
+def failure(kind: str, detail: str, effect: str = "proceeds") -> Verdict:
+    return Verdict(decision="failure", failure=kind, failure_detail=detail, effect=effect)
+
+
+def process_failure(outcome: Outcome, title: str, effect: str, consequence: str) -> Verdict | None:
+    """The failures every runtime reads the same way: could not start, timed out, killed.
+
+    `consequence` finishes the sentence ("the tool ran", "the call was refused").
+    """
+    if outcome.spawn_error:
+        return failure(
+            "spawn_error",
+            f"the hook could not be started ({outcome.spawn_error}); {title}: {consequence}",
+            effect,
+        )
+    if outcome.timed_out:
+        return failure(
+            "timeout",
+            f"the hook ran past its timeout and was killed; {title}: {consequence}",
+            effect,
+        )
+    if outcome.signal is not None or outcome.exit_code is None:
+        sig = f"signal {outcome.signal}" if outcome.signal is not None else "an unknown cause"
+        return failure("signal", f"the hook was killed by {sig}; {title}: {consequence}", effect)
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Writing answers
+
+_encoder = msgspec.json.Encoder()
+
+
+def json_line(obj: Any) -> bytes:
+    return _encoder.encode(obj) + b"\n"
+
+
+def has(value: Any) -> bool:
+    """True when a Verdict's optional field (updated_input/updated_output) is set."""
+    return value is not UNSET
+
+
+def cannot(runtime: str, verdict: Verdict, event: str) -> ValueError:
+    what = verdict.decision if verdict.decision != "failure" else f"failure ({verdict.failure})"
+    return ValueError(f"{runtime} has no hook answer that means {what} at {event}")
+
+
+def encode_generic_failure(
+    runtime: str, call: Call, verdict: Verdict, exit_code: int = 1
+) -> tuple[bytes, bytes, int]:
+    """Answers that produce a failure in most runtimes; ValueError for the rest."""
+    kind = verdict.failure
+    if kind == "exit_code":
+        return b"", (verdict.failure_detail or "hook error").encode() + b"\n", exit_code
+    if kind == "invalid_json":
+        return b"{not json\n", b"", 0
+    raise cannot(runtime, verdict, call.native_event or call.event)
