@@ -1,0 +1,443 @@
+"""`hooktui show`: recorded calls without a TUI, for scripts and CI logs.
+
+Text is a table (one row per call, bad lines as error rows) and a tally; JSON
+is the stream itself, filtered: each record's original line, byte for byte, so
+`hooktui show --format json --filter ... > part.jsonl` is again a stream that
+watch and replay read. Bad lines are never mixed into that output: in JSON
+mode they are reported on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import mmap
+import os
+import signal
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import UTC
+from typing import IO
+
+from hooktui.tap.filter import FilterError, compile_filter, is_empty_filter
+from hooktui.tap.model import RecordHead
+from hooktui.tap.reader import BadLine, decode_head, load_stream, merge_by_time
+from hooktui.tap.tail import Tailer
+
+PROG = "hooktui show"
+POLL_SECONDS = 0.1
+
+
+def default_stream_path() -> str:
+    try:
+        from hooktui.tap.stream import default_stream_path as from_stream
+
+        return str(from_stream())
+    except ImportError:
+        pass
+    env = os.environ.get("HOOKTUI_STREAM")
+    if env:
+        return env
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return os.path.join(state, "hooktui", "stream.jsonl")
+
+
+class _ArgError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse prints usage and exits on its own; one clear line is wanted instead.
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise _ArgError(message)
+
+
+def _parser() -> _Parser:
+    p = _Parser(
+        prog=PROG,
+        description="Print recorded hook calls: a table, or the JSON lines themselves.",
+        epilog=(
+            "Filter examples: 'decision:deny', 'tool:Bash latency>50ms', "
+            "'event:post or -decision:allow', '\"rm -rf\"'. See `hooktui.tap.filter`."
+        ),
+    )
+    p.add_argument(
+        "streams", nargs="*", metavar="STREAM", help="stream files (default: the default stream)"
+    )
+    p.add_argument(
+        "-f", "--filter", default="", metavar="EXPR", help="show only calls matching EXPR"
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text table (default) or JSON lines",
+    )
+    p.add_argument("--follow", action="store_true", help="keep printing calls as they are recorded")
+    p.add_argument(
+        "-n", "--last", type=int, default=None, metavar="N", help="only the last N matching calls"
+    )
+    p.add_argument("--utc", action="store_true", help="times in UTC (default: local time)")
+    return p
+
+
+# --- output ---------------------------------------------------------------
+
+
+class _Tally:
+    """Counts for the closing line."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.shown = 0
+        self.decisions: Counter[str] = Counter()
+        self.fail_open = 0
+        self.bad = 0
+        self.latencies: list[float] = []
+
+    def add(self, head: RecordHead) -> None:
+        self.shown += 1
+        self.decisions[head.decision] += 1
+        if head.decision == "failure" and head.effect != "blocks":
+            self.fail_open += 1
+        self.latencies.append(head.duration_ms)
+
+    def line(self) -> str:
+        from hooktui.tui.format import format_latency
+
+        parts = [
+            f"{self.shown} of {self.total} calls"
+            if self.shown != self.total
+            else f"{self.total} calls"
+        ]
+        if self.decisions:
+            order = ["allow", "deny", "ask", "modify", "replace", "failure"]
+            names = order + sorted(set(self.decisions) - set(order))
+            parts.append(", ".join(f"{self.decisions[d]} {d}" for d in names if self.decisions[d]))
+        if self.fail_open:
+            parts.append(f"{self.fail_open} failed open")
+        if self.latencies:
+            lat = sorted(self.latencies)
+            p50 = lat[(len(lat) - 1) // 2]
+            p95 = lat[min(len(lat) - 1, int(len(lat) * 0.95))]
+            parts.append(f"p50 {format_latency(p50)}, p95 {format_latency(p95)}")
+        if self.bad:
+            parts.append(f"{self.bad} bad line{'s' if self.bad != 1 else ''}")
+        return " · ".join(parts)
+
+
+class _TextOut:
+    """Rows of a rich table; in --follow each batch is its own headerless table."""
+
+    def __init__(self, utc: bool, several: bool, stream: IO[str]) -> None:
+
+        from rich.console import Console
+
+        self.console = Console(file=stream, highlight=False, soft_wrap=False)
+        self.tz = UTC if utc else None
+        self.several = several
+        self.header_done = False
+        self.layout = self._layout()
+        self.names = [n for n, _, _ in self.layout]
+
+    # (name, width, justify), in the order shown; summary takes what is left.
+    _COLUMNS = (
+        ("time", 12, "left"),
+        ("stream", 10, "left"),
+        ("runtime", 7, "left"),
+        ("event", 6, "left"),
+        ("hook", 10, "left"),
+        ("tool", 12, "left"),
+        ("summary", 0, "left"),
+        ("decision", 12, "left"),
+        ("latency", 7, "right"),
+    )
+    # Dropped first, one by one, when the terminal is too narrow.
+    _EXPENDABLE = ("stream", "hook", "runtime", "event", "time")
+    _MIN_SUMMARY = 20
+
+    def _layout(self) -> list[tuple[str, int, str]]:
+        """Columns and their content widths (two spaces between columns)."""
+        cols = [c for c in self._COLUMNS if c[0] != "stream" or self.several]
+        width = self.console.width
+        for name in (None, *self._EXPENDABLE):
+            if name is not None:
+                cols = [c for c in cols if c[0] != name]
+            used = sum(w for _, w, _ in cols) + 2 * (len(cols) - 1)
+            if width - used >= self._MIN_SUMMARY:
+                break
+        rest = max(self._MIN_SUMMARY, width - used)
+        return [(n, w or rest, j) for n, w, j in cols]
+
+    def _table(self):
+        from rich.table import Table
+
+        t = Table(
+            # No box: a header-less table in --follow then lines up with the first.
+            box=None,
+            show_header=not self.header_done,
+            header_style="bold underline",
+            pad_edge=False,
+            padding=(0, 1),
+        )
+        for name, width, justify in self.layout:
+            t.add_column(name, no_wrap=True, overflow="ellipsis", width=width, justify=justify)
+        self.header_done = True
+        return t
+
+    def rows(self, items: Sequence[tuple[str, RecordHead | BadLine]]) -> None:
+        if not items:
+            return
+        from hooktui.tui import format as fmt
+        from rich.text import Text
+
+        t = self._table()
+        names = self.names
+        for stream_name, e in items:
+            if isinstance(e, BadLine):
+                style = fmt.BAD_LINE_STYLE
+                cells = {
+                    "stream": stream_name,
+                    "summary": Text(
+                        f"byte {e.offset}: {e.error} · {fmt.one_line(e.preview)}", style=style
+                    ),
+                    "decision": Text("bad line", style=style),
+                }
+                t.add_row(*(cells.get(n, "") for n in names))
+                continue
+            fail_open = fmt.is_fail_open(e.decision, e.effect)
+            label = e.decision
+            if e.decision == "failure" and e.failure:
+                label = e.failure  # what failed says more than "failure"
+            if fail_open:
+                label = f"{fmt.FAIL_OPEN_MARK} {label}"
+            timeout = fmt.effective_timeout_ms(e.runtime, e.hook.timeout_ms)
+            lat = fmt.format_latency(e.duration_ms)
+            if fmt.near_timeout(e.duration_ms, timeout):
+                lat = f"{fmt.NEAR_TIMEOUT_MARK}{lat}"
+            cells = {
+                "time": fmt.format_time(fmt.parse_ts(e.ts), self.tz, millis=True),
+                "stream": stream_name,
+                "runtime": fmt.short_runtime(e.runtime),
+                "event": fmt.short_event(e.event),
+                "hook": fmt.one_line(e.hook.label),
+                "tool": fmt.one_line(e.tool_name),
+                "summary": fmt.one_line(e.summary or e.reason),
+                "decision": Text(label, style=fmt.decision_style(e.decision, fail_open)),
+                "latency": Text(lat, style=fmt.latency_style(e.duration_ms)),
+            }
+            t.add_row(*(cells[n] for n in names))
+        self.console.print(t)
+
+    def tally(self, tally: _Tally) -> None:
+        self.console.print(tally.line(), style="bold")
+
+    def note(self, text: str) -> None:
+        self.console.print(text, style="dim")
+
+
+# --- reading --------------------------------------------------------------
+
+
+def _entries(
+    paths: list[str],
+) -> tuple[list[tuple[int, int, RecordHead | BadLine]], list[int]]:
+    """All entries of `paths` merged by time, and where each tailer continues."""
+    loaded = []
+    ends = []
+    for path in paths:
+        entries, end = load_stream(path)
+        loaded.append(entries)
+        ends.append(end)
+    return merge_by_time(loaded), ends
+
+
+def _write_line(out: IO[bytes], line: bytes) -> None:
+    out.write(line)
+    out.write(b"\n")
+
+
+def _line_reader(path: str) -> Callable[[int], bytes]:
+    """Reads record lines by offset (for --format json): one map of the file, sliced."""
+    with open(path, "rb") as f:
+        try:
+            data: bytes | mmap.mmap = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (ValueError, OSError):  # empty, or not mappable
+            data = f.read()
+
+    def read(offset: int) -> bytes:
+        end = data.find(b"\n", offset)
+        return data[offset:end] if end >= 0 else data[offset:]
+
+    return read
+
+
+def _follow(
+    paths: list[str],
+    ends: list[int],
+    emit: Callable[[list[tuple[int, bytes, RecordHead | BadLine]]], None],
+) -> None:
+    """Poll every stream until interrupted; `emit` gets (stream index, line, entry) batches."""
+    tailers = [Tailer(p, off) for p, off in zip(paths, ends, strict=True)]
+    waiting = [False] * len(paths)
+    while True:
+        batch: list[tuple[int, bytes, RecordHead | BadLine]] = []
+        for i, t in enumerate(tailers):
+            got = t.poll()
+            if got.missing:
+                if not waiting[i]:
+                    waiting[i] = True
+                    sys.stderr.write(f"{PROG}: waiting for {paths[i]} ...\n")
+                    sys.stderr.flush()
+                continue
+            waiting[i] = False
+            if got.reset:
+                sys.stderr.write(
+                    f"{PROG}: {paths[i]} was truncated or replaced; reading it from the start\n"
+                )
+            batch.extend((i, line, decode_head(line, off)) for off, line in got.lines)
+        if batch:
+            emit(batch)
+        else:
+            time.sleep(POLL_SECONDS)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        pred = compile_filter(args.filter)
+    except FilterError as exc:
+        hint = f" ({exc.hint})" if exc.hint else ""
+        sys.stderr.write(f"{PROG}: bad filter: {exc}{hint}\n")
+        return 2
+    if args.last is not None and args.last < 0:
+        sys.stderr.write(f"{PROG}: --last needs a number >= 0\n")
+        return 2
+    show_bad = is_empty_filter(args.filter)
+    paths: list[str] = args.streams or [default_stream_path()]
+
+    # Missing streams: an error now, or something to wait for with --follow.
+    present = []
+    for path in paths:
+        if os.path.isdir(path):
+            sys.stderr.write(f"{PROG}: {path} is a directory, not a stream file\n")
+            return 2
+        if os.path.exists(path):
+            present.append(path)
+        elif not args.follow:
+            sys.stderr.write(
+                f"{PROG}: no stream at {path} (record one with `hooktui install ...` or `hooktui demo`)\n"
+            )
+            return 2
+
+    try:
+        merged, ends_present = _entries(present)
+    except OSError as exc:
+        sys.stderr.write(f"{PROG}: cannot read {exc.filename}: {exc.strerror}\n")
+        return 2
+    # Offsets for the tailers, index-aligned with `paths` (a missing file starts at 0).
+    end_of = dict(zip(present, ends_present, strict=True))
+    ends = [end_of.get(p, 0) for p in paths]
+    index_of = [paths.index(p) for p in present]
+    names = [os.path.basename(p) for p in paths]
+
+    tally = _Tally()
+    # Keep what will be shown: (stream index, offset, entry).
+    chosen: list[tuple[int, int, RecordHead | BadLine]] = []
+    for si, off, e in merged:
+        if isinstance(e, BadLine):
+            tally.bad += 1
+            if show_bad or args.format == "json":
+                chosen.append((index_of[si], off, e))
+            continue
+        tally.total += 1
+        if pred(e):
+            chosen.append((index_of[si], off, e))
+    if args.last is not None:
+        # The last N calls, with the bad lines among them.
+        starts = [i for i, c in enumerate(chosen) if not isinstance(c[2], BadLine)]
+        if args.last == 0:
+            chosen = []
+        elif len(starts) > args.last:
+            chosen = chosen[starts[-args.last] :]
+    for _, _, e in chosen:
+        if not isinstance(e, BadLine):
+            tally.add(e)
+
+    if args.format == "json":
+        out = sys.stdout.buffer
+        readers: dict[int, Callable[[int], bytes]] = {}
+        for si, off, e in chosen:
+            if isinstance(e, BadLine):
+                sys.stderr.write(f"{PROG}: {paths[si]}: bad line at byte {off}: {e.error}\n")
+                continue
+            if si not in readers:
+                readers[si] = _line_reader(paths[si])
+            _write_line(out, readers[si](off))
+        out.flush()
+        if args.follow:
+
+            def emit_json(batch: list[tuple[int, bytes, RecordHead | BadLine]]) -> None:
+                for si, line, e in batch:
+                    if isinstance(e, BadLine):
+                        sys.stderr.write(
+                            f"{PROG}: {paths[si]}: bad line at byte {e.offset}: {e.error}\n"
+                        )
+                    elif pred(e):
+                        _write_line(out, line)
+                out.flush()
+
+            _follow(paths, ends, emit_json)
+        return 0
+
+    text = _TextOut(args.utc, len(paths) > 1, sys.stdout)
+    text.rows([(names[si], e) for si, _, e in chosen])
+    if not args.follow:
+        text.tally(tally)
+        return 0
+    if not chosen:
+        text.note("following: new calls appear here as they are recorded (Ctrl-C to stop)")
+
+    def emit_text(batch: list[tuple[int, bytes, RecordHead | BadLine]]) -> None:
+        rows = []
+        for si, _, e in batch:
+            if isinstance(e, BadLine):
+                if show_bad:
+                    rows.append((names[si], e))
+            elif pred(e):
+                rows.append((names[si], e))
+        text.rows(rows)
+        sys.stdout.flush()
+
+    _follow(paths, ends, emit_text)
+    return 0
+
+
+def _on_term(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    args_list = sys.argv[1:] if argv is None else argv
+    try:
+        args = _parser().parse_args(args_list)
+    except _ArgError as exc:
+        sys.stderr.write(f"{PROG}: {exc} (try `{PROG} --help`)\n")
+        return 2
+    # SIGTERM ends --follow as quietly as Ctrl-C does.
+    signal.signal(signal.SIGTERM, _on_term)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return 0
+    except BrokenPipeError:
+        # The reader (head, less) went away: stop quietly, and keep Python from
+        # complaining while flushing stdout at exit.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
