@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import Sandbox
+# The shared checks live in plain modules; let pytest explain their failures.
+pytest.register_assert_rewrite("tests.e2e.flow", "tests.e2e.drivers", "tests.e2e.harness")
+
+from tests.e2e.harness import Sandbox  # noqa: E402
 
 
 @pytest.fixture

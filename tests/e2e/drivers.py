@@ -62,7 +62,8 @@ class ClaudeCode(Driver):
     tool = "Bash"
     pre_event = "PreToolUse"
     post_event = "PostToolUse"
-    volatile = ("session_id", "transcript_path", "prompt_id")
+    # duration_ms: how long the tool took (PostToolUse).
+    volatile = ("session_id", "transcript_path", "prompt_id", "duration_ms")
 
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".claude" / "settings.json"
