@@ -153,7 +153,7 @@ def main(argv: list[str]) -> int:
         os.write(2, f"hooktui tap: {message}\n".encode())
         request = runner.read_all(0)
         _record(opts, request, b"", b"", code, None, started_at, t0, message)
-        return code
+        return _exit(code)
     child[0] = pid
     for sig in early:
         forward(sig, None)
@@ -164,7 +164,19 @@ def main(argv: list[str]) -> int:
     _record(opts, request, out, err, code, sig, started_at, t0, "")
     if sig is not None:
         _die_by(sig)
-    return 1 if code is None else code
+    return _exit(1 if code is None else code)
+
+
+def _exit(code: int) -> int:
+    """Leave at once when this process is the `hooktui tap` command.
+
+    Tearing the interpreter down costs several milliseconds on every tool
+    call; everything was written with os.write, so nothing is left to flush.
+    Called in-process (tests, other code), it just returns the code.
+    """
+    if sys.argv[1:2] == ["tap"] and os.path.basename(sys.argv[0]) == "hooktui":
+        os._exit(code)
+    return code
 
 
 def _die_by(sig: int) -> None:

@@ -1,0 +1,74 @@
+"""How much `hooktui tap` adds to a hook call, as a multiple of a bare Python start.
+
+Plain script, run on demand (not collected by pytest):
+
+    .venv/bin/python tests/bench/tap_overhead.py [ROUNDS]
+
+Each round runs, interleaved so machine noise hits all alike: the bare hook,
+the same hook through `<venv>/bin/hooktui tap --stream <tmp> --`, and
+`python -c pass` on the venv's interpreter. It prints the medians and
+`(tapped - bare) / python_pass`; the goal (issue 2) is at most 1.2x.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+VENV_BIN = Path(sys.executable).parent
+HOOKTUI = str(VENV_BIN / "hooktui")
+REQUEST = json.dumps(
+    {
+        "session_id": "bench",
+        "hook_event_name": "PreToolUse",
+        "cwd": "/tmp",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git status --short", "description": "status"},
+        "tool_use_id": "toolu_bench",
+    }
+).encode()
+HOOK = ["/bin/sh", "-c", 'cat >/dev/null; printf \'{"decision":"allow"}\\n\'']
+
+
+def run(argv: list[str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(
+        argv, input=REQUEST, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+    )
+    return time.perf_counter() - t0
+
+
+def main() -> int:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 60
+    with tempfile.TemporaryDirectory() as tmp:
+        stream = os.path.join(tmp, "stream.jsonl")
+        cases = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "bare hook": HOOK,
+            "tapped hook": [HOOKTUI, "tap", "--stream", stream, "--", *HOOK],
+        }
+        times: dict[str, list[float]] = {name: [] for name in cases}
+        for argv in cases.values():  # warm the page cache
+            run(argv)
+        for _ in range(rounds):
+            for name, argv in cases.items():
+                times[name].append(run(argv))
+        time.sleep(0.5)  # let the detached recorders finish before the dir goes
+        recorded = sum(1 for _ in open(stream, "rb"))
+    med = {name: statistics.median(values) * 1000 for name, values in times.items()}
+    for name, value in med.items():
+        print(f"{name:>16}: median {value:7.2f} ms  (min {min(times[name]) * 1000:6.2f})")
+    overhead = (med["tapped hook"] - med["bare hook"]) / med["python -c pass"]
+    print(f"{'overhead':>16}: {overhead:.2f}x python -c pass  (goal <= 1.2x)")
+    print(f"{'recorded':>16}: {recorded} lines for {rounds + 1} tapped calls")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
