@@ -1,0 +1,424 @@
+"""The watch app: header, call list, detail pane, filter bar; live as streams grow."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from datetime import tzinfo
+from pathlib import Path
+from typing import ClassVar
+
+from hooktui.tap.reader import read_line_at
+from hooktui.tui.commands import WatchCommands
+from hooktui.tui.help_screen import HelpScreen
+from hooktui.tui.live import LiveStreams, follow
+from hooktui.tui.messages import RecordsAppended, StreamPresence, StreamReset, StreamsLoaded
+from hooktui.tui.view import CallView, Entry
+from hooktui.tui.widgets.call_list import CallList
+from hooktui.tui.widgets.detail import DetailPane
+from hooktui.tui.widgets.filter_bar import FilterBar, check_filter
+from hooktui.tui.widgets.header import HeaderState, StatsHeader
+from hooktui.tui.widgets.prompt import PathPrompt
+from hooktui.tui.widgets.rows import header_row
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Footer, Input, Static
+
+# The header is redrawn at most this often during a burst (percentiles sort).
+HEADER_INTERVAL = 0.1
+# How long the filter waits for typing to stop before refiltering everything.
+FILTER_DEBOUNCE = 0.08
+
+
+def display_path(path: str) -> str:
+    home = str(Path.home())
+    return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
+
+
+class ColumnHeader(Static):
+    def on_resize(self) -> None:
+        self.update(header_row(self.size.width))
+
+
+class WatchApp(App[int]):
+    """`hooktui watch`: every recorded hook call, live."""
+
+    CSS_PATH = "watch.tcss"
+    TITLE = "hooktui watch"
+    COMMANDS = App.COMMANDS | {WatchCommands}
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help", id="watch.help"),
+        Binding("slash", "filter", "Filter", id="watch.filter"),
+        Binding("escape", "clear", "Clear", show=False, id="watch.clear"),
+        Binding("f", "follow", "Follow", id="watch.follow"),
+        Binding("p", "pause", "Pause", id="watch.pause"),
+        Binding("m", "mark", "Mark", id="watch.mark"),
+        Binding("M", "marked_only", "Marked", show=False, id="watch.marked_only"),
+        Binding("c", "copy", "Copy", id="watch.copy"),
+        Binding("w", "write", "Write", id="watch.write"),
+        Binding("r", "replay", "Replay", show=False, id="watch.replay"),
+        Binding("q", "quit", "Quit", id="watch.quit"),
+    ]
+
+    def __init__(self, paths: list[str], *, tz: tzinfo | None = None, live: bool = True) -> None:
+        super().__init__()
+        self.paths = [str(p) for p in paths]
+        self.tz = tz
+        self.live = live
+        self.view = CallView(self.paths)
+        self.state = HeaderState()
+        self.state.title = (
+            display_path(self.paths[0]) if len(self.paths) == 1 else f"{len(self.paths)} streams"
+        )
+        self.loaded = False
+        self.missing = [False] * len(self.paths)
+        self._held: list[Message] = []  # records that arrived while paused
+        self._stop = asyncio.Event()
+        self._header_due = False
+        self._header_last = 0.0
+        self._filter_timer = None
+        self._pending_filter: tuple[str, object] | None = None
+        self.view.on_added.append(lambda _first, _count: self._changed())
+        self.view.on_refresh.append(self._changed)
+
+    # -- layout --------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatsHeader(id="header")
+        yield ColumnHeader(id="columns")
+        with Vertical(id="body"):
+            yield CallList(self.view, self.tz, id="calls")
+            yield Static(id="empty")
+            yield DetailPane(self.paths, self.tz, id="detail")
+        yield FilterBar(id="filter")
+        yield Footer()
+
+    @property
+    def calls(self) -> CallList:
+        return self.query_one(CallList)
+
+    @property
+    def detail(self) -> DetailPane:
+        return self.query_one(DetailPane)
+
+    def on_mount(self) -> None:
+        self.calls.focus()
+        self._update_empty()
+        self._flush_header()
+        if self.live:
+            self._follow_streams()
+        else:
+            self._load_once()
+
+    async def on_unmount(self) -> None:
+        self._stop.set()
+
+    # -- streams -------------------------------------------------------------
+
+    @work(exclusive=True, group="live")
+    async def _follow_streams(self) -> None:
+        await follow(LiveStreams(self.paths), self.post_message, self._stop)
+
+    @work(thread=True, exclusive=True, group="live")
+    def _load_once(self) -> None:
+        self.post_message(LiveStreams(self.paths).load())
+
+    def on_streams_loaded(self, message: StreamsLoaded) -> None:
+        self.loaded = True
+        self.missing = message.missing
+        self.view.replace_all(message.entries)
+
+    def on_records_appended(self, message: RecordsAppended) -> None:
+        if self.state.paused:
+            self._held.append(message)
+            self.state.buffered += len(message.entries)
+            self._changed()
+            return
+        self._apply(message)
+
+    def on_stream_reset(self, message: StreamReset) -> None:
+        if self.state.paused:
+            self._held.append(message)
+            self._changed()
+            return
+        self._apply(message)
+
+    def on_stream_presence(self, message: StreamPresence) -> None:
+        self.missing[message.source] = message.missing
+        self._changed()
+
+    def _apply(self, message: Message) -> None:
+        if isinstance(message, RecordsAppended):
+            added = self.view.add(message.entries)
+            if added and not self.calls.following:
+                self.state.new = self.calls.new_while_paused
+        elif isinstance(message, StreamReset):
+            self.view.reset_source(message.source, message.entries)
+            self.notify(
+                f"{display_path(self.paths[message.source])} was truncated or replaced: reloaded",
+                severity="warning",
+            )
+
+    # -- header, empty state -------------------------------------------------
+
+    def _changed(self) -> None:
+        """Something the header or the empty state shows changed: redraw soon."""
+        if self._header_due:
+            return
+        wait = self._header_last + HEADER_INTERVAL - time.monotonic()
+        if wait <= 0:
+            self._header_due = True
+            self.call_later(self._flush_header)
+        else:
+            self._header_due = True
+            self.set_timer(wait, self._flush_header)
+
+    def _flush_header(self) -> None:
+        self._header_due = False
+        self._header_last = time.monotonic()
+        state = self.state
+        calls = self.calls
+        state.following = calls.following
+        state.new = 0 if calls.following else calls.new_while_paused
+        self.query_one(StatsHeader).show(self.view, state)
+        self._update_empty()
+
+    def empty_message(self) -> Text | None:
+        """What the body says instead of rows, or None when there are rows."""
+        if len(self.view):
+            return None
+        text = Text(justify="center")
+        if not self.loaded:
+            text.append(f"reading {self.state.title} …", style="dim")
+            return text
+        if self.view.total:
+            text.append("no call matches", style="bold")
+            if self.view.filter_text:
+                text.append(f"  {self.view.filter_text}", style="cyan")
+            if self.view.marked_only:
+                text.append("  (marked only)", style="cyan")
+            text.append("\n\nesc clears the filter", style="dim")
+            return text
+        names = ", ".join(display_path(p) for p in self.paths)
+        if all(self.missing):
+            text.append("No hook calls recorded yet.\n\n", style="bold")
+            text.append(f"Waiting for {names} to appear.\n\n")
+        else:
+            text.append("Waiting for the first hook call…\n\n", style="bold")
+            text.append(f"{names} is empty.\n\n")
+        text.append("To start recording:\n\n")
+        text.append("  hooktui install claude-code", style="bold cyan")
+        text.append("   wrap your agent's hooks in the tap\n")
+        text.append("  hooktui demo               ", style="bold cyan")
+        text.append("   real traffic through the real tap, for a first look\n\n")
+        text.append("This screen fills as soon as the first call is recorded.", style="dim")
+        return text
+
+    def _update_empty(self) -> None:
+        message = self.empty_message()
+        empty = self.query_one("#empty", Static)
+        body = self.query_one("#body")
+        body.set_class(message is not None, "-empty")
+        if message is not None:
+            empty.update(message)
+
+    # -- list and detail -----------------------------------------------------
+
+    def on_call_list_highlighted(self, message: CallList.Highlighted) -> None:
+        self.detail.show_entry(message.entry)
+
+    def on_call_list_opened(self, message: CallList.Opened) -> None:
+        if message.entry is not None:
+            self.detail.focus()
+
+    def on_call_list_follow_changed(self, message: CallList.FollowChanged) -> None:
+        self._changed()
+
+    # -- filter --------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        bar = self.query_one(FilterBar)
+        bar.add_class("-active")
+        bar.input.value = self.view.filter_text
+        bar.input.cursor_position = len(bar.input.value)
+        bar.input.focus()
+
+    def action_apply_filter(self, expr: str) -> None:
+        """Set the filter to `expr` (the command palette's presets)."""
+        predicate, error = check_filter(expr)
+        if error:
+            self.notify(f"filter: {error}", severity="error")
+            return
+        bar = self.query_one(FilterBar)
+        bar.add_class("-active")
+        with bar.input.prevent(Input.Changed):
+            bar.input.value = expr
+        self._set_filter(expr, predicate)
+
+    @on(FilterBar.Changed)
+    def _filter_changed(self, message: FilterBar.Changed) -> None:
+        # Refilter once typing pauses: a 100k-record refilter per keystroke
+        # would make typing lag.
+        self._pending_filter = (message.text, message.predicate)
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_DEBOUNCE, self._apply_pending_filter)
+
+    def _apply_pending_filter(self) -> None:
+        self._filter_timer = None
+        if self._pending_filter is not None:
+            text, predicate = self._pending_filter
+            self._pending_filter = None
+            self._set_filter(text, predicate)
+
+    def _set_filter(self, text: str, predicate) -> None:
+        if text == self.view.filter_text and (predicate is None) == (not self.view.filter_text):
+            return
+        self.view.set_predicate(text, predicate)
+
+    @on(FilterBar.Done)
+    def _filter_done(self, message: FilterBar.Done) -> None:
+        self._close_filter(keep=message.keep)
+
+    def _close_filter(self, keep: bool) -> None:
+        bar = self.query_one(FilterBar)
+        if keep:
+            self._apply_pending_filter()
+            predicate, error = check_filter(bar.input.value)
+            if error:
+                self.notify(f"filter not applied: {error}", severity="error")
+                keep = False
+            else:
+                self._set_filter(bar.input.value, predicate)
+        if not keep:
+            if self._filter_timer is not None:
+                self._filter_timer.stop()
+                self._filter_timer = None
+            self._pending_filter = None
+            self._set_filter("", None)
+        if not self.view.filter_text:
+            bar.remove_class("-active")
+        self.calls.focus()
+
+    def action_clear(self) -> None:
+        """esc: leave the detail pane or the filter bar; otherwise drop filter and marked-only."""
+        focused = self.focused
+        bar = self.query_one(FilterBar)
+        if focused is not None and bar in focused.ancestors_with_self:
+            self._close_filter(keep=False)
+            return
+        if focused is not None and self.detail in focused.ancestors_with_self:
+            self.calls.focus()
+            return
+        with self.batch_update():
+            if self.view.marked_only:
+                self.view.set_marked_only(False)
+            if self.view.filter_text:
+                self._set_filter("", None)
+            bar.input.value = ""
+            bar.remove_class("-active")
+
+    # -- follow, pause -------------------------------------------------------
+
+    def action_follow(self) -> None:
+        self.calls.set_following(not self.calls.following)
+        self._changed()
+
+    def action_pause(self) -> None:
+        state = self.state
+        state.paused = not state.paused
+        if not state.paused:
+            held, self._held = self._held, []
+            state.buffered = 0
+            for message in held:
+                self._apply(message)
+        self._changed()
+
+    # -- marks, copy, write, replay ------------------------------------------
+
+    def action_mark(self) -> None:
+        calls = self.calls
+        if calls.current is None:
+            return
+        row = calls.cursor
+        self.view.toggle_mark(row)
+        calls.refresh_row_of(row)
+        if not self.view.marked_only and row + 1 < len(self.view):
+            calls.action_cursor_down()
+        self._changed()
+
+    def action_marked_only(self) -> None:
+        if not self.view.marked_only and not self.view.marks:
+            self.notify("nothing marked yet: m marks the selected call")
+            return
+        self.view.set_marked_only(not self.view.marked_only)
+
+    def _line_of(self, entry: Entry) -> bytes:
+        return read_line_at(self.paths[entry.source], entry.offset)
+
+    def action_copy(self) -> None:
+        entry = self.calls.current
+        if entry is None:
+            self.notify("no call selected", severity="warning")
+            return
+        try:
+            line = self._line_of(entry)
+        except OSError as exc:
+            self.notify(f"cannot read the record: {exc.strerror}", severity="error")
+            return
+        self.copy_to_clipboard(line.decode("utf-8", "replace"))
+        self.notify(f"copied the record ({len(line):,} bytes) to the clipboard")
+
+    def action_write(self) -> None:
+        if not len(self.view):
+            self.notify("nothing shown to write", severity="warning")
+            return
+        self.push_screen(
+            PathPrompt(
+                f"Write the {len(self.view):,} shown records to (JSONL):", "hooktui-calls.jsonl"
+            ),
+            self._write_to,
+        )
+
+    def _write_to(self, path: str | None) -> None:
+        if path:
+            self._write(os.path.expanduser(path), self.view.shown_entries())
+
+    @work(thread=True, group="write")
+    def _write(self, path: str, entries: list[Entry]) -> None:
+        try:
+            # "x": never overwrite anything, a recorded stream least of all.
+            with open(path, "xb") as out:
+                for entry in entries:
+                    out.write(self._line_of(entry) + b"\n")
+        except FileExistsError:
+            self.call_from_thread(
+                self.notify, f"{path} exists: choose a new name", severity="error"
+            )
+            return
+        except OSError as exc:
+            self.call_from_thread(
+                self.notify, f"cannot write {path}: {exc.strerror}", severity="error"
+            )
+            return
+        self.call_from_thread(self.notify, f"wrote {len(entries):,} records to {path}")
+
+    def replay_entries(self) -> list[Entry]:
+        """What `r` replays: the marked calls if any, else the shown ones."""
+        marked = self.view.marked_entries()
+        return marked or self.view.shown_entries()
+
+    def action_replay(self) -> None:
+        """Hook point for the replay screen (issue 4) to take over."""
+        self.notify(f"replay: coming ({len(self.replay_entries()):,} calls would be replayed)")
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
