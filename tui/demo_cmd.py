@@ -100,6 +100,11 @@ def main(argv: list[str]) -> int:
                 "use `hooktui demo --no-ui`\n"
             )
             return 2
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            sys.stderr.write(
+                "hooktui demo: the watch screen needs a terminal; use `hooktui demo --no-ui`\n"
+            )
+            return 2
 
     if args.stream:
         stream = Path(args.stream)

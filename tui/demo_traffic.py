@@ -23,7 +23,8 @@ from typing import Any
 from hooktui.tap.guards import guard_path
 from hooktui.tap.install import hooktui_path
 
-SLOW_TIMEOUT_MS = 500  # the slow guard's configured timeout; it sleeps 80% of it
+SLOW_TIMEOUT_MS = 2000  # the slow guard's configured timeout
+SLOW_SLEEP_MS = 1500  # what it sleeps: with Python's start-up, about 80% of its budget
 
 
 @dataclass
@@ -129,10 +130,18 @@ _FORCE_REWRITES = [
     "git push -f",
 ]
 _CODEX_SAFE = ["npm test", "cargo build --release", "rg TODO src"]
+# Fake credentials (AWS's documented example keys among them).
 _SECRET_OUTPUTS = [
-    ("cat .env", "DATABASE_URL=postgres://localhost/shop\nSTRIPE_SECRET_KEY=sk_live_51Hdemo0nly\n"),
+    (
+        "cat .env",
+        "DATABASE_URL=postgres://localhost/shop\n"
+        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
+    ),
     ("aws configure list", "access_key     AKIAIOSFODNN7EXAMPLE shared-credentials-file\n"),
-    ("printenv", "HOME=/home/dev\nGITHUB_TOKEN=ghp_demo0000000000000000000000000000000000\n"),
+    (
+        "printenv",
+        "HOME=/home/dev\nGITHUB_TOKEN=ghp_" + "0123456789abcdefghijklmnopqrstuvwxyz" + "\n",
+    ),
 ]
 _PLAIN_OUTPUTS = [
     ("ls", "README.md\nsrc\ntests\n"),
@@ -195,7 +204,6 @@ def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
 
     def slow(i: int) -> Scenario:
         req = rq.gemini(pick(_SAFE_COMMANDS, i))
-        sleep = str(SLOW_TIMEOUT_MS * 8 // 10)
         return Scenario(
             "gemini-cli",
             "BeforeTool:run_shell_command",
@@ -203,7 +211,7 @@ def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
             req,
             "allow",
             SLOW_TIMEOUT_MS,
-            ["--sleep-ms", sleep],
+            ["--sleep-ms", str(SLOW_SLEEP_MS)],
             {"GEMINI_PROJECT_DIR": rq.cwd},
         )
 

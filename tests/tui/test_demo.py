@@ -1,0 +1,110 @@
+"""`hooktui demo`: real traffic through the real tap into a stream."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from hooktui.tap.guards import guard_path
+from hooktui.tui.demo_traffic import ROUND_SIZE, SLOW_SLEEP_MS, SLOW_TIMEOUT_MS, scenarios
+
+from tests.conftest import HOOKTUI, wait_for_records
+
+
+def demo(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [HOOKTUI, "demo", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_no_ui_writes_count_records_covering_runtimes_and_decisions(tmp_path):
+    stream = tmp_path / "demo.jsonl"
+    count = 2 * ROUND_SIZE
+    result = demo("--no-ui", "--count", str(count), "--rate", "50", "--stream", str(stream))
+    assert result.returncode == 0, result.stderr
+    assert f"writing to {stream}" in result.stdout
+    tally = result.stdout.splitlines()[-1]
+    assert tally.startswith(f"{count} calls, {count} recorded")
+    records = wait_for_records(stream, count)
+    assert len(records) == count
+    runtimes = {r["runtime"] for r in records}
+    assert {"claude-code", "codex", "basis"} <= runtimes and len(runtimes) >= 3
+    decisions = {r["decision"] for r in records}
+    assert {"allow", "deny", "modify", "replace", "failure"} <= decisions
+    for r in records:
+        assert r["tap_error"] == ""
+        assert r["hook"]["argv"][-1 if r["runtime"] != "gemini-cli" else -3] in {
+            str(guard_path(n))
+            for n in (
+                "deny_force_push",
+                "drop_force",
+                "redact_output",
+                "slow_guard",
+                "crashing_guard",
+                "allow_all",
+            )
+        }
+    failures = [r for r in records if r["decision"] == "failure"]
+    assert all(r["effect"] == "proceeds" and r["runtime"] == "claude-code" for r in failures)
+    modified = [r for r in records if r["decision"] == "modify"]
+    assert all("--force" not in r["updated_input"]["command"] for r in modified)
+    replaced = [r for r in records if r["decision"] == "replace"]
+    assert all("***" in r["updated_output"] for r in replaced)
+    slow = [r for r in records if r["runtime"] == "gemini-cli"]
+    assert slow and all(r["hook"]["timeout_ms"] == SLOW_TIMEOUT_MS for r in slow)
+    assert all(r["duration_ms"] >= SLOW_SLEEP_MS for r in slow)  # it sleeps at least that long
+    # The tally counts what the stream holds.
+    for decision in decisions:
+        assert f"{decision} {sum(r['decision'] == decision for r in records)}" in tally
+
+
+def test_no_ui_appends_to_an_existing_stream_and_tallies_only_its_own(tmp_path):
+    stream = tmp_path / "s.jsonl"
+    assert demo("--no-ui", "--count", "3", "--rate", "50", "--stream", str(stream)).returncode == 0
+    result = demo("--no-ui", "--count", "2", "--rate", "50", "--stream", str(stream))
+    assert result.stdout.splitlines()[-1].startswith("2 calls, 2 recorded")
+    assert len(wait_for_records(stream, 5)) == 5
+
+
+def test_default_stream_is_a_new_temp_file():
+    result = demo("--no-ui", "--count", "2", "--rate", "50")
+    assert result.returncode == 0
+    first = result.stdout.splitlines()[0]
+    path = Path(first.removeprefix("hooktui demo: writing to "))
+    try:
+        assert path.name == "stream.jsonl" and path.parent.name.startswith("hooktui-demo-")
+        assert len(wait_for_records(path, 2)) == 2
+    finally:
+        shutil.rmtree(path.parent)
+
+
+def test_bad_arguments_are_one_line_exit_2(tmp_path):
+    for args in (
+        ["--rate", "0"],
+        ["--rate", "fast"],
+        ["--count", "-1"],
+        ["--stream", str(tmp_path)],
+    ):
+        result = demo("--no-ui", *args)
+        assert result.returncode == 2, args
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_ui_mode_without_a_terminal_says_so(tmp_path):
+    result = demo("--count", "1", "--stream", str(tmp_path / "s.jsonl"))
+    assert result.returncode == 2
+    assert "--no-ui" in result.stderr and result.stderr.count("\n") == 1
+    assert not (tmp_path / "s.jsonl").exists()  # nothing generated
+
+
+def test_one_round_of_scenarios_expects_every_decision():
+    nth = scenarios("/repo")
+    round_ = [nth(i) for i in range(ROUND_SIZE)]
+    assert {s.expect for s in round_} == {"allow", "deny", "modify", "replace", "failure"}
+    assert len({s.runtime for s in round_}) == 5
+    assert all(guard_path(s.guard).exists() for s in round_)
