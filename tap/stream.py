@@ -35,8 +35,20 @@ def _open_append(path: str) -> int:
     """An O_APPEND fd on `path`, creating missing directories 0700 and the file 0600."""
     parent = os.path.dirname(path)
     if parent and not os.path.isdir(parent):
-        os.makedirs(parent, mode=0o700, exist_ok=True)
+        _make_private_dirs(parent)
     return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
+def _make_private_dirs(path: str) -> None:
+    """Like os.makedirs, but every directory it creates is 0700, not only the last."""
+    head = os.path.dirname(path)
+    if head and head != path and not os.path.isdir(head):
+        _make_private_dirs(head)
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        if not os.path.isdir(path):
+            raise
 
 
 def append_line(path: str, line: bytes) -> None:
