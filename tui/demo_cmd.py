@@ -83,6 +83,13 @@ def _tally_line(stream: Path, offset: int, calls: int, errors: int) -> str:
     return line
 
 
+def watch_app(stream: Path):
+    """The watch screen on the demo's stream (ImportError when watch is not available)."""
+    from hooktui.tui.app import WatchApp
+
+    return WatchApp([str(stream.absolute())])
+
+
 def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
@@ -90,10 +97,9 @@ def main(argv: list[str]) -> int:
         return int(exc.code or 0)
     count = args.count if args.count is not None else (40 if args.no_ui else 0)
 
-    watch_main = None
     if not args.no_ui:
         try:
-            from hooktui.tui.watch_cmd import main as watch_main
+            from hooktui.tui.app import WatchApp  # noqa: F401 - is watch in this version?
         except ImportError:
             sys.stderr.write(
                 "hooktui demo: the watch screen is not available yet in this version; "
@@ -126,12 +132,13 @@ def main(argv: list[str]) -> int:
         print(_tally_line(stream, offset, tally.calls, tally.errors))
         return 0 if tally.calls else 1
 
+    app = watch_app(stream)
     thread = threading.Thread(target=gen.run, name="demo-traffic", daemon=True)
     thread.start()
     try:
-        code = watch_main([str(stream)])
+        code = app.run()
     finally:
         gen.stop.set()
         thread.join(timeout=10)
     print(f"hooktui demo: the stream is kept at {stream} (`hooktui watch {stream}`)")
-    return code or 0
+    return code if isinstance(code, int) else 0

@@ -108,3 +108,29 @@ def test_one_round_of_scenarios_expects_every_decision():
     assert {s.expect for s in round_} == {"allow", "deny", "modify", "replace", "failure"}
     assert len({s.runtime for s in round_}) == 5
     assert all(guard_path(s.guard).exists() for s in round_)
+
+
+async def test_ui_mode_shows_the_demo_traffic_live(tmp_path):
+    import asyncio
+    import threading
+
+    from hooktui.tui.demo_cmd import watch_app
+    from hooktui.tui.demo_traffic import Generator
+
+    stream = tmp_path / "ui.jsonl"
+    gen = Generator(str(stream), rate=50, count=ROUND_SIZE, wait=False)
+    app = watch_app(stream)
+    thread = threading.Thread(target=gen.run, daemon=True)
+    async with app.run_test(size=(140, 40)) as pilot:
+        thread.start()
+        for _ in range(1500):  # the stream appears and fills while the app runs
+            if app.view.total >= ROUND_SIZE:
+                break
+            await asyncio.sleep(0.02)
+            await pilot.pause()
+        heads = [app.view.entry(i).head for i in range(len(app.view))]
+        assert len(heads) == ROUND_SIZE
+        assert {h.decision for h in heads} == {"allow", "deny", "modify", "replace", "failure"}
+        assert {h.runtime for h in heads} >= {"claude-code", "codex", "basis"}
+    gen.stop.set()
+    thread.join(timeout=30)
