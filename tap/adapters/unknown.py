@@ -137,4 +137,6 @@ class UnknownAdapter(Adapter):
             return json_line({"decision": "modify", "input": verdict.updated_input}), b"", 0
         if d == "replace":
             return json_line({"decision": "replace", "output": verdict.updated_output}), b"", 0
-        raise ValueError(f"no generic hook answer means {d} ({verdict.failure})")
+        raise ValueError(
+            f"the generic reading has no hook answer that means {d} ({verdict.failure})"
+        )
