@@ -481,6 +481,7 @@ class Settings:
     raw: bytes
     text: str
     data: Any
+    comments: bool = False  # JSON with // and /* */ comments (Gemini CLI strips them)
 
 
 def settings_kind(path: Path) -> str:
@@ -488,7 +489,42 @@ def settings_kind(path: Path) -> str:
     return "toml" if name.endswith(".toml") else "json"
 
 
-def load_settings(path: Path) -> Settings:
+def _json_view(text: str, comments: bool) -> str:
+    """`text` with a BOM and (when allowed) comments blanked, offsets unchanged.
+
+    The edits are computed on this view and applied to the real text, so the
+    comments themselves survive untouched.
+    """
+    if not text.startswith("\ufeff") and not (comments and "/" in text):
+        return text
+    out = list(text)
+    i, n = 0, len(text)
+    if text.startswith("\ufeff"):
+        out[0], i = " ", 1
+    in_string = False
+    while comments and i < n:
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 2
+                continue
+            in_string = c != '"'
+        elif c == '"':
+            in_string = True
+        elif text.startswith("//", i) or text.startswith("/*", i):
+            block = text[i + 1] == "*"
+            end = text.find("*/" if block else "\n", i + 2)
+            end = n if end < 0 else end + (2 if block else 0)
+            for k in range(i, end):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = end
+            continue
+        i += 1
+    return "".join(out)
+
+
+def load_settings(path: Path, *, comments: bool = False) -> Settings:
     """Read and parse; InstallError(code 2) for a file that is not valid JSON/TOML."""
     kind = settings_kind(path)
     try:
@@ -497,14 +533,17 @@ def load_settings(path: Path) -> Settings:
         raise InstallError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8")
-        data = tomllib.loads(text) if kind == "toml" else json.loads(text)
+        if kind == "toml":
+            data = tomllib.loads(text)
+        else:
+            data = json.loads(_json_view(text, comments))
     except UnicodeDecodeError:
         raise InstallError(f"{path}: not valid UTF-8; left untouched") from None
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         raise InstallError(f"{path}: not valid {kind.upper()} ({exc}); left untouched") from None
     if not isinstance(data, dict):
         raise InstallError(f"{path}: expected a {kind.upper()} object at the top; left untouched")
-    return Settings(path, kind, raw, text, data)
+    return Settings(path, kind, raw, text, data, comments)
 
 
 def _edits_for(settings: Settings, runtime: str, transform) -> tuple[str, list[Change], Any]:
@@ -515,7 +554,7 @@ def _edits_for(settings: Settings, runtime: str, transform) -> tuple[str, list[C
     changes: list[Change] = []
     handlers = _handlers(settings.data, runtime)
     if settings.kind == "json":
-        root = _scan_json(text, 0)
+        root = _scan_json(_json_view(text, settings.comments), 0)
         ascii_only = text.isascii()
     else:
         spans = _toml_command_spans(text)
@@ -549,7 +588,10 @@ def _edits_for(settings: Settings, runtime: str, transform) -> tuple[str, list[C
 
 def _verify(settings: Settings, new_text: str, expected: Any) -> None:
     try:
-        got = tomllib.loads(new_text) if settings.kind == "toml" else json.loads(new_text)
+        if settings.kind == "toml":
+            got = tomllib.loads(new_text)
+        else:
+            got = json.loads(_json_view(new_text, settings.comments))
     except (json.JSONDecodeError, tomllib.TOMLDecodeError):
         got = None
     if got != expected:
@@ -653,8 +695,12 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + BACKUP_SUFFIX)
 
 
+def _allows_comments(runtime: str) -> bool:
+    return runtime == "gemini-cli"  # it reads settings.json through strip-json-comments
+
+
 def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
-    settings = load_settings(path)
+    settings = load_settings(path, comments=_allows_comments(opts.runtime))
     report = Report(path)
     if not _handlers(settings.data, opts.runtime):
         report.messages.append(f"{path}: no command hooks to wrap")
@@ -693,7 +739,7 @@ def _mode(path: Path) -> int:
 
 
 def uninstall(path: Path, runtime: str, *, dry_run: bool = False) -> Report:
-    settings = load_settings(path)
+    settings = load_settings(path, comments=_allows_comments(runtime))
     report = Report(path)
     backup = backup_path(path)
     new_text, changes, unwrapped_data = unwrap(settings, runtime)
@@ -706,7 +752,7 @@ def uninstall(path: Path, runtime: str, *, dry_run: bool = False) -> Report:
     original: bytes | None = None
     if backup.exists():
         try:
-            saved = load_settings(backup)
+            saved = load_settings(backup, comments=settings.comments)
         except InstallError:
             saved = None
         # The backup is the right restoration when unwrapping leads to the same

@@ -502,3 +502,46 @@ def test_an_installed_command_runs_through_the_tap(tmp_path):
         assert record["decision"] == "deny"
         assert record["request"]["tool_input"] == {"command": "rm -rf build"}
     assert sorted(r["hook"]["timeout_ms"] for r in records) == [5000, 600000]
+
+
+def test_gemini_settings_with_comments_keep_them(tmp_path):
+    text = (
+        "// Gemini CLI reads this through strip-json-comments\n"
+        "{\n"
+        '  "hooks": {\n'
+        '    /* block */ "AfterTool": [{"hooks": [\n'
+        '      {"type": "command", "command": "echo \'// not a comment\'"} // trailing\n'
+        "    ]}]\n"
+        "  }\n"
+        "}\n"
+    )
+    path = tmp_path / ".gemini" / "settings.json"
+    original = write(path, text)
+    assert run(["install", "gemini-cli"], tmp_path).returncode == 0
+    new = path.read_text()
+    assert new.count("//") == 3 and "/* block */" in new and "// trailing" in new
+    line = [x for x in new.splitlines() if "hooktui" in x][0]
+    command = json.loads(line[line.index('"command": ') + 11 : line.rindex("}")])
+    assert shlex.split(command)[-1] == "echo '// not a comment'"
+    assert run(["uninstall", "gemini-cli"], tmp_path).returncode == 0
+    assert path.read_bytes() == original
+    # Claude Code's settings are strict JSON: comments there are an error.
+    claude = write(tmp_path / ".claude" / "settings.json", text)
+    assert run(["install", "claude-code"], tmp_path).returncode == 2
+    assert (tmp_path / ".claude" / "settings.json").read_bytes() == claude
+
+
+def test_bom_and_symlinked_settings(tmp_path):
+    real = tmp_path / "dotfiles" / "claude.json"
+    original = write(
+        real, '\ufeff{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo é"}]}]}}\n'
+    )
+    link = tmp_path / "project" / ".claude" / "settings.json"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real)
+    assert run(["install", "claude-code"], tmp_path / "project").returncode == 0
+    assert link.is_symlink()  # the link stays a link; its target is rewritten
+    assert real.read_text(encoding="utf-8-sig").count("hooktui") == 1
+    assert real.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert run(["uninstall", "claude-code"], tmp_path / "project").returncode == 0
+    assert link.is_symlink() and real.read_bytes() == original
