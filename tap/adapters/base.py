@@ -107,19 +107,14 @@ def is_camel_name(name: Any) -> bool:
 
 
 class Stdout:
-    """A hook's stdout, read once: empty, a JSON value, or text.
+    """A hook's stdout, read once: empty, a JSON value, or text (`text` is always set)."""
 
-    `looks_json` is set when the text starts like JSON (`{` or `[`) but did not
-    decode: several runtimes report that as an error where plain text is fine.
-    """
-
-    __slots__ = ("kind", "value", "text", "looks_json")
+    __slots__ = ("kind", "value", "text")
 
     def __init__(self, raw: bytes):
         text = raw.decode("utf-8", errors="replace").strip()
         self.text = text
         self.value: Any = None
-        self.looks_json = False
         if not text:
             self.kind = "empty"
             return
@@ -128,7 +123,6 @@ class Stdout:
             self.kind = "json"
         except msgspec.DecodeError:
             self.kind = "text"
-            self.looks_json = text[0] in "{["
 
     @property
     def obj(self) -> dict | None:

@@ -59,9 +59,10 @@ def _failed(why: str) -> Verdict:
 class CodexAdapter(Adapter):
     name = "codex"
     title = "Codex"
-    # CODEX_HOME locates config and hooks; CODEX_ENV_FILE (CLAUDE_ENV_FILE alias)
-    # is given to SessionStart hooks only (openai/codex PR 24805).
-    env_vars = ("CODEX_HOME", "CODEX_ENV_FILE", "CLAUDE_ENV_FILE", "CODEX_SANDBOX")
+    # CODEX_HOME locates config and hooks; CODEX_THREAD_ID names the session for
+    # the commands Codex spawns; CODEX_ENV_FILE (CLAUDE_ENV_FILE alias) is given to
+    # SessionStart hooks only (openai/codex PR 24805).
+    env_vars = ("CODEX_HOME", "CODEX_THREAD_ID", "CODEX_ENV_FILE", "CLAUDE_ENV_FILE")
     default_timeout_ms = 600_000
 
     def detect(self, request: Any) -> bool:
