@@ -138,6 +138,8 @@ def _assignment_replacer(found: list) -> Callable[[re.Match[str]], str]:
     def replace(match: re.Match[str]) -> str:
         group = next(g for g in (1, 2, 3) if match.group(g) is not None)
         secret = match.group(group)
+        if _inside_marker(match):
+            return match.group(0)  # `[REDACTED:bearer_token:ab12cd34]` reads like `token:...`
         if MARKER_PREFIX in secret or secret.startswith("$") or secret.lower() in _NOT_SECRETS:
             return match.group(0)  # already masked, a reference like $TOKEN, or no value
         digest = short_digest(secret)
@@ -148,6 +150,12 @@ def _assignment_replacer(found: list) -> Callable[[re.Match[str]], str]:
         return whole[: start - base] + marker("secret_assignment", digest) + whole[end - base :]
 
     return replace
+
+
+def _inside_marker(match: re.Match[str]) -> bool:
+    text = match.string
+    opened = text.rfind(MARKER_PREFIX, 0, match.start() + 1)
+    return opened != -1 and text.find("]", opened) >= match.end() - 1
 
 
 def escape_pointer_token(token: str) -> str:

@@ -1,0 +1,175 @@
+"""build_record: judging, blobs, ids and times, capture modes, labels, requests."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+
+import pytest
+from hooktui.tap import model
+from hooktui.tap.model import HookInfo, Outcome
+from hooktui.tap.recorder import (
+    BLOB_CAP,
+    build_record,
+    default_label,
+    digest_marker,
+    new_id,
+    rfc3339,
+)
+from hooktui.tap.request import load_request
+
+REQUEST = {
+    "session_id": "s1",
+    "hook_event_name": "UserPromptSubmit",
+    "prompt": "rewrite the parser; password=swordfish42",
+    "cwd": "/repo",
+}
+
+
+def build(raw: bytes, outcome: Outcome, capture: str = "redacted", **kw) -> model.Record:
+    return build_record(
+        raw,
+        outcome,
+        hook=kw.pop("hook", HookInfo(label="t", argv=["t"])),
+        runtime=kw.pop("runtime", None),
+        capture=capture,
+        started_at=kw.pop("started_at", 1_800_000_000.25),
+        tap_version="9.9",
+    )
+
+
+def roundtrip(record: model.Record) -> dict:
+    line = model.encode_record(record)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert model.decode_record(line) == record
+    return json.loads(line)
+
+
+def test_request_formats():
+    assert load_request(b'{"a": [1, 2]}') == ({"a": [1, 2]}, "json")
+    assert load_request(b"") == ("", "empty")
+    assert load_request(b"hello\n") == ("hello\n", "text")
+    assert load_request(b"\xffhi") == ("\ufffdhi", "text")
+    assert load_request(b"12") == (12, "json")
+
+
+def test_plain_record_fields():
+    raw = json.dumps(REQUEST).encode()
+    record = build(raw, Outcome(stdout=b"ok\n", stderr=b"", exit_code=0, duration_ms=12.3456))
+    data = roundtrip(record)
+    assert data["v"] == model.SCHEMA_VERSION
+    assert data["ts"] == "2027-01-15T08:00:00.250000Z"
+    assert data["exit_code"] == 0 and data["signal"] is None
+    assert data["duration_ms"] == pytest.approx(12.346, abs=1e-3)
+    assert data["request_format"] == "json"
+    assert data["stdout"] == {
+        "data": "ok\n",
+        "encoding": "utf-8",
+        "length": 3,
+        "sha256": hashlib.sha256(b"ok\n").hexdigest(),
+        "truncated": False,
+    }
+    assert data["tap_version"] == "9.9" and data["capture"] == "redacted"
+    assert "updated_input" not in data and "updated_output" not in data
+    # The request's password is masked and listed by pointer.
+    assert "swordfish42" not in json.dumps(data)
+    found = {(r["pointer"], r["kind"]) for r in data["redactions"]}
+    assert ("/request/prompt", "secret_assignment") in found
+    assert {r["digest"] for r in data["redactions"]} == {
+        hashlib.sha256(b"swordfish42").hexdigest()[:8]
+    }
+
+
+def test_ids_are_unique_and_sort_by_time():
+    ids = [new_id(1_800_000_000.0 + i / 1000) for i in range(200)]
+    assert len(set(ids)) == 200
+    assert ids == sorted(ids)
+    assert all(re.fullmatch(r"[0-9a-f]{26}", i) for i in ids)
+    assert rfc3339(0.0000015) == "1970-01-01T00:00:00.000002Z"
+
+
+def test_binary_output_is_base64_and_big_output_is_capped():
+    binary = b"\x00\xff" * 10
+    big = ("é" * (BLOB_CAP)).encode()  # two bytes each: twice the cap
+    record = build(b"", Outcome(stdout=binary, stderr=big, exit_code=0))
+    assert record.stdout.encoding == "base64"
+    assert base64.b64decode(record.stdout.data) == binary and not record.stdout.truncated
+    assert record.stderr.truncated and record.stderr.length == len(big)
+    assert record.stderr.sha256 == hashlib.sha256(big).hexdigest()
+    cut = record.stderr.data.encode()
+    assert len(cut) <= BLOB_CAP and big.startswith(cut) and set(record.stderr.data) == {"é"}
+
+
+def test_secret_across_the_cap_is_still_masked():
+    token = "ghp_R2d2C3poL8k9J7h6G5f4D3s2A1z0Y9x8W7v6"
+    out = b"x" * (BLOB_CAP - 11) + b" " + token.encode() + b"\n"
+    record = build(b"", Outcome(stdout=out, exit_code=0))
+    assert record.stdout.truncated
+    assert token[:10] not in record.stdout.data
+    assert [r.pointer for r in record.redactions] == ["/stdout/data"]
+
+
+def test_secret_in_binary_output_is_masked_too():
+    token = "ghp_R2d2C3poL8k9J7h6G5f4D3s2A1z0Y9x8W7v6"
+    out = b"\xff\xfe" + token.encode() + b"\x00"
+    record = build(b"", Outcome(stdout=out, exit_code=0))
+    assert record.stdout.encoding == "base64"
+    data = base64.b64decode(record.stdout.data)
+    assert token.encode() not in data and data.startswith(b"\xff\xfe[REDACTED:github_token:")
+    assert record.stdout.length == len(out)
+
+
+def test_capture_full_and_digest():
+    raw = json.dumps(REQUEST).encode()
+    full = build(raw, Outcome(stdout=raw, exit_code=0), capture="full")
+    assert full.request == REQUEST and full.redactions == [] and full.stdout.data == raw.decode()
+    digest = build(raw, Outcome(stdout=raw, stderr=b"e", exit_code=0), capture="digest")
+    assert digest.request["prompt"] == digest_marker(REQUEST["prompt"])
+    assert digest.request["session_id"] == "s1"
+    assert digest.stdout.encoding == "digest" and digest.stdout.data == ""
+    assert digest.stdout.sha256 == hashlib.sha256(raw).hexdigest()
+    assert "swordfish" not in model.encode_record(digest).decode()
+    text = build(b"free text prompt", Outcome(exit_code=0), capture="digest")
+    assert text.request == digest_marker("free text prompt") and text.request_format == "text"
+    compact = b'{"a":1}'
+    assert digest_marker({"a": 1}) == f"[digest sha256:{hashlib.sha256(compact).hexdigest()} len:7]"
+    with pytest.raises(ValueError):
+        build(raw, Outcome(exit_code=0), capture="everything")
+
+
+def test_spawn_error_is_a_failure():
+    record = build(b"{}", Outcome(exit_code=127, spawn_error="nope: command not found"))
+    assert record.decision == "failure" and record.failure == "spawn_error"
+    assert "nope: command not found" in record.failure_detail
+    assert record.exit_code == 127
+
+
+def test_signal_is_recorded():
+    record = build(b"{}", Outcome(exit_code=None, signal=9))
+    assert record.signal == 9 and record.exit_code is None and record.decision == "failure"
+
+
+def test_hook_info_is_redacted_too():
+    hook = HookInfo(label="g", argv=["guard", "--token=abcdef123456"], cwd="/r", env={})
+    record = build(b"{}", Outcome(exit_code=0), hook=hook)
+    assert "abcdef123456" not in record.hook.argv[1]
+    assert record.redactions[0].pointer == "/hook/argv/1"
+
+
+@pytest.mark.parametrize(
+    "argv, label",
+    [
+        (["/usr/local/bin/gate"], "gate"),
+        (["python3", "/x/guard.py", "--strict"], "guard.py"),
+        (["sh", "-c", "uv run ~/h/policy.py --strict"], "policy.py"),
+        (["bash", "-c", "FOO=1 node ./check.js; echo done"], "check.js"),
+        (["sh", "-c", "cat; exit 3"], "cat"),
+        (["sh", "-c", "'unbalanced"], "'unbalanced"),
+        (["/usr/bin/python3"], "python3"),
+        ([], ""),
+    ],
+)
+def test_default_label(argv, label):
+    assert default_label(argv) == label
