@@ -6,9 +6,10 @@ received. It is skipped when:
 - the tap took something out of the request before writing it: a redaction whose
   pointer is under ``/request``, or a ``[REDACTED:`` marker in any key or string of
   the request (the hook saw the secret, a replay could only send the marker);
-- the session was captured with ``--capture digest`` and the request is of a kind
-  whose prompt or tool output is kept only as a digest (user prompts, post-tool
-  calls): what the policy would read is gone;
+- the session was captured with ``--capture digest`` and a field of the request
+  (a prompt, a tool output, or the whole of a non-JSON request) is stored only as
+  a ``[digest sha256:… len:…]`` marker: what the policy would read is gone. A
+  digest-captured request without such a field (a pre-tool call) is replayable;
 - no policy was given and the record names no hook command to re-run.
 """
 
@@ -23,9 +24,8 @@ from hooktui.tap.model import Record
 
 DEFAULT_TIMEOUT_S = 10.0
 REPLAY_ENV = "HOOKTUI_REPLAY"
-REDACTION_MARKER = "[REDACTED:"
-# Events whose requests carry a prompt or a tool output, which digest capture drops.
-DIGESTED_EVENTS = ("user_prompt", "post_tool_use")
+REDACTION_MARKER = "[REDACTED:"  # hooktui.tap.redact.MARKER_PREFIX
+DIGEST_MARKER = "[digest sha256:"  # hooktui.tap.recorder.digest_marker
 
 _json = msgspec.json.Encoder()
 
@@ -55,6 +55,16 @@ def _has_marker(value: Any) -> bool:
     return False
 
 
+def _has_digest(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.startswith(DIGEST_MARKER)
+    if isinstance(value, dict):
+        return any(_has_digest(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_digest(v) for v in value)
+    return False
+
+
 def skip_reason(record: Record, policy: str | None) -> str:
     """Why `record` cannot be replayed, or "" when it can."""
     if record.request_format == "empty" or record.request is None:
@@ -65,7 +75,7 @@ def skip_reason(record: Record, policy: str | None) -> str:
         return f"the request was redacted ({kinds}); the policy would not see the original"
     if _has_marker(record.request):
         return "the request holds a redaction marker; the policy would not see the original"
-    if record.capture == "digest" and record.event in DIGESTED_EVENTS:
+    if record.capture == "digest" and _has_digest(record.request):
         return "captured as digests only: the prompt or tool output is not in the session"
     if policy is None and not record.hook.argv:
         return "no hook command was recorded (give --policy)"

@@ -36,25 +36,11 @@ def default_jobs() -> int:
 
 
 def _judge(record: Record, outcome: Outcome) -> Verdict:
-    try:
-        from hooktui.tap.adapters import judge_request
-    except ImportError:  # an adapters module older than judge_request
-        judge_request = _judge_request
+    """The verdict of the runtime that recorded the call (judge_request never raises)."""
+    from hooktui.tap.adapters import judge_request
 
-    runtime = record.runtime if record.runtime else None
-    try:
-        _, _, verdict = judge_request(record.request, outcome, runtime=runtime)
-    except ValueError:  # a runtime name this version does not know: detect again
-        _, _, verdict = judge_request(record.request, outcome, runtime=None)
+    _, _, verdict = judge_request(record.request, outcome, runtime=record.runtime or None)
     return verdict
-
-
-def _judge_request(request, outcome: Outcome, runtime: str | None = None):
-    from hooktui.tap import adapters
-
-    adapter = adapters.get_adapter(runtime) if runtime else adapters.detect(request)
-    call = adapter.parse(request)
-    return adapter, call, adapter.judge(call, outcome)
 
 
 def replay_record(index: int, entry: Entry, options: Options) -> Result:
