@@ -545,3 +545,44 @@ def test_bom_and_symlinked_settings(tmp_path):
     assert real.read_bytes().startswith(b"\xef\xbb\xbf")
     assert run(["uninstall", "claude-code"], tmp_path / "project").returncode == 0
     assert link.is_symlink() and real.read_bytes() == original
+
+
+def test_installed_codex_toml_commands_answer_as_before(tmp_path):
+    script = hook_script(tmp_path)
+    stream = tmp_path / "codex.jsonl"
+    exe, hook = sys.executable, str(script)
+    text = (
+        "[[hooks.PreToolUse]]\n"
+        'matcher = "Bash"\n'
+        "[[hooks.PreToolUse.hooks]]\n"
+        'type = "command"\n'
+        f"command = '''{exe} {hook} | cat; echo \"done $((1+1))\" >&2'''\n"
+        "timeout = 7\n"
+    )
+    path = tmp_path / ".codex" / "config.toml"
+    write(path, text)
+    original = tomllib.loads(text)["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert run(["install", "codex", "--stream", str(stream)], tmp_path).returncode == 0
+    wrapped = tomllib.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    request = json.dumps(
+        {
+            "session_id": "c1",
+            "cwd": str(tmp_path),
+            "hook_event_name": "PreToolUse",
+            "model": "gpt-5-codex",
+            "turn_id": "t1",
+            "tool_name": "Bash",
+            "tool_input": {"command": "rm -rf build"},
+        }
+    ).encode()
+    bare = subprocess.run(["sh", "-c", original], input=request, capture_output=True)
+    tapped = subprocess.run(["sh", "-c", wrapped], input=request, capture_output=True)
+    assert (tapped.stdout, tapped.stderr, tapped.returncode) == (
+        bare.stdout,
+        bare.stderr,
+        bare.returncode,
+    )
+    assert b"done 2" in bare.stderr
+    (record,) = wait_for_records(stream, 1)
+    assert record["runtime"] == "codex" and record["decision"] == "deny"
+    assert record["hook"]["timeout_ms"] == 7000

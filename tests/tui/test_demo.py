@@ -134,3 +134,27 @@ async def test_ui_mode_shows_the_demo_traffic_live(tmp_path):
         assert {h.runtime for h in heads} >= {"claude-code", "codex", "basis"}
     gen.stop.set()
     thread.join(timeout=30)
+
+
+def test_no_ui_forever_stops_cleanly_on_ctrl_c(tmp_path):
+    import signal
+
+    stream = tmp_path / "forever.jsonl"
+    proc = subprocess.Popen(
+        [HOOKTUI, "demo", "--no-ui", "--count", "0", "--rate", "20", "--stream", str(stream)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        wait_for_records(stream, 4, timeout=60)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    last = out.splitlines()[-1]
+    calls = int(last.split()[0])
+    assert calls >= 4 and f"{calls} recorded" in last
