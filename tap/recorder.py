@@ -109,15 +109,10 @@ def rfc3339(ts: float) -> str:
 
 
 def judge(request: Any, outcome: Outcome, runtime: str | None):
-    """(adapter, call, verdict), through the adapters' own entry point."""
-    from hooktui.tap import adapters
+    """(adapter, call, verdict), by the adapters' own entry point (never raises)."""
+    from hooktui.tap.adapters import judge_request
 
-    judge_request = getattr(adapters, "judge_request", None)
-    if judge_request is not None:
-        return judge_request(request, outcome, runtime)
-    adapter = adapters.get_adapter(runtime) if runtime else adapters.detect(request)
-    call = adapter.parse(request)
-    return adapter, call, adapter.judge(call, outcome)
+    return judge_request(request, outcome, runtime)
 
 
 def summarize(call) -> str:

@@ -160,6 +160,7 @@ def main(argv: list[str]) -> int:
     request, out, err, status, _ = runner.pump(
         pid, in_w, out_r, err_r, src_fd=0, out_fd=1, err_fd=2
     )
+    child[0] = 0  # reaped: its pid may be reused, and a late signal has no one to reach
     code, sig = runner.decode_status(status)
     _record(opts, request, out, err, code, sig, started_at, t0, "")
     if sig is not None:

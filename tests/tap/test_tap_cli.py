@@ -158,7 +158,9 @@ def test_wait_records_before_exiting(tmp_path):
 
 def test_label_runtime_timeout_and_env_are_recorded(tmp_path):
     stream = tmp_path / "s.jsonl"
-    env = dict(os.environ, HOOKTUI_REPLAY="1", UNRELATED_SECRET_VAR="nope")
+    env = dict(
+        os.environ, HOOKTUI_REPLAY="1", CLAUDE_PROJECT_DIR="/proj", UNRELATED_SECRET_VAR="nope"
+    )
     tap(
         ["--stream", str(stream), "--label", "my-guard", "--runtime", "claude-code"]
         + ["--timeout-ms", "5000", "--", "sh", "-c", "cat >/dev/null; exit 0"],
@@ -171,6 +173,7 @@ def test_label_runtime_timeout_and_env_are_recorded(tmp_path):
     assert record["hook"]["argv"] == ["sh", "-c", "cat >/dev/null; exit 0"]
     assert record["hook"]["cwd"] == os.getcwd()
     assert record["hook"]["env"].get("HOOKTUI_REPLAY") == "1"
+    assert record["hook"]["env"].get("CLAUDE_PROJECT_DIR") == "/proj"
     assert "UNRELATED_SECRET_VAR" not in record["hook"]["env"]
     assert record["runtime"] == "claude-code"
     assert record["tap_version"]
