@@ -150,6 +150,16 @@ def failure(kind: str, detail: str, effect: str = "proceeds") -> Verdict:
     return Verdict(decision="failure", failure=kind, failure_detail=detail, effect=effect)
 
 
+def halt(call: Call, reason: str, context: str = "") -> Verdict:
+    """`continue: false`: the agent stops altogether.
+
+    Whatever was about to happen does not: a deny, except at a stop event, where
+    stopping is exactly what the hook was asked to allow.
+    """
+    decision = "allow" if call.event == "stop" else "deny"
+    return Verdict(decision=decision, reason=reason, context=context)
+
+
 def process_failure(outcome: Outcome, title: str, effect: str, consequence: str) -> Verdict | None:
     """The failures every runtime reads the same way: could not start, timed out, killed.
 

@@ -36,6 +36,7 @@ from hooktui.tap.adapters.base import (
     cannot,
     encode_generic_failure,
     failure,
+    halt,
     has,
     is_pascal_name,
     json_line,
@@ -143,7 +144,7 @@ class ClaudeCodeAdapter(Adapter):
 
         if obj.get("continue") is False:
             reason = str_field(obj, "stopReason") or "continue: false (Claude Code stops)"
-            return Verdict(decision="deny", reason=reason, context=context)
+            return halt(call, reason, context)
 
         legacy = obj.get("decision")
         if legacy is not None and legacy not in _LEGACY:

@@ -31,6 +31,7 @@ from hooktui.tap.adapters.base import (
     cannot,
     encode_generic_failure,
     failure,
+    halt,
     is_pascal_name,
     json_line,
     process_failure,
@@ -143,9 +144,7 @@ class CodexAdapter(Adapter):
                 if key in hso:
                     return _failed(f"PostToolUse returned unsupported {key}")
         if obj.get("continue") is False:
-            return Verdict(
-                decision="deny", reason=str_field(obj, "stopReason") or "continue: false"
-            )
+            return halt(call, str_field(obj, "stopReason") or "continue: false", context)
         return Verdict(decision="allow", context=context)
 
     def _pre(self, obj: dict, hso: dict, decision: Any, reason: str, context: str) -> Verdict:

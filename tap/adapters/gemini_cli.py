@@ -30,6 +30,7 @@ from hooktui.tap.adapters.base import (
     as_dict,
     cannot,
     failure,
+    halt,
     json_line,
     process_failure,
     s,
@@ -130,11 +131,7 @@ class GeminiCliAdapter(Adapter):
         context = context if isinstance(context, str) else ""
         reason = str_field(obj, "reason")
         if obj.get("continue") is False:
-            return Verdict(
-                decision="deny",
-                reason=str_field(obj, "stopReason") or reason or "continue: false",
-                context=context,
-            )
+            return halt(call, str_field(obj, "stopReason") or reason or "continue: false", context)
         decision = obj.get("decision")
         if decision in _DENY:
             return Verdict(decision="deny", reason=reason, context=context)

@@ -296,6 +296,13 @@ CASES = [
         out(stderr="keep going", exit=2),
         {"decision": "deny", "reason": "keep going"},
     ),
+    # continue: false at Stop: stopping is what was asked for
+    (
+        "stop-continue-false",
+        "claude_stop",
+        out({"continue": False, "stopReason": "done", "decision": "block", "reason": "r"}),
+        {"decision": "allow", "reason": "done"},
+    ),
     # Events that cannot block
     (
         "session-exit2",

@@ -190,6 +190,12 @@ CASES = [
         out({"decision": "block", "reason": "continue: run tests"}),
         {"decision": "deny", "reason": "continue: run tests"},
     ),
+    (
+        "stop-continue-false",
+        "codex_stop",
+        out({"continue": False, "stopReason": "done"}),
+        {"decision": "allow", "reason": "done"},
+    ),
     # PermissionRequest
     (
         "perm-allow",

@@ -182,6 +182,19 @@ CASES = [
         out({"hookSpecificOutput": {"tool_input": {"command": "x"}}}),
         {"decision": "allow"},
     ),
+    # AfterAgent: deny = retry; continue: false = stop (what the hook gates)
+    (
+        "after-agent-deny",
+        "gemini_after_agent",
+        out({"decision": "deny", "reason": "answer in French"}),
+        {"decision": "deny", "reason": "answer in French"},
+    ),
+    (
+        "after-agent-continue-false",
+        "gemini_after_agent",
+        out({"continue": False, "stopReason": "enough"}),
+        {"decision": "allow", "reason": "enough"},
+    ),
     # BeforeAgent
     (
         "agent-deny",
