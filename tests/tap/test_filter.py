@@ -239,3 +239,29 @@ def test_is_empty_filter():
 def test_a_compiled_filter_is_reusable_across_records():
     pred = compile_filter("git or rm")
     assert [pred(h) for h in ALL * 3] == [True, True, True, False] * 3
+
+
+def test_deep_nesting_is_a_filter_error_not_a_crash():
+    assert ids("(" * 50 + "tool:bash" + ")" * 50) == "ab"
+    with pytest.raises(FilterError) as info:
+        compile_filter("(" * 51 + "a" + ")" * 51)
+    assert info.value.position == 50
+    with pytest.raises(FilterError):
+        compile_filter("!" * 100 + "a")
+
+
+def test_long_flat_filters_compile():
+    assert ids(" or ".join(["tool:nothing"] * 3000 + ["decision:deny"])) == "b"
+
+
+def test_values_are_data_never_code():
+    weird = ["\"__import__('os')\"", 'tool:"h.id or True"', "tool:)(", 'summary:"\\" or 1"']
+    for expr in weird:
+        try:
+            pred = compile_filter(expr)
+        except FilterError:
+            continue
+        assert not any(pred(h) for h in ALL)
+    quoted = compile_filter('"say \\"hi\\""')
+    assert quoted(head(summary='say "hi" now'))
+    assert not quoted(head(summary="say hi"))
