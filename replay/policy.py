@@ -129,6 +129,18 @@ def build_plan(
     )
 
 
+# Interpreters and launchers: `python3 guard.py` is watched at guard.py, not python3.
+_LAUNCHERS = frozenset(
+    "sh bash zsh dash ksh fish env python python3 pypy3 node deno bun ruby perl php "
+    "uv uvx npx pnpm yarn run exec nohup timeout".split()
+)
+
+
+def _is_launcher(word: str) -> bool:
+    name = os.path.basename(word).rstrip("0123456789.")  # python3.11 -> python
+    return name in _LAUNCHERS or os.path.basename(word) in _LAUNCHERS
+
+
 def _flatten(words: list[str]) -> list[str]:
     """Words of a command, with `sh -c "..."` scripts split into their own words."""
     out: list[str] = []
@@ -144,9 +156,9 @@ def _flatten(words: list[str]) -> list[str]:
 
 
 def watch_paths(policy: str | None, records: list[Record]) -> list[str]:
-    """Files whose edits should re-run the replay: the first path-like word of the
-    policy command that exists as a file (or, without a policy, of each distinct
-    recorded hook command)."""
+    """Files whose edits should re-run the replay: the first word of the policy
+    command that names an existing file and is not an interpreter (or, without a
+    policy, the same for each distinct recorded hook command)."""
     commands: list[list[str]] = []
     if policy is not None:
         try:
@@ -163,7 +175,7 @@ def watch_paths(policy: str | None, records: list[Record]) -> list[str]:
     paths: list[str] = []
     for words in commands:
         for word in _flatten(words):
-            if os.path.isfile(word):
+            if os.path.isfile(word) and not _is_launcher(word):
                 full = os.path.abspath(word)
                 if full not in paths:
                     paths.append(full)
