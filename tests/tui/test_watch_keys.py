@@ -1,0 +1,320 @@
+"""Every key of the watch screen, driven through a real app with Pilot."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC
+from pathlib import Path
+
+import pytest
+from hooktui.tui.app import WatchApp
+from hooktui.tui.help_screen import HelpScreen
+from hooktui.tui.widgets.call_list import CallList
+from hooktui.tui.widgets.filter_bar import FilterBar
+from hooktui.tui.widgets.prompt import PathPrompt
+from rich.console import Console
+from textual.widgets import Input, Static, TabbedContent
+
+from tests.tui.conftest import make_record, varied_records, wait_until, write_stream
+
+SIZE = (120, 36)
+
+
+@pytest.fixture
+def stream(tmp_path: Path) -> Path:
+    return write_stream(tmp_path / "s.jsonl", varied_records())
+
+
+def _ids(app: WatchApp) -> list[str]:
+    return [app.view.entry(i).head.id for i in range(len(app.view))]
+
+
+def _plain(app: WatchApp, widget_id: str, width: int = 118) -> str:
+    """The text a detail body shows, as a terminal would print it."""
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(app.query_one(f"#{widget_id}", Static).content)
+    return console.export_text()
+
+
+def _lines(path: Path) -> list[bytes]:
+    return path.read_bytes().split(b"\n")[:-1]
+
+
+async def _started(app: WatchApp, pilot) -> None:
+    await wait_until(pilot, lambda: app.loaded and app.detail.loaded is not None)
+
+
+async def test_moving_the_cursor(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        calls = app.calls
+        assert calls.cursor == 7 and calls.following
+        await pilot.press("k")
+        assert calls.cursor == 6 and not calls.following
+        await pilot.press("up", "up")
+        assert calls.cursor == 4
+        await pilot.press("j", "down")
+        assert calls.cursor == 6
+        await pilot.press("g")
+        assert calls.cursor == 0
+        await pilot.press("end")
+        assert calls.cursor == 7 and calls.following
+        await pilot.press("home")
+        assert calls.cursor == 0
+        await pilot.press("G")
+        assert calls.cursor == 7 and calls.following
+        await pilot.press("pageup")
+        assert calls.cursor < 7
+        await pilot.press("pagedown")
+        assert calls.cursor == 7
+
+
+async def test_detail_follows_the_cursor(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("g", "j")  # the deny
+        await wait_until(pilot, lambda: app.detail.loaded.entry is app.calls.current)
+        assert app.detail.loaded.record.decision == "deny"
+        summary = _plain(app, "summary-body")
+        assert "rm -rf outside the project" in summary
+        assert "exit 2" in summary
+        response = _plain(app, "response-body")
+        assert "stderr" in response and "rm -rf outside the project" in response
+
+
+async def test_enter_focuses_the_detail_and_comes_back(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        assert isinstance(app.focused, CallList)
+        await pilot.press("enter")
+        assert app.focused is not None and app.detail in app.focused.ancestors
+        await pilot.press("enter")
+        assert isinstance(app.focused, CallList)
+        await pilot.press("enter")
+        await pilot.press("escape")
+        assert isinstance(app.focused, CallList)
+
+
+async def test_detail_tab_keys(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("g", "j", "j", "j")  # the modify
+        await wait_until(pilot, lambda: app.detail.loaded.entry is app.calls.current)
+        await pilot.press("enter")
+        tabs = app.query_one(TabbedContent)
+        for key, tab in (("2", "request"), ("3", "response"), ("4", "diff"), ("5", "raw")):
+            await pilot.press(key)
+            assert tabs.active == tab
+        diff = _plain(app, "diff-body")
+        assert '-  "command": "git push --force"' in diff
+        assert '+  "command": "git push --force-with-lease"' in diff
+        raw = _plain(app, "raw-body")
+        assert '"id": "call-00003"' in raw
+        request = _plain(app, "request-body")
+        assert '"hook_event_name": "PreToolUse"' in request
+        await pilot.press("1")
+        assert tabs.active == "summary"
+
+
+async def test_filter_as_you_type(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"decision:failure")
+        await wait_until(pilot, lambda: app.view.filter_text == "decision:failure")
+        assert _ids(app) == ["call-00005", "call-00006"]
+        await pilot.press("enter")
+        assert isinstance(app.focused, CallList)
+        assert app.query_one(FilterBar).has_class("-active")  # still shows the filter
+        await pilot.press("escape")  # clears it
+        assert app.view.filter_text == ""
+        assert len(app.view) == 8
+
+
+async def test_invalid_filter_is_shown_inline_not_raised(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("slash", *"tool:Bash (", "enter")
+        bar = app.query_one(FilterBar)
+        status = str(app.query_one("#filter-status").render())
+        assert bar.has_class("-invalid")
+        assert "✗" in status and "at " in status
+        assert len(app.view) == 8  # the view is unchanged
+        await pilot.press("slash")
+        await pilot.press(*"latency>", "escape")
+        assert app.view.filter_text == ""
+        assert isinstance(app.focused, CallList)
+
+
+async def test_escape_in_filter_bar_drops_the_filter(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("slash", *"outside")
+        await wait_until(pilot, lambda: app.view.filter_text == "outside")
+        assert len(app.view) == 1
+        await pilot.press("escape")
+        assert app.view.filter_text == ""
+        assert not app.query_one(FilterBar).has_class("-active")
+
+
+async def test_follow_key(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("f")
+        assert not app.calls.following
+        await wait_until(pilot, lambda: "not following" in app.query_one("#header").render().plain)
+        await pilot.press("f")
+        assert app.calls.following
+
+
+async def test_pause_key_shows_in_header(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: "paused" in app.query_one("#header").render().plain)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: "paused" not in app.query_one("#header").render().plain)
+
+
+async def test_copy_puts_the_exact_record_on_the_clipboard(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("g", "j")
+        await pilot.press("c")
+        assert app.clipboard == _lines(stream)[1].decode()
+
+
+async def test_write_saves_shown_records_byte_for_byte(stream: Path, tmp_path: Path) -> None:
+    target = tmp_path / "out.jsonl"
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("slash", *"decision:failure", "enter")
+        await wait_until(pilot, lambda: len(app.view) == 2)
+        await pilot.press("w")
+        assert isinstance(app.screen, PathPrompt)
+        prompt_input = app.screen.query_one(Input)
+        prompt_input.value = str(target)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: target.exists() and len(_lines(target)) == 2)
+        assert _lines(target) == _lines(stream)[5:7]
+
+
+async def test_write_never_overwrites(stream: Path, tmp_path: Path) -> None:
+    target = tmp_path / "existing.jsonl"
+    target.write_bytes(b"keep me\n")
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        for path in (target, stream):
+            await pilot.press("w")
+            app.screen.query_one(Input).value = str(path)
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: any("exists" in n.message for n in app._notifications))
+            app.clear_notifications()
+    assert target.read_bytes() == b"keep me\n"
+    assert len(_lines(stream)) == 8
+
+
+async def test_write_prompt_escape_cancels(stream: Path, tmp_path: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("w")
+        assert isinstance(app.screen, PathPrompt)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, PathPrompt)
+
+
+async def test_mark_and_marked_only(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("g", "m")  # marks row 0 and moves down
+        assert app.calls.cursor == 1
+        await pilot.press("j", "m")  # marks row 2
+        assert len(app.view.marks) == 2
+        assert app.calls.render_line(0).text.startswith("●")
+        await pilot.press("M")
+        assert _ids(app) == ["call-00000", "call-00002"]
+        await wait_until(pilot, lambda: "marked only" in app.query_one("#header").render().plain)
+        await pilot.press("m")  # unmark the selected one while marked-only
+        assert len(app.view) == 1
+        await pilot.press("escape")
+        assert not app.view.marked_only
+        assert len(app.view) == 8
+
+
+async def test_marked_only_without_marks_says_so(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("M")
+        assert not app.view.marked_only
+        assert any("nothing marked" in n.message for n in app._notifications)
+
+
+async def test_replay_key_names_what_it_would_replay(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("g", "m")
+        assert [e.head.id for e in app.replay_entries()] == ["call-00000"]
+        await pilot.press("r")
+        assert any("replay" in n.message for n in app._notifications)
+
+
+async def test_help_screen(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_command_palette_applies_a_preset_filter(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"let through")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.view.filter_text != "")
+        assert app.view.filter_text == "decision:failure -effect:blocks"
+        assert _ids(app) == ["call-00005"]
+
+
+async def test_quit(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_many_rows_scroll_with_the_cursor(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", [make_record(i) for i in range(500)])
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _started(app, pilot)
+        calls = app.calls
+        assert calls.cursor == 499
+        assert calls.scroll_y > 400  # newest at the bottom, in view
+        await pilot.press("g")
+        assert calls.scroll_y == 0
+        first = calls.render_line(0).text
+        assert "src/0" in first

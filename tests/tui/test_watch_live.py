@@ -1,0 +1,152 @@
+"""The watch app following real files while it runs: appends, a missing stream, truncation, pause."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC
+from pathlib import Path
+
+from hooktui.tap.model import RecordHead, encode_record
+from hooktui.tui.app import WatchApp
+
+from tests.tui.conftest import make_record, varied_records, wait_until, write_stream
+
+SIZE = (120, 36)
+
+
+def _append(path: Path, data: bytes) -> None:
+    with open(path, "ab") as f:
+        f.write(data)
+
+
+async def test_appended_records_show_and_follow(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records())
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 8)
+        _append(stream, encode_record(make_record(100, command="echo appended")))
+        await wait_until(pilot, lambda: app.view.total == 9)
+        current = app.calls.current
+        assert current is not None and isinstance(current.head, RecordHead)
+        assert current.head.summary == "echo appended"  # following: the cursor is on it
+        assert app.calls.cursor == len(app.view) - 1
+
+
+async def test_torn_line_waits_for_its_newline(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records()[:2])
+    app = WatchApp([str(stream)], tz=UTC)
+    line = encode_record(make_record(50, command="written in two parts"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 2)
+        _append(stream, line[:40])
+        # Let the tailer see the half line: it must hold it back, not show it.
+        await pilot.pause(0.4)
+        assert app.view.total == 2
+        _append(stream, line[40:])
+        await wait_until(pilot, lambda: app.view.total == 3)
+        assert app.view.stats.bad == 0
+        assert app.view.entry(2).head.summary == "written in two parts"
+
+
+async def test_missing_stream_shows_how_to_start_then_fills(tmp_path: Path) -> None:
+    stream = tmp_path / "later" / "stream.jsonl"
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.loaded)
+        message = app.empty_message()
+        assert message is not None
+        assert "hooktui install claude-code" in message.plain
+        assert "hooktui demo" in message.plain
+        assert app.query_one("#body").has_class("-empty")
+        stream.parent.mkdir()
+        write_stream(stream, varied_records()[:3])
+        await wait_until(pilot, lambda: app.view.total == 3)
+        await wait_until(pilot, lambda: not app.query_one("#body").has_class("-empty"))
+        assert app.empty_message() is None
+
+
+async def test_truncated_stream_reloads(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records())
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 8)
+        with open(stream, "wb") as f:  # truncate and start over, as a log rotation would
+            f.write(encode_record(make_record(200, command="after rotation")))
+        await wait_until(pilot, lambda: app.view.total == 1)
+        assert app.view.entry(0).head.summary == "after rotation"
+
+
+async def test_replaced_file_reloads(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records())
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 8)
+        fresh = write_stream(tmp_path / "new.jsonl", [make_record(i) for i in range(300, 303)])
+        os.replace(fresh, stream)
+        await wait_until(pilot, lambda: app.view.total == 3)
+        assert [app.view.entry(i).head.id for i in range(3)] == [
+            "call-00300",
+            "call-00301",
+            "call-00302",
+        ]
+
+
+async def test_bad_line_appended_is_an_error_row(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records()[:1])
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 1)
+        _append(stream, b"this is not json\n")
+        await wait_until(pilot, lambda: app.view.total == 2)
+        assert app.view.entry(1).is_bad
+        assert app.view.stats.bad == 1
+        assert "bad line" in app.calls.render_line(1).text
+
+
+async def test_pause_holds_records_until_resumed(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records()[:2])
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 2)
+        await pilot.press("p")
+        assert app.state.paused
+        _append(stream, encode_record(make_record(60)) + encode_record(make_record(61)))
+        await wait_until(pilot, lambda: app.state.buffered == 2)
+        assert app.view.total == 2  # held back, not applied
+        await pilot.press("p")
+        assert not app.state.paused
+        assert app.view.total == 4
+        assert app.state.buffered == 0
+
+
+async def test_not_following_counts_new_rows(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records())
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 8)
+        await pilot.press("k")  # scrolling up stops following
+        assert not app.calls.following
+        row = app.calls.cursor
+        _append(stream, encode_record(make_record(70)) + encode_record(make_record(71)))
+        await wait_until(pilot, lambda: app.view.total == 10)
+        await wait_until(pilot, lambda: app.state.new == 2)
+        assert app.calls.cursor == row  # the cursor stayed put
+        assert "2 new" in app.query_one("#header").render().plain
+        await pilot.press("G")  # resumes following
+        assert app.calls.following
+        assert app.calls.cursor == 9
+        await wait_until(pilot, lambda: app.state.new == 0)
+
+
+async def test_two_streams_merge_by_time(tmp_path: Path) -> None:
+    records = [make_record(i) for i in range(6)]
+    a = write_stream(tmp_path / "a.jsonl", records[0::2])
+    b = write_stream(tmp_path / "b.jsonl", records[1::2])
+    app = WatchApp([str(a), str(b)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 6)
+        assert [app.view.entry(i).head.id for i in range(6)] == [r.id for r in records]
+        assert [app.view.entry(i).source for i in range(6)] == [0, 1, 0, 1, 0, 1]
+        _append(b, encode_record(make_record(10)))
+        await wait_until(pilot, lambda: app.view.total == 7)
+        assert app.view.entry(6).source == 1
