@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from hooktui.tap import install as inst
@@ -28,7 +29,12 @@ def _parser(name: str, install: bool) -> argparse.ArgumentParser:
         "--user", action="store_true", help="the user-wide settings (~/.claude, ~/.codex, ...)"
     )
     if install:
-        p.add_argument("--stream", metavar="PATH", help="stream the tap writes to (default: tap's)")
+        p.add_argument(
+            "--stream",
+            metavar="PATH",
+            help="stream the wrapped hooks write to, made absolute (default: the tap's own: "
+            "$HOOKTUI_STREAM, else ~/.local/state/hooktui/stream.jsonl)",
+        )
         p.add_argument(
             "--label-from",
             choices=("matcher", "command"),
@@ -53,7 +59,8 @@ def _run(argv: list[str], install: bool) -> int:
             opts = inst.Options(
                 runtime=args.runtime,
                 hooktui=inst.hooktui_path(),
-                stream=args.stream,
+                # Hooks run in the runtime's cwd: a relative path would move.
+                stream=os.path.abspath(os.path.expanduser(args.stream)) if args.stream else None,
                 label_from=args.label_from,
             )
             report = inst.install(path, opts, dry_run=args.dry_run)

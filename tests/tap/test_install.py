@@ -586,3 +586,11 @@ def test_installed_codex_toml_commands_answer_as_before(tmp_path):
     (record,) = wait_for_records(stream, 1)
     assert record["runtime"] == "codex" and record["decision"] == "deny"
     assert record["hook"]["timeout_ms"] == 7000
+
+
+def test_relative_stream_is_made_absolute(tmp_path):
+    project, path, _ = claude_project(tmp_path)
+    assert run(["install", "claude-code", "--stream", "logs/s.jsonl"], project).returncode == 0
+    command = json.loads(path.read_text())["hooks"]["Stop"][0]["hooks"][1]["command"]
+    argv = shlex.split(command)
+    assert argv[argv.index("--stream") + 1] == str(project / "logs" / "s.jsonl")
