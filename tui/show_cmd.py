@@ -420,7 +420,14 @@ def _on_term(signum: int, frame: object) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args_list = sys.argv[1:] if argv is None else argv
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    # A filter may start with "-" (`-f -decision:allow`): argparse would take
+    # it for an option, so the word after -f/--filter is always its value.
+    i = 0
+    while i < len(args_list) - 1 and args_list[i] != "--":
+        if args_list[i] in ("-f", "--filter"):
+            args_list[i : i + 2] = [f"--filter={args_list[i + 1]}"]
+        i += 1
     try:
         args = _parser().parse_args(args_list)
     except _ArgError as exc:
