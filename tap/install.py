@@ -147,7 +147,11 @@ def find_settings(
                 continue
             return path
     where = ", ".join(str(p) for p in candidates)
-    raise InstallError(f"no {runtime} settings with hooks found (looked for {where})", code=1)
+    raise InstallError(
+        f"no {runtime} settings with hooks found (looked for {where}); "
+        "use --settings PATH for another file, or --user",
+        code=1,
+    )
 
 
 def _toml_has_hooks(path: Path) -> bool:
