@@ -126,7 +126,7 @@ class _Tally:
             parts.append(f"p50 {format_latency(p50)}, p95 {format_latency(p95)}")
         if self.bad:
             parts.append(f"{self.bad} bad line{'s' if self.bad != 1 else ''}")
-        return " · ".join(parts)
+        return " | ".join(parts)
 
 
 class _TextOut:
@@ -136,6 +136,11 @@ class _TextOut:
 
         from rich.console import Console
 
+        # A terminal or log that cannot take some character (an ASCII locale)
+        # gets a "?" for it, not a crash.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            reconfigure(errors="replace")
         self.console = Console(file=stream, highlight=False, soft_wrap=False)
         self.tz = UTC if utc else None
         self.several = several
@@ -433,6 +438,8 @@ def main(argv: list[str] | None = None) -> int:
     except _ArgError as exc:
         sys.stderr.write(f"{PROG}: {exc} (try `{PROG} --help`)\n")
         return 2
+    if (sys.stderr.encoding or "").lower().replace("-", "") != "utf8":
+        sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     # SIGTERM ends --follow as quietly as Ctrl-C does.
     signal.signal(signal.SIGTERM, _on_term)
     try:

@@ -370,3 +370,16 @@ def test_follow_across_truncation(stream):
         run.wait_for(new[0])
     finally:
         assert run.stop() == 0
+
+
+def test_ascii_only_output_does_not_crash(stream):
+    p, _ = stream
+    r = subprocess.run(
+        [HOOKTUI, "show", str(p)],
+        capture_output=True,
+        env=env(PYTHONIOENCODING="ascii"),
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert b"rm -rf build" in r.stdout
+    assert r.stdout.splitlines()[-1].startswith(b"3 calls")
