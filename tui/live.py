@@ -10,15 +10,12 @@ timeout every STAT_INTERVAL_MS as a fallback, since file events can be missed
 from __future__ import annotations
 
 import asyncio
-import math
 import os
 from collections.abc import Callable
 from pathlib import Path
 
-from hooktui.tap.model import RecordHead
 from hooktui.tap.reader import decode_heads, load_stream, merge_by_time
 from hooktui.tap.tail import Tailer
-from hooktui.tui.format import parse_ts
 from hooktui.tui.messages import RecordsAppended, StreamPresence, StreamReset, StreamsLoaded
 from hooktui.tui.view import Entry, make_entries
 from textual.message import Message
@@ -35,7 +32,6 @@ class LiveStreams:
         self.paths = [str(p) for p in paths]
         self.tailers: list[Tailer] = []
         self.missing: list[bool] = [False] * len(self.paths)
-        self._last_t: list[float] = [math.nan] * len(self.paths)
 
     def load(self) -> StreamsLoaded:
         """Read every stream whole (blocking: run it in a thread)."""
@@ -50,14 +46,7 @@ class LiveStreams:
                 self.missing[i] = True
             per_stream.append(items)
             ends.append(end)
-        entries: list[Entry] = []
-        last_t = self._last_t
-        for source, offset, head in merge_by_time(per_stream):
-            if isinstance(head, RecordHead):
-                t = parse_ts(head.ts)
-                if not math.isnan(t):
-                    last_t[source] = t
-            entries.append(Entry(source, offset, head, last_t[source]))
+        entries = [Entry(s, offset, head) for s, offset, head in merge_by_time(per_stream)]
         self.tailers = [Tailer(p, offset=end) for p, end in zip(self.paths, ends, strict=True)]
         return StreamsLoaded(entries, list(self.missing))
 
@@ -73,13 +62,9 @@ class LiveStreams:
             if batch.missing != self.missing[source]:
                 self.missing[source] = batch.missing
                 out.append(StreamPresence(source, batch.missing))
-            if batch.reset:
-                self._last_t[source] = math.nan
             if not batch.lines and not batch.reset:
                 continue
-            entries = make_entries(source, decode_heads(batch.lines), self._last_t[source])
-            if entries:
-                self._last_t[source] = entries[-1].t
+            entries = make_entries(source, decode_heads(batch.lines))
             if batch.reset:
                 out.append(StreamReset(source, entries))
             else:

@@ -16,7 +16,7 @@ from hooktui.tui.format import (
     parse_ts,
     sparkline,
 )
-from hooktui.tui.view import CallView, make_entries
+from hooktui.tui.view import CallView, make_entries, merge_by_time
 from hooktui.tui.widgets.rows import call_row, columns_for, header_row
 
 from tests.tui.conftest import make_record, varied_records
@@ -89,7 +89,7 @@ def test_new_entries_go_through_the_filter() -> None:
 def test_bad_lines_show_only_unfiltered() -> None:
     view = _view()
     bad = reader_decode_head(b"not json", 9999)
-    view.add(make_entries(0, [(9999, bad)], last_t=math.nan))
+    view.add(make_entries(0, [(9999, bad)]))
     assert view.stats.bad == 1
     assert view.entry(len(view) - 1).is_bad
     view.set_predicate("tool:Bash", compile_filter("tool:Bash"))
@@ -112,7 +112,7 @@ def test_reset_source_drops_only_that_stream() -> None:
     view = CallView(["a", "b"])
     a = _entries([make_record(0), make_record(2)], source=0)
     b = _entries([make_record(1), make_record(3)], source=1)
-    view.replace_all(sorted(a + b, key=lambda e: e.t))
+    view.replace_all(merge_by_time([a, b]))
     view.toggle_mark(0)  # in stream a
     view.toggle_mark(1)  # in stream b
     view.reset_source(1, _entries([make_record(5)], source=1))
