@@ -10,8 +10,6 @@ A line that is not a record becomes a `BadLine` that costs only itself.
 from __future__ import annotations
 
 import heapq
-import mmap
-import os
 import re
 from collections.abc import Iterable, Sequence
 
@@ -169,29 +167,37 @@ def read_record_at(path: str, offset: int) -> Record | BadLine:
         return bad_line(line, offset, _short_error(exc))
 
 
+_LOAD_CHUNK = 16 << 20
+
+
 def load_stream(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], int]:
     """Every complete line of the file at `path` as (offset, entry), and the offset consumed.
 
     The returned offset is where a Tailer continues (after the last newline; a
     trailing partial line is left for it). Raises OSError when the file cannot
     be opened (FileNotFoundError when it does not exist).
+
+    Read in big chunks and decoded chunk by chunk, so memory stays at the heads
+    plus one chunk, not the whole file (a stream can be gigabytes).
     """
+    entries: list[tuple[int, RecordHead | BadLine]] = []
+    base = 0  # file offset of the first byte not yet consumed
+    parts: list[bytes] = []  # bytes from `base` on that hold no newline yet
     with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        if size == 0:
-            return [], 0
-        # mmap spares a copy of the whole file; the slice up to the last
-        # newline is the one copy split() needs.
-        try:
-            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                end = mm.rfind(b"\n") + 1
-                data = mm[:end]
-        except (ValueError, OSError):  # not mmap-able (a pipe, /proc): plain read
-            raw = f.read()
-            end = raw.rfind(b"\n") + 1
-            data = raw[:end]
-    lines, consumed = split_lines(data, 0)
-    return decode_heads(lines), consumed
+        while True:
+            chunk = f.read(_LOAD_CHUNK)
+            if not chunk:
+                break
+            if chunk.find(b"\n") < 0:
+                parts.append(chunk)  # inside a long line: join once its end arrives
+                continue
+            buf = b"".join((*parts, chunk)) if parts else chunk
+            lines, consumed = split_lines(buf, base)
+            entries += decode_heads(lines)
+            base += consumed
+            rest = buf[consumed:]
+            parts = [rest] if rest else []
+    return entries, base
 
 
 def _ts_key(ts: str) -> str:

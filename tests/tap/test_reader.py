@@ -217,3 +217,16 @@ def test_merge_of_one_stream_is_that_stream():
     a = heads(rec(3), b"x", rec(1))
     assert merge_by_time([a]) == [(0, off, e) for off, e in a]
     assert merge_by_time([]) == []
+
+
+def test_load_stream_chunk_boundaries_give_the_same_entries(tmp_path, monkeypatch):
+    import hooktui.tap.reader as reader
+
+    p = tmp_path / "s.jsonl"
+    long = rec(5, request={"tool_input": {"command": "z" * 5000}})
+    write_stream(p, [rec(0), b"junk\n", long, b"\n\n", rec(1), rec(2), b'{"id":"torn'])
+    expected = load_stream(str(p))
+    for size in (1, 7, 64, 1000, 4096):
+        monkeypatch.setattr(reader, "_LOAD_CHUNK", size)
+        assert load_stream(str(p)) == expected
+    assert len(expected[0]) == 5
