@@ -431,7 +431,10 @@ def _parse(expr: str) -> tuple[Predicate, str]:
 
 
 def compile_filter(expr: str) -> Callable[[RecordHead], bool]:
-    """A predicate for `expr`; empty or blank matches everything. Raises FilterError."""
+    """A predicate for `expr`; empty or blank matches everything. Raises FilterError.
+
+    It reads only RecordHead's attributes, so a full Record works as well.
+    """
     return _parse(expr)[0]
 
 

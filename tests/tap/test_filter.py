@@ -265,3 +265,22 @@ def test_values_are_data_never_code():
     quoted = compile_filter('"say \\"hi\\""')
     assert quoted(head(summary='say "hi" now'))
     assert not quoted(head(summary="say hi"))
+
+
+def test_full_records_work_too():
+    from hooktui.tap.model import HookInfo, Record
+
+    r = Record(
+        id="z",
+        ts="2026-03-01T10:00:00Z",
+        runtime="codex",
+        event="pre_tool_use",
+        tool_name="apply_patch",
+        decision="deny",
+        summary="patch main.py",
+        duration_ms=80.0,
+        exit_code=2,
+        hook=HookInfo(label="policy"),
+    )
+    assert compile_filter('hook:policy tool:apply_* latency>50ms exit=2 "main.py" event:pre')(r)
+    assert not compile_filter("decision:allow")(r)
