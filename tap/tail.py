@@ -8,6 +8,7 @@ when nothing changed costs one `os.stat`.
 from __future__ import annotations
 
 import os
+import stat
 
 import msgspec
 from hooktui.tap.reader import split_lines
@@ -80,6 +81,8 @@ class Tailer:
         try:
             st = os.stat(self.path)
         except OSError:  # gone (or unreadable): wait for it to come back
+            st = None
+        if st is None or stat.S_ISDIR(st.st_mode):
             if self._fd is not None or self._offset or self._pending:
                 self._drop()
                 self._lost = True  # the next file we open is a new one

@@ -291,7 +291,13 @@ def _follow(
     while True:
         batch: list[tuple[int, bytes, RecordHead | BadLine]] = []
         for i, t in enumerate(tailers):
-            got = t.poll()
+            try:
+                got = t.poll()
+            except OSError as exc:  # unreadable for now (permissions, a vanished mount)
+                if not waiting[i]:
+                    waiting[i] = True
+                    sys.stderr.write(f"{PROG}: cannot read {paths[i]}: {exc.strerror}; retrying\n")
+                continue
             if got.missing:
                 if not waiting[i]:
                     waiting[i] = True

@@ -247,3 +247,17 @@ def test_context_manager_closes(tmp_path):
     with Tailer(str(p)) as t:
         assert len(t.poll().lines) == 1
     assert t._fd is None
+
+
+def test_a_directory_in_place_of_the_file_counts_as_missing(tmp_path):
+    p = tmp_path / "s.jsonl"
+    p.write_bytes(line(0))
+    t = Tailer(str(p))
+    assert len(t.poll().lines) == 1
+    p.unlink()
+    p.mkdir()
+    assert t.poll().missing
+    p.rmdir()
+    p.write_bytes(line(1))
+    b = t.poll()
+    assert b.reset and [decode_head(x, o).id for o, x in b.lines] == ["r1"]
