@@ -183,7 +183,10 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
                 if console.is_terminal:
                     console.clear()
                 stamp = time.strftime("%H:%M:%S")
-                console.rule(f"replay #{generation} at {stamp}: watching {', '.join(targets)}")
+                console.print(
+                    f"── replay #{generation} at {stamp}, watching {', '.join(targets)} ──",
+                    style="bold",
+                )
                 render_report(console, report)
                 sys.stdout.flush()
             wait_for_change(targets, since)

@@ -62,6 +62,7 @@ def wait_for_change(targets: list[str], since: Snapshot) -> None:
     ):
         if _batch or snapshot(targets) != since:
             return
+    raise KeyboardInterrupt  # watchfiles ends its loop quietly on Ctrl-C
 
 
 async def await_change(targets: list[str], since: Snapshot) -> None:
