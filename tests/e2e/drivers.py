@@ -9,6 +9,8 @@ project folder: it leaves a marker file, so the test sees whether the tool ran
 from __future__ import annotations
 
 import json
+import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,10 @@ class Driver:
     def commands(self, settings: bytes) -> list[str]:
         """The [pre, post] hook commands configured in a settings file."""
         raise NotImplementedError
+
+    def normalize(self, content: str) -> str:
+        """A tool result without what differs between two identical runs."""
+        return content
 
     def script(self) -> dict[str, Any]:
         return {"tool": self.tool, "tool_input": self.tool_input(ORIGINAL)}
@@ -126,4 +132,119 @@ class ClaudeCode(Driver):
         return {"content": text, "is_error": bool(block.get("is_error"))}
 
 
-DRIVERS: dict[str, Driver] = {d.runtime: d for d in (ClaudeCode(),)}
+def _toml_str(value: str) -> str:
+    return json.dumps(value)  # a JSON string is a valid TOML basic string
+
+
+class Codex(Driver):
+    runtime = "codex"
+    tool = "Bash"  # what hooks see; the model calls `exec_command`
+    model_tool = "exec_command"
+    pre_event = "PreToolUse"
+    post_event = "PostToolUse"
+    volatile = ("session_id", "transcript_path", "turn_id", "duration_ms")
+
+    def settings_path(self, sb: Sandbox) -> Path:
+        return sb.home / ".codex" / "config.toml"
+
+    def write_settings(self, sb: Sandbox, pre: str, post: str) -> None:
+        config = f"""\
+model = "gpt-5-e2e"
+model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "http://127.0.0.1:{PORT}/v1"
+wire_api = "responses"
+env_key = "FAKE_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+
+[features]
+hooks = true
+plugins = false
+remote_plugin = false
+plugin_sharing = false
+apps = false
+in_app_updates = false
+api_key_model_discovery = false
+skill_mcp_dependency_install = false
+
+[[hooks.PreToolUse]]
+matcher = "Bash"
+
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = {_toml_str(pre)}
+timeout = 30
+
+[[hooks.PostToolUse]]
+matcher = "Bash"
+
+[[hooks.PostToolUse.hooks]]
+type = "command"
+command = {_toml_str(post)}
+timeout = 30
+"""
+        path = self.settings_path(sb)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(config)
+
+    def commands(self, settings: bytes) -> list[str]:
+        hooks = tomllib.loads(settings.decode())["hooks"]
+        return [hooks[event][0]["hooks"][0]["command"] for event in ("PreToolUse", "PostToolUse")]
+
+    def env(self, sb: Sandbox) -> dict[str, str]:
+        return base_env(sb.home) | {
+            "CODEX_HOME": str(sb.home / ".codex"),
+            "FAKE_API_KEY": "sk-test",
+            "RUST_LOG": "error",
+        }
+
+    def argv(self, sb: Sandbox) -> list[str]:
+        # Hook trust is keyed to a hash of the hook's definition, and wrapping a
+        # command changes it: a user re-trusts after install, the test bypasses.
+        return [
+            str(cli_path(self.runtime)),
+            "exec",
+            "--skip-git-repo-check",
+            "--dangerously-bypass-hook-trust",
+            "--json",
+            "run the command",
+        ]
+
+    def tool_input(self, command: str) -> dict[str, Any]:
+        return {"command": command}
+
+    def script(self) -> dict[str, Any]:
+        return {"tool": self.model_tool, "tool_input": {"cmd": ORIGINAL}}
+
+    def tool_result(self, run: Run) -> dict[str, Any]:
+        finals = run.of_kind("final")
+        assert len(finals) == 1, run.describe()
+        outputs = [
+            item
+            for item in finals[0]["body"]["input"]
+            if isinstance(item, dict) and item.get("type") == "function_call_output"
+        ]
+        assert len(outputs) == 1, outputs
+        output = outputs[0]["output"]
+        if isinstance(output, list):  # content items: keep their text
+            output = "".join(part.get("text", "") for part in output)
+        elif isinstance(output, dict):
+            output = output.get("content", json.dumps(output))
+        # The Responses API has no error flag on a function output.
+        return {"content": output, "is_error": False}
+
+    def normalize(self, content: str) -> str:
+        # exec_command output opens with a random chunk id and a wall time.
+        return re.sub(r"^(Chunk ID|Wall time): .*\n", "", content, flags=re.M)
+
+
+DRIVERS: dict[str, Driver] = {d.runtime: d for d in (ClaudeCode(), Codex())}

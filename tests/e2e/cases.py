@@ -1,0 +1,336 @@
+"""The cases, as data: a PreToolUse hook's answer and what the real runtime did with it.
+
+MAIN cases run twice (bare hook, then through `hooktui install`) and must
+behave identically. PINNED cases are the runtime-as-oracle table: each was
+seen on the pinned CLI version (see harness.PINS), runs once through the tap,
+and checks both that the runtime still does what is pinned and that the
+tap's record says so. A case whose `disagreement` is set is one where the
+adapter reads the answer differently from the runtime: it runs as an expected
+failure until the adapter is fixed.
+
+Every answer is the PreToolUse hook's {"stdout", "stderr", "exit"}; the
+PostToolUse hook always answers nothing (exit 0).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.e2e.drivers import ORIGINAL, REWRITTEN
+from tests.e2e.flow import Case
+
+
+def _hso(**fields: Any) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", **fields}})
+
+
+def _json(**fields: Any) -> str:
+    return json.dumps(fields)
+
+
+RAN = "marker-original"
+REWROTE = "marker-rewritten"
+
+# --- Claude Code 2.1.197 ------------------------------------------------------------
+# Runs with --allowedTools Bash, so the permission rules never stop the command:
+# whether it runs is the hook's doing alone.
+
+_claude_rewrite = {"command": REWRITTEN, "description": "leave a marker"}
+
+CLAUDE_MAIN = [
+    Case(
+        name="deny",
+        answer={"stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-DENY")},
+        ran=None,
+        is_error=True,
+        content_has="E2E-DENY",
+        record={"decision": "deny", "reason": "E2E-DENY"},
+        post_fires=False,
+    ),
+    Case(
+        name="exit2",
+        answer={"stderr": "E2E-EXIT2", "exit": 2},
+        ran=None,
+        is_error=True,
+        # The model reads "PreToolUse:Bash hook error: [<command>]: E2E-EXIT2".
+        content_has="E2E-EXIT2",
+        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
+        post_fires=False,
+    ),
+    Case(
+        name="rewrite",
+        answer={"stdout": _hso(permissionDecision="allow", updatedInput=_claude_rewrite)},
+        ran=REWROTE,
+        is_error=False,
+        content_has="rewritten-ran",
+        record={"decision": "modify", "updated_input": _claude_rewrite},
+    ),
+    Case(
+        name="allow",
+        answer={"stdout": _hso(permissionDecision="allow")},
+        ran=RAN,
+        is_error=False,
+        content_has="original-ran",
+        record={"decision": "allow"},
+    ),
+]
+
+_claude_proceeds = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
+_claude_blocks = {"ran": None, "is_error": True, "post_fires": False}
+
+CLAUDE_PINNED = [
+    Case(
+        name="exit1",
+        answer={"stderr": "E2E-EXIT1", "exit": 1},
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="exit3",
+        answer={"stderr": "E2E-EXIT3", "exit": 3},
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="exit2-no-stderr",
+        answer={"exit": 2},
+        content_has="No stderr output",
+        record={"decision": "deny", "exit_code": 2},
+        **_claude_blocks,
+    ),
+    Case(
+        name="exit2-beats-json-allow",
+        answer={"stdout": _hso(permissionDecision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
+        content_has="E2E-EXIT2",
+        record={"decision": "deny", "reason": "E2E-EXIT2"},
+        **_claude_blocks,
+    ),
+    Case(
+        name="empty-output",
+        answer={},
+        record={"decision": "allow"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="plain-text",
+        answer={"stdout": "just some text"},
+        record={"decision": "allow"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="invalid-json",
+        answer={"stdout": "{not json"},
+        record={"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="legacy-block",
+        answer={"stdout": _json(decision="block", reason="E2E-LEGACY")},
+        content_has="E2E-LEGACY",
+        record={"decision": "deny", "reason": "E2E-LEGACY"},
+        **_claude_blocks,
+    ),
+    Case(
+        name="legacy-approve",
+        answer={"stdout": _json(decision="approve", reason="ok")},
+        record={"decision": "allow"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="ask-headless",
+        # -p mode cannot ask: the call is refused and the model reads the reason.
+        answer={"stdout": _hso(permissionDecision="ask", permissionDecisionReason="E2E-ASK")},
+        content_has="E2E-ASK",
+        record={"decision": "ask", "reason": "E2E-ASK"},
+        **_claude_blocks,
+    ),
+    Case(
+        name="updated-input-without-decision",
+        answer={"stdout": _hso(updatedInput={"command": REWRITTEN})},
+        ran=REWROTE,
+        is_error=False,
+        content_has="rewritten-ran",
+        record={"decision": "modify", "updated_input": {"command": REWRITTEN}},
+    ),
+    Case(
+        name="deny-json-with-exit1",
+        answer={
+            "stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-D"),
+            "exit": 1,
+        },
+        content_has="E2E-D",
+        record={"decision": "deny", "reason": "E2E-D"},
+        disagreement=(
+            "Claude Code reads the JSON on stdout even when the hook exits 1, and blocks; "
+            "the adapter says failure/exit_code/proceeds"
+        ),
+        **_claude_blocks,
+    ),
+    Case(
+        name="deny-under-wrong-hookEventName",
+        answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PostToolUse",
+                        "permissionDecision": "deny",
+                        "permissionDecisionReason": "E2E-W",
+                    }
+                }
+            )
+        },
+        record={},
+        disagreement=(
+            "Claude Code ignores hookSpecificOutput whose hookEventName is not the event's "
+            "(the tool runs); the adapter says deny"
+        ),
+        **_claude_proceeds,
+    ),
+    Case(
+        name="continue-false",
+        # The tool still runs (PostToolUse fires), then the turn ends: no tool
+        # result goes back to the model (terminal_reason "hook_stopped").
+        answer={"stdout": _json(**{"continue": False, "stopReason": "E2E-STOP"})},
+        ran=RAN,
+        is_error=False,
+        content_has="",
+        ends_turn=True,
+        record={},
+        disagreement=(
+            "Claude Code runs the tool and then stops the turn on continue:false; "
+            "the adapter says deny (lets_through False)"
+        ),
+    ),
+]
+
+# --- Codex 0.171.0 ------------------------------------------------------------------
+# exec_command runs the command; hooks see it as tool "Bash" with {"command"}.
+
+_codex_rewrite = {"command": REWRITTEN}
+_codex_blocked = "Command blocked by PreToolUse hook: {}. Command: " + ORIGINAL
+
+CODEX_MAIN = [
+    Case(
+        name="deny",
+        answer={"stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-DENY")},
+        ran=None,
+        is_error=False,
+        content_has=_codex_blocked.format("E2E-DENY"),
+        record={"decision": "deny", "reason": "E2E-DENY"},
+        post_fires=False,
+    ),
+    Case(
+        name="exit2",
+        answer={"stderr": "E2E-EXIT2", "exit": 2},
+        ran=None,
+        is_error=False,
+        content_has=_codex_blocked.format("E2E-EXIT2"),
+        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
+        post_fires=False,
+    ),
+    Case(
+        name="rewrite",
+        answer={"stdout": _hso(permissionDecision="allow", updatedInput=_codex_rewrite)},
+        ran=REWROTE,
+        is_error=False,
+        content_has="rewritten-ran",
+        record={"decision": "modify", "updated_input": _codex_rewrite},
+    ),
+    Case(
+        # Codex has no JSON "allow": permissionDecision:"allow" alone is a failed
+        # hook (pinned below). A hook allows by answering nothing.
+        name="allow",
+        answer={},
+        ran=RAN,
+        is_error=False,
+        content_has="original-ran",
+        record={"decision": "allow"},
+    ),
+]
+
+_codex_proceeds = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
+_codex_blocks = {"ran": None, "is_error": False, "post_fires": False}
+_codex_failed = {"decision": "failure", "effect": "proceeds"}
+
+CODEX_PINNED = [
+    Case(
+        name="allow-json-is-a-failure",
+        answer={"stdout": _hso(permissionDecision="allow")},
+        record={**_codex_failed, "failure": "unsupported"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="ask",
+        answer={"stdout": _hso(permissionDecision="ask", permissionDecisionReason="E2E-ASK")},
+        record={**_codex_failed, "failure": "unsupported"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="continue-false",
+        answer={"stdout": _json(**{"continue": False, "stopReason": "E2E-STOP"})},
+        record={**_codex_failed, "failure": "unsupported"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="legacy-block",
+        answer={"stdout": _json(decision="block", reason="E2E-LEGACY")},
+        content_has=_codex_blocked.format("E2E-LEGACY"),
+        record={"decision": "deny", "reason": "E2E-LEGACY"},
+        **_codex_blocks,
+    ),
+    Case(
+        name="gemini-style-deny",
+        answer={"stdout": _json(decision="deny", reason="E2E-GEM")},
+        record=_codex_failed,
+        **_codex_proceeds,
+    ),
+    Case(
+        name="exit1",
+        answer={"stderr": "E2E-EXIT1", "exit": 1},
+        record={**_codex_failed, "failure": "exit_code"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="exit3",
+        answer={"stderr": "E2E-EXIT3", "exit": 3},
+        record={**_codex_failed, "failure": "exit_code"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="exit2-no-stderr",
+        answer={"exit": 2},
+        record={**_codex_failed, "exit_code": 2},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="deny-json-with-exit1",
+        answer={
+            "stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-D"),
+            "exit": 1,
+        },
+        record={**_codex_failed, "failure": "exit_code"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="updated-input-without-allow",
+        answer={"stdout": _hso(updatedInput=_codex_rewrite)},
+        record={**_codex_failed, "failure": "unsupported"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="invalid-json",
+        answer={"stdout": "{not json"},
+        record={**_codex_failed, "failure": "invalid_json"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="plain-text",
+        answer={"stdout": "just some text"},
+        record={"decision": "allow"},
+        **_codex_proceeds,
+    ),
+]
+
+MAIN = {"claude-code": CLAUDE_MAIN, "codex": CODEX_MAIN}
+PINNED = {"claude-code": CLAUDE_PINNED, "codex": CODEX_PINNED}
