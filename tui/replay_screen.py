@@ -85,7 +85,8 @@ def result_cell(r: Result) -> Text:
 
 
 def _verdict_block(title: str, verdict: Verdict | None) -> Text:
-    text = Text(f"{title}\n", style="bold underline")
+    text = Text()
+    text.append(f"{title}\n", style="bold underline")
     if verdict is None:
         text.append("not run\n", style="grey50")
         return text
