@@ -75,13 +75,16 @@ _SHAPES: list[tuple[str, re.Pattern[str], int]] = [
 
 # `password=hunter2`, `api_key: "..."`, `"secret": "..."`, `DB_TOKEN='...'`:
 # the name ends in one of the words, then an optional closing quote, then = or :.
+# (No pattern for the start of the name: matching from the keyword keeps this
+# linear on megabytes of output without word breaks.)
 _ASSIGNMENT = re.compile(
-    r"(?i)(?<![A-Za-z0-9])[A-Za-z0-9_.-]*?"
-    r"(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)"
+    r"(?i)(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)"
     r"[\"']?\s*[:=]\s*"
     r"(?:\"((?:[^\"\\\n]|\\.){3,}?)\"|'([^'\n]{3,}?)'|([^\s\"'&;,)}\]]{3,}))"
 )
 
+
+_ASSIGNMENT_HINTS = ("pass", "secret", "token", "key", "credential")
 
 # Values an assignment rule sees that say "no secret here".
 _NOT_SECRETS = {"null", "none", "true", "false", "undefined", "***", "xxx", "redacted"}
@@ -102,7 +105,9 @@ def redact_text(text: str) -> tuple[str, list[tuple[str, str]]]:
         if not any(hint in text for hint in _HINTS[kind]):
             continue
         text = pattern.sub(_replacer(kind, group, found), text)
-    text = _ASSIGNMENT.sub(_assignment_replacer(found), text)
+    lowered = text.lower()
+    if any(word in lowered for word in _ASSIGNMENT_HINTS):
+        text = _ASSIGNMENT.sub(_assignment_replacer(found), text)
     return text, found
 
 
@@ -113,7 +118,7 @@ _HINTS = {
     "anthropic_key": ("sk-",),
     "openai_key": ("sk-",),
     "github_token": ("gh", "github_pat_"),
-    "aws_access_key": ("A",),
+    "aws_access_key": ("AKIA", "ASIA", "AIDA", "AROA", "AGPA", "ANPA", "ANVA", "AIPA"),
     "aws_secret_key": ("ecret", "ECRET"),
     "bearer_token": ("earer", "EARER"),
 }
@@ -153,9 +158,10 @@ def _assignment_replacer(found: list) -> Callable[[re.Match[str]], str]:
 
 
 def _inside_marker(match: re.Match[str]) -> bool:
+    # Markers are short: look back a bounded distance (keeps big outputs linear).
     text = match.string
-    opened = text.rfind(MARKER_PREFIX, 0, match.start() + 1)
-    return opened != -1 and text.find("]", opened) >= match.end() - 1
+    opened = text.rfind(MARKER_PREFIX, max(0, match.start() - 64), match.start() + 1)
+    return opened != -1 and text.find("]", opened, match.end() + 1) >= match.end() - 1
 
 
 def escape_pointer_token(token: str) -> str:

@@ -185,3 +185,36 @@ def test_non_json_request_is_kept_as_text(tmp_path):
     assert record["request"] == "not json at all\n"
     assert record["request_format"] == "text"
     assert record["runtime"] == "unknown"
+
+
+def test_caller_that_stops_reading_gives_the_hook_a_broken_pipe(tmp_path):
+    stream = tmp_path / "stream.jsonl"
+    codes = []
+    for command in (["yes"], [HOOKTUI, "tap", "--stream", str(stream), "--", "yes"]):
+        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        assert proc.stdout.read(4) == b"y\ny\n"
+        proc.stdout.close()
+        codes.append(proc.wait(timeout=30))
+    assert codes == [-signal.SIGPIPE, -signal.SIGPIPE]
+    (record,) = wait_for_records(stream, 1)
+    assert record["signal"] == signal.SIGPIPE
+
+
+def test_caller_that_never_closes_stdin_does_not_keep_the_tap(tmp_path):
+    stream = tmp_path / "stream.jsonl"
+    proc = subprocess.Popen(
+        [HOOKTUI, "tap", "--stream", str(stream), "--", "sh", "-c", "head -c 2; echo"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        proc.stdin.write(b'{}{"more": 1}')
+        proc.stdin.flush()
+        assert proc.stdout.read() == b"{}\n"  # the hook answered and the tap let go
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.stdin.close()
+        proc.kill()
+        proc.wait()
+    (record,) = wait_for_records(stream, 1)
+    assert record["request"] == '{}{"more": 1}' and record["request_format"] == "text"
