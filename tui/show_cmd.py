@@ -26,6 +26,8 @@ from hooktui.tap.reader import BadLine, decode_head, load_stream, merge_by_time
 from hooktui.tap.tail import Tailer
 
 PROG = "hooktui show"
+_NO_VALUE = ("", None)
+
 POLL_SECONDS = 0.1
 
 
@@ -130,18 +132,35 @@ class _Tally:
 
 
 class _TextOut:
-    """Rows of a rich table; in --follow each batch is its own headerless table."""
+    """Fixed-width rows under one header; --follow adds rows under it as they come."""
 
     def __init__(self, utc: bool, several: bool, stream: IO[str]) -> None:
 
+        from rich.cells import cell_len, set_cell_size
+        from rich.color import ColorSystem
         from rich.console import Console
+        from rich.style import Style
 
         # A terminal or log that cannot take some character (an ASCII locale)
         # gets a "?" for it, not a crash.
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
             reconfigure(errors="replace")
+        # rich decides the width and whether (and how) to colour: a terminal,
+        # NO_COLOR, FORCE_COLOR, COLUMNS are honoured as everywhere else.
         self.console = Console(file=stream, highlight=False, soft_wrap=False)
+        self.file = stream
+        self.color_system = {
+            "standard": ColorSystem.STANDARD,
+            "256": ColorSystem.EIGHT_BIT,
+            "truecolor": ColorSystem.TRUECOLOR,
+            "windows": ColorSystem.WINDOWS,
+        }.get(self.console.color_system or "")
+        self.cell_len = cell_len
+        self.set_cell_size = set_cell_size
+        self.header_style = Style(bold=True, underline=True)
+        self.tally_style = Style(bold=True)
+        self.note_style = Style(dim=True)
         self.tz = UTC if utc else None
         self.several = several
         self.header_done = False
@@ -177,71 +196,82 @@ class _TextOut:
         rest = max(self._MIN_SUMMARY, width - used)
         return [(n, w or rest, j) for n, w, j in cols]
 
-    def _table(self):
-        from rich.table import Table
+    def _cell(self, text: str, style, width: int, right: bool) -> str:
+        """`text` cropped (with an ellipsis) or padded to exactly `width` cells; only the text styled."""
+        n = len(text) if text.isascii() else self.cell_len(text)
+        if n > width:
+            text = self.set_cell_size(text, width - 1) + "…"
+            n = width
+        if style is not None and self.color_system is not None and text:
+            text = style.render(text, color_system=self.color_system)
+        if n < width:
+            return " " * (width - n) + text if right else text + " " * (width - n)
+        return text
 
-        t = Table(
-            # No box: a header-less table in --follow then lines up with the first.
-            box=None,
-            show_header=not self.header_done,
-            header_style="bold underline",
-            pad_edge=False,
-            padding=(0, 1),
-        )
-        for name, width, justify in self.layout:
-            t.add_column(name, no_wrap=True, overflow="ellipsis", width=width, justify=justify)
-        self.header_done = True
-        return t
+    def _write(self, lines: list[str]) -> None:
+        self.file.write("\n".join(lines) + "\n")
+        self.file.flush()
 
     def rows(self, items: Sequence[tuple[str, RecordHead | BadLine]]) -> None:
+        # Rows are formatted here rather than by rich.Table: a table measures
+        # every cell, which costs minutes for 100k rows; fixed widths do not.
         if not items:
             return
         from hooktui.tui import format as fmt
-        from rich.text import Text
 
-        t = self._table()
-        names = self.names
+        layout = self.layout
+        cell = self._cell
+        lines: list[str] = []
+        if not self.header_done:
+            self.header_done = True
+            lines.append(
+                "  ".join(cell(n, self.header_style, w, j == "right") for n, w, j in layout)
+            )
+        tz = self.tz
         for stream_name, e in items:
             if isinstance(e, BadLine):
                 style = fmt.BAD_LINE_STYLE
-                cells = {
-                    "stream": stream_name,
-                    "summary": Text(
-                        f"byte {e.offset}: {e.error} · {fmt.one_line(e.preview)}", style=style
-                    ),
-                    "decision": Text("bad line", style=style),
+                values = {
+                    "stream": (stream_name, None),
+                    "summary": (f"byte {e.offset}: {e.error} · {fmt.one_line(e.preview)}", style),
+                    "decision": ("bad line", style),
                 }
-                t.add_row(*(cells.get(n, "") for n in names))
-                continue
-            fail_open = fmt.is_fail_open(e.decision, e.effect)
-            label = e.decision
-            if e.decision == "failure" and e.failure:
-                label = e.failure  # what failed says more than "failure"
-            if fail_open:
-                label = f"{fmt.FAIL_OPEN_MARK} {label}"
-            timeout = fmt.effective_timeout_ms(e.runtime, e.hook.timeout_ms)
-            lat = fmt.format_latency(e.duration_ms)
-            if fmt.near_timeout(e.duration_ms, timeout):
-                lat = f"{fmt.NEAR_TIMEOUT_MARK}{lat}"
-            cells = {
-                "time": fmt.format_time(fmt.parse_ts(e.ts), self.tz, millis=True),
-                "stream": stream_name,
-                "runtime": fmt.short_runtime(e.runtime),
-                "event": fmt.short_event(e.event),
-                "hook": fmt.one_line(e.hook.label),
-                "tool": fmt.one_line(e.tool_name),
-                "summary": fmt.one_line(e.summary or e.reason),
-                "decision": Text(label, style=fmt.decision_style(e.decision, fail_open)),
-                "latency": Text(lat, style=fmt.latency_style(e.duration_ms)),
-            }
-            t.add_row(*(cells[n] for n in names))
-        self.console.print(t)
+            else:
+                fail_open = fmt.is_fail_open(e.decision, e.effect)
+                label = e.decision
+                if e.decision == "failure" and e.failure:
+                    label = e.failure  # what failed says more than "failure"
+                if fail_open:
+                    label = f"{fmt.FAIL_OPEN_MARK} {label}"
+                timeout = fmt.effective_timeout_ms(e.runtime, e.hook.timeout_ms)
+                lat = fmt.format_latency(e.duration_ms)
+                if fmt.near_timeout(e.duration_ms, timeout):
+                    lat = f"{fmt.NEAR_TIMEOUT_MARK}{lat}"
+                values = {
+                    "time": (fmt.format_time(fmt.parse_ts(e.ts), tz, millis=True), None),
+                    "stream": (stream_name, None),
+                    "runtime": (fmt.short_runtime(e.runtime), None),
+                    "event": (fmt.short_event(e.event), None),
+                    "hook": (fmt.one_line(e.hook.label), None),
+                    "tool": (fmt.one_line(e.tool_name), None),
+                    "summary": (fmt.one_line(e.summary or e.reason), None),
+                    "decision": (label, fmt.decision_style(e.decision, fail_open)),
+                    "latency": (lat, fmt.latency_style(e.duration_ms)),
+                }
+            line = "  ".join(cell(*values.get(n, _NO_VALUE), w, j == "right") for n, w, j in layout)
+            lines.append(line.rstrip(" "))
+        self._write(lines)
 
     def tally(self, tally: _Tally) -> None:
-        self.console.print(tally.line(), style="bold")
+        line = tally.line()
+        if self.color_system is not None:
+            line = self.tally_style.render(line, color_system=self.color_system)
+        self._write([line])
 
     def note(self, text: str) -> None:
-        self.console.print(text, style="dim")
+        if self.color_system is not None:
+            text = self.note_style.render(text, color_system=self.color_system)
+        self._write([text])
 
 
 # --- reading --------------------------------------------------------------
