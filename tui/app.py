@@ -279,6 +279,7 @@ class WatchApp(App[int]):
             self._set_filter(text, predicate)
 
     def _set_filter(self, text: str, predicate) -> None:
+        text = text.strip()
         if text == self.view.filter_text and (predicate is None) == (not self.view.filter_text):
             return
         self.view.set_predicate(text, predicate)

@@ -254,7 +254,7 @@ class CallView:
         self.rebuild()
 
     def set_predicate(self, text: str, predicate: Predicate | None) -> None:
-        self.filter_text = text if predicate is not None else ""
+        self.filter_text = text.strip() if predicate is not None else ""
         self._predicate = predicate
         self.rebuild()
 

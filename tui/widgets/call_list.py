@@ -13,6 +13,7 @@ from typing import ClassVar
 from hooktui.tui.view import CallView, Entry
 from hooktui.tui.widgets.rows import call_row
 from rich.segment import Segment
+from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
@@ -130,8 +131,11 @@ class CallList(ScrollView, can_focus=True):
         if strip is None:
             text = call_row(entry, width, self.tz, marked)
             if selected:
+                # Only the background: each column keeps its colour under the cursor.
                 component = "call-list--cursor" if focused else "call-list--cursor-blurred"
-                text.stylize(self.get_component_rich_style(component))
+                cursor = self.get_component_rich_style(component)
+                # Under the spans, so a fail-open badge stays red on the cursor row.
+                text.style = Style(bgcolor=cursor.bgcolor, bold=focused)
             segments = list(text.render(self.app.console))
             strip = Strip(Segment.apply_style(segments, base), width).crop_extend(0, width, base)
             self._cache[key] = strip

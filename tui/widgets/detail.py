@@ -128,9 +128,9 @@ def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
         grid.add_row("starts", Text(record.preview))
         return grid
     fail_open = is_fail_open(record.decision, record.effect)
-    decision = Text(
-        decision_label(record.decision, record.effect),
-        style=decision_style(record.decision, fail_open),
+    # A span, not the cell's style: a fail-open badge stays the width of its words.
+    decision = Text.assemble(
+        (decision_label(record.decision, record.effect), decision_style(record.decision, fail_open))
     )
     grid.add_row("decision", decision)
     if record.reason:
@@ -353,6 +353,7 @@ class DetailPane(Vertical, can_focus=False):
     def show_entry(self, entry: Entry | None) -> None:
         if entry is None:
             self.loaded = None
+            self._wanted = None
             for tab, body in self._bodies().items():
                 body.update(Text("no call selected" if tab == "summary" else "", style="dim"))
             return

@@ -27,8 +27,9 @@ class HeaderState:
         self.title = ""
 
 
-def header_text(view: CallView, state: HeaderState) -> Text:
+def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
     stats = view.stats
+    minutes = 30 if width >= 120 else 12
     line1 = Text(no_wrap=True, overflow="ellipsis")
     line1.append(" hooktui ", style="bold reverse")
     line1.append(f" {state.title} ", style="bold")
@@ -48,7 +49,7 @@ def header_text(view: CallView, state: HeaderState) -> Text:
         line1.append(view.filter_text, style="bold cyan")
     if view.marked_only:
         line1.append("  marked only", style="bold bright_cyan")
-    per_minute = stats.per_minute()
+    per_minute = stats.per_minute(minutes)
     line1.append("   calls/min ", style="dim")
     line1.append(sparkline(per_minute), style="cyan")
     line1.append(f" {per_minute[-1]}", style="bold")
@@ -67,15 +68,25 @@ def header_text(view: CallView, state: HeaderState) -> Text:
         line2.append("  ")
     if stats.bad:
         line2.append(f"✗ {format_count(stats.bad)} bad lines", style="red")
-        line2.append("  ")
+        line2.append("   ")
     p50, p95 = stats.percentile(50), stats.percentile(95)
     if p50 is not None and p95 is not None:
         line2.append(f"p50 {format_latency(p50)}  p95 {format_latency(p95)}  ")
-    return Text("\n").join([line1, line2])
+    # Each line is cut at the edge rather than wrapped: the header has two rows.
+    line1.truncate(width, overflow="ellipsis")
+    line2.truncate(width, overflow="ellipsis")
+    return Text("\n", no_wrap=True).join([line1, line2])
 
 
 class StatsHeader(Static):
     """Two lines at the top of the watch screen."""
 
+    _shown: tuple[CallView, HeaderState] | None = None
+
     def show(self, view: CallView, state: HeaderState) -> None:
-        self.update(header_text(view, state))
+        self._shown = (view, state)
+        self.update(header_text(view, state, self.size.width or 120))
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
