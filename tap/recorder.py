@@ -306,6 +306,7 @@ def record_call(
         stderr=stderr,
         exit_code=exit_code,
         signal=signal,
+        timed_out=ran_out_of_time(opts, signal, duration_ms),
         duration_ms=duration_ms,
         spawn_error=spawn_error,
     )
@@ -332,6 +333,22 @@ def record_call(
     except OSError as exc:
         stream.log_error(path, f"cannot write the stream: {exc}")
     return record
+
+
+def ran_out_of_time(opts: dict, signal: int | None, duration_ms: float) -> bool:
+    """Did the runtime stop this hook for its timeout?
+
+    The tap cannot see the runtime's clock, only its signal: a hook that died
+    by a signal the tap forwarded, at (or within 5 % before) the configured
+    `--timeout-ms`, was killed for running too long.
+    """
+    timeout_ms = opts.get("timeout_ms")
+    return bool(
+        timeout_ms
+        and signal is not None
+        and opts.get("forwarded")
+        and duration_ms >= timeout_ms * 0.95
+    )
 
 
 def _cwd() -> str:

@@ -132,6 +132,7 @@ def main(argv: list[str]) -> int:
 
     def forward(sig, _frame):
         if child[0]:
+            opts.setdefault("forwarded", []).append(sig)
             try:
                 os.kill(child[0], sig)
             except OSError:

@@ -7,6 +7,7 @@ import os
 import signal
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -309,3 +310,29 @@ def test_shim_runtime_names_match_the_model():
 
     assert set(shim.RUNTIMES) == {*model.RUNTIMES, model.UNKNOWN}
     assert set(shim.CAPTURES) == set(model.CAPTURES)
+
+
+def test_runtime_killing_the_tap_at_its_timeout_is_recorded_as_a_timeout(tmp_path):
+    stream = tmp_path / "s.jsonl"
+    proc = subprocess.Popen(
+        [HOOKTUI, "tap", "--stream", str(stream), "--timeout-ms", "200", "--runtime", "claude-code"]
+        + ["--", "sh", "-c", "cat >/dev/null; echo started; exec sleep 60"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        proc.stdin.write(json.dumps(REQUEST).encode())
+        proc.stdin.close()
+        assert proc.stdout.readline() == b"started\n"
+        # Like a runtime whose timeout expired: wait past it, then SIGTERM the tap.
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == -signal.SIGTERM
+    finally:
+        proc.kill()
+        proc.wait()
+    (record,) = wait_for_records(stream, 1)
+    assert record["timed_out"] is True and record["signal"] == signal.SIGTERM
+    assert record["hook"]["timeout_ms"] == 200
+    assert record["decision"] == "failure"
+    assert record["failure"] == "timeout"
