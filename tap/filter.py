@@ -80,6 +80,19 @@ _EVENT_ALIASES = {
 _DECISION_ALIASES = {"block": "deny", "approve": "allow", "fail": "failure", "error": "failure"}
 
 
+# A short syntax card for help screens (`hooktui show --help`, watch's `?`).
+HELP = """\
+filter syntax (case-insensitive):
+  tool:Bash  decision:deny  runtime:codex  hook:guard  session:abc  agent:x
+  failure:timeout  effect:proceeds  reason:...  summary:...  id:...  native:...
+             field contains the value; with * ? [ ] the whole field must match
+             (tool:mcp__*); field=value is exact; field:"" is an empty field
+  event:pre / post / prompt / permission / notify, or part of the native name
+  latency>50ms  latency<=1.5s  exit!=0  exit:2  exit:none  signal=9
+  word "a phrase"     in the summary, reason or tool name
+  -term  !term  not term    negation (quote words that start with - or !)
+  a b  a and b  a or b  (a or b) c     not binds tightest, then and, then or"""
+
 MAX_DEPTH = 50
 _GLOB_CHARS = frozenset("*?[")
 _NAME_RE = re.compile(r"[A-Za-z_]+")

@@ -58,13 +58,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> _Parser:
+    from hooktui.tap.filter import HELP as filter_help
+
     p = _Parser(
         prog=PROG,
         description="Print recorded hook calls: a table, or the JSON lines themselves.",
-        epilog=(
-            "Filter examples: 'decision:deny', 'tool:Bash latency>50ms', "
-            "'event:post or -decision:allow', '\"rm -rf\"'. See `hooktui.tap.filter`."
-        ),
+        epilog=filter_help,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "streams", nargs="*", metavar="STREAM", help="stream files (default: the default stream)"

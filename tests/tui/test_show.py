@@ -383,3 +383,22 @@ def test_ascii_only_output_does_not_crash(stream):
     assert r.returncode == 0, r.stderr
     assert b"rm -rf build" in r.stdout
     assert r.stdout.splitlines()[-1].startswith(b"3 calls")
+
+
+def test_follow_ends_cleanly_on_ctrl_c(stream):
+    p, _ = stream
+    run = Running([str(p), "--follow"])
+    try:
+        run.wait_for(b"rm -rf build")
+    finally:
+        run.proc.send_signal(signal.SIGINT)
+        code = run.proc.wait(timeout=30)
+    assert code == 0
+    assert run.proc.stderr is not None
+    assert b"Traceback" not in run.err + run.proc.stderr.read()
+
+
+def test_help_carries_the_filter_syntax():
+    r = show("--help")
+    assert r.returncode == 0
+    assert "latency>50ms" in r.stdout and "tool:mcp__*" in r.stdout
