@@ -395,7 +395,7 @@ def test_follow_ends_cleanly_on_ctrl_c(stream):
         code = run.proc.wait(timeout=30)
     assert code == 0
     assert run.proc.stderr is not None
-    assert b"Traceback" not in run.err + run.proc.stderr.read()
+    assert b"Traceback" not in run.err + (run.proc.stderr.read() or b"")
 
 
 def test_help_carries_the_filter_syntax():
