@@ -417,8 +417,10 @@ class WatchApp(App[int]):
         return marked or self.view.shown_entries()
 
     def action_replay(self) -> None:
-        """Hook point for the replay screen (issue 4) to take over."""
-        self.notify(f"replay: coming ({len(self.replay_entries()):,} calls would be replayed)")
+        """`r`: the replay screen (issue 4) for the marked calls, else the shown ones."""
+        from hooktui.tui.replay_screen import replay_watch_selection
+
+        replay_watch_selection(self, self.replay_entries(), self.paths)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

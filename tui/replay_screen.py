@@ -600,6 +600,39 @@ def open_replay(
         app.push_screen(PolicyPrompt(len(records)), start)
 
 
+# `r` in watch on a huge stream: replay the newest calls, not all 100k of them.
+WATCH_REPLAY_LIMIT = 10_000
+
+
+def replay_watch_selection(app: App, entries: list, paths: list[str]) -> None:
+    """`hooktui watch`'s `r`: the replay screen for `entries` (its marked or shown
+    calls: `hooktui.tui.view.Entry`, read back from `paths` by source and offset)."""
+    import os
+
+    from hooktui.tap.reader import read_record_at
+
+    if not entries:
+        app.notify("nothing to replay: no call is shown", severity="warning")
+        return
+    if len(entries) > WATCH_REPLAY_LIMIT:
+        app.notify(f"replay: the newest {WATCH_REPLAY_LIMIT:,} of {len(entries):,} calls")
+        entries = entries[-WATCH_REPLAY_LIMIT:]
+    records = []
+    for entry in entries:
+        try:
+            record = read_record_at(paths[entry.source], entry.offset)
+        except OSError:
+            continue
+        if isinstance(record, Record):
+            records.append(record)
+    if not records:
+        app.notify("replay: the selected calls could not be read back", severity="error")
+        return
+    label = os.path.basename(paths[0]) if len(paths) == 1 else f"{len(paths)} streams"
+    app.notify(f"replay {len(records):,} calls: which hook command?")
+    open_replay(app, records, session=label)
+
+
 class ReplayApp(App[Report | None]):
     """`hooktui replay --format tui`: the replay screen on its own."""
 
