@@ -144,6 +144,11 @@ def main(argv: list[str]) -> int:
         if _signal.getsignal(sig) is not _signal.SIG_IGN:
             _signal.signal(sig, forward)
 
+    # With SIGCHLD ignored (inherited from the caller) the kernel reaps the hook
+    # itself and its exit status is lost; the tap needs it, so take it back.
+    if _signal.getsignal(_signal.SIGCHLD) is _signal.SIG_IGN:
+        _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
+
     started_at = time.time()
     t0 = time.monotonic()
     try:

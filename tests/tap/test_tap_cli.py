@@ -336,3 +336,15 @@ def test_runtime_killing_the_tap_at_its_timeout_is_recorded_as_a_timeout(tmp_pat
     assert record["hook"]["timeout_ms"] == 200
     assert record["decision"] == "failure"
     assert record["failure"] == "timeout"
+
+
+def test_exit_status_survives_a_caller_that_ignores_sigchld(tmp_path):
+    stream = tmp_path / "s.jsonl"
+    out = subprocess.run(
+        [HOOKTUI, "tap", "--stream", str(stream), "--", "sh", "-c", "echo hi; exit 3"],
+        capture_output=True,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN),
+    )
+    assert (out.stdout, out.returncode) == (b"hi\n", 3)
+    assert wait_for_records(stream, 1)[0]["exit_code"] == 3
