@@ -48,7 +48,7 @@ def spawn(
     err_r, err_w = os.pipe()
     child_ends = (in_r, out_w, err_w)
     try:
-        if cwd is None:
+        if cwd is None and env is os.environ:
             pid = os.posix_spawnp(
                 argv[0],
                 argv,
@@ -73,10 +73,12 @@ def spawn(
 
 
 def _fork_exec(argv, cwd, env, child_ends, new_session) -> int:
-    """fork + chdir + exec, for a cwd (posix_spawn has no chdir action here).
+    """fork + chdir + exec, for a cwd or an env of its own.
 
-    An exec failure travels back as an errno on a close-on-exec pipe, the way
-    subprocess does it, so the caller gets a real OSError.
+    posix_spawn has no chdir action here, and posix_spawnp looks the command up
+    on this process's PATH rather than on `env`'s. An exec failure travels back
+    as an errno on a close-on-exec pipe, the way subprocess does it, so the
+    caller gets a real OSError (a CwdError when the directory was the problem).
     """
     import _signal
 
@@ -90,10 +92,13 @@ def _fork_exec(argv, cwd, env, child_ends, new_session) -> int:
                 os.setsid()
             for sig in _SIGDEF:
                 _signal.signal(sig, _signal.SIG_DFL)
-            os.chdir(cwd)
+            step = b"cwd"
+            if cwd is not None:
+                os.chdir(cwd)
+            step = b"exec"
             os.execvpe(argv[0], argv, env)
         except OSError as exc:
-            os.write(err_w, str(exc.errno or 0).encode() + b":" + str(exc).encode())
+            os.write(err_w, b"%s:%d:%s" % (step, exc.errno or 0, (exc.strerror or "").encode()))
         finally:
             os._exit(127)
     os.close(err_w)
@@ -103,9 +108,15 @@ def _fork_exec(argv, cwd, env, child_ends, new_session) -> int:
     os.close(err_r)
     if data:
         os.waitpid(pid, 0)
-        code, _, msg = data.partition(b":")
-        raise OSError(int(code), msg.decode(errors="replace"))
+        step, code, msg = data.split(b":", 2)
+        if step == b"cwd":
+            raise CwdError(int(code), msg.decode(errors="replace"), cwd)
+        raise OSError(int(code), msg.decode(errors="replace"), argv[0])
     return pid
+
+
+class CwdError(OSError):
+    """The hook's working directory could not be entered."""
 
 
 def _write_all(fd: int, data: bytes) -> bool:
@@ -360,10 +371,14 @@ def run_hook(
 
 def spawn_exit_code(exc: OSError) -> int:
     """What a shell exits with: 127 not found, 126 found but not executable."""
-    return 127 if isinstance(exc, FileNotFoundError) or exc.errno == 2 else 126
+    if isinstance(exc, CwdError):
+        return 126
+    return 127 if exc.errno == 2 else 126
 
 
 def spawn_message(command: str, exc: OSError) -> str:
+    if isinstance(exc, CwdError):
+        return f"{command}: cannot run in {exc.filename}: {exc.strerror}"
     if spawn_exit_code(exc) == 127:
         return f"{command}: command not found"
     return f"{command}: {exc.strerror or exc}"

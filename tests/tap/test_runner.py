@@ -92,3 +92,17 @@ def test_big_request_and_big_output_together():
 def test_hook_that_reads_nothing_of_a_big_request():
     outcome = run_hook(["sh", "-c", "echo ignored"], b"x" * (4 << 20))
     assert outcome.stdout == b"ignored\n" and outcome.exit_code == 0
+
+
+def test_missing_working_directory_is_named(tmp_path):
+    outcome = run_hook(["true"], b"", cwd=str(tmp_path / "gone"))
+    assert outcome.exit_code == 126
+    assert f"cannot run in {tmp_path / 'gone'}" in outcome.spawn_error
+
+
+def test_command_is_looked_up_on_the_given_path(tmp_path):
+    (tmp_path / "only-here").write_text("#!/bin/sh\necho found\n")
+    (tmp_path / "only-here").chmod(0o755)
+    env = {"PATH": f"{tmp_path}:/usr/bin:/bin"}
+    assert run_hook(["only-here"], b"", env=env).stdout == b"found\n"
+    assert run_hook(["only-here"], b"").exit_code == 127
