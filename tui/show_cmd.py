@@ -357,7 +357,8 @@ def _run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{PROG}: --last needs a number >= 0\n")
         return 2
     show_bad = is_empty_filter(args.filter)
-    paths: list[str] = args.streams or [default_stream_path()]
+    # The same file named twice is shown once.
+    paths: list[str] = list(dict.fromkeys(args.streams)) or [default_stream_path()]
 
     # Missing streams: an error now, or something to wait for with --follow.
     present = []
@@ -416,7 +417,9 @@ def _run(args: argparse.Namespace) -> int:
                 continue
             if si not in readers:
                 readers[si] = _line_reader(paths[si])
-            _write_line(out, readers[si](off))
+            line = readers[si](off)
+            if line:  # empty only if the file shrank since it was read
+                _write_line(out, line)
         out.flush()
         if args.follow:
 
