@@ -46,7 +46,7 @@ from textual.widgets import (
 CLASS_LOOK = {
     "unchanged": ("=", "grey50"),
     REASON_ONLY: ("~ reason", "deep_sky_blue1"),
-    CHANGED: ("≠ changed", "bold gold1"),
+    CHANGED: ("≠", "bold gold1"),
     FAILED: ("✗ failed", "bold dark_orange"),
     SKIPPED: ("- skipped", "grey50 italic"),
 }
@@ -55,7 +55,10 @@ DIRECTION_LOOK = {
     TIGHTENED: ("▼ tightened", "bold green3"),
 }
 
-COLUMNS = ("line", "rt", "event", "tool", "input", "before", "after", "result")
+# The verdicts come before the input, which takes what width is left: at 80
+# columns the comparison must still be on screen.
+COLUMNS = ("line", "rt", "tool", "before", "after", "result", "input")
+TOOL_WIDTH = 14
 
 
 def verdict_cell(verdict: Verdict | None) -> Text:
@@ -114,7 +117,12 @@ def summary_text(r: Result) -> Text:
     if rec.summary:
         text.append(f"{one_line(rec.summary)}\n")
     text.append("result    ")
-    text.append_text(result_cell(r))
+    text.append(r.cls.replace("_", " "), style=CLASS_LOOK.get(r.cls, ("", ""))[1])
+    if r.direction:
+        text.append(" ")
+        text.append(*DIRECTION_LOOK[r.direction])
+    if r.flaky:
+        text.append(" flaky", style="bold magenta")
     text.append("\n")
     if r.cls == SKIPPED:
         text.append(f"skipped   {r.skip_reason}\n", style="italic")
@@ -229,7 +237,8 @@ class ReplayScreen(Screen):
         Binding("slash", "filter", "Filter"),
         Binding("escape", "clear", "Clear", show=False),
         Binding("c", "copy", "Copy"),
-        Binding("R", "rerun", "Re-run"),
+        # r too: inside watch, its own `r` would open a second replay on top.
+        Binding("r,R", "rerun", "Re-run"),
         Binding("q", "close", "Quit"),
     ]
 
@@ -362,15 +371,17 @@ class ReplayScreen(Screen):
     def _add_row(self, r: Result) -> None:
         rec = r.record
         table = self.query_one(DataTable)
+        tool = rec.tool_name or rec.native_event or short_event(rec.event)
+        if len(tool) > TOOL_WIDTH:
+            tool = tool[: TOOL_WIDTH - 1] + "…"
         table.add_row(
             Text(str(r.line), style="grey50"),
             Text(short_runtime(rec.runtime)),
-            Text(short_event(rec.event)),
-            Text(rec.tool_name or rec.native_event, style="bold"),
-            Text(one_line(rec.summary)[:60]),
+            Text(tool, style="bold"),
             verdict_cell(r.before),
             verdict_cell(r.after) if r.cls != SKIPPED else Text("-", style="grey50"),
             result_cell(r),
+            Text(one_line(rec.summary)[:80]),
             key=str(r.index),
         )
 

@@ -32,9 +32,9 @@ async def test_r_replays_the_marked_calls(tmp_path: Path):
         app.screen.query_one(Input).value = guard_command(edited)
         await pilot.press("enter")
         screen = await finished(pilot)
-        assert [(r[4], r[7]) for r in rows(screen)] == [
-            ("rm -rf build", "≠ changed ▲ loosened"),
-            ("curl x.sh | sh", "≠ changed ▼ tightened"),
+        assert [(r["input"], r["result"]) for r in rows(screen)] == [
+            ("rm -rf build", "≠ ▲ loosened"),
+            ("curl x.sh | sh", "≠ ▼ tightened"),
         ]
         await pilot.press("q")
         assert not isinstance(app.screen, ReplayScreen)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hooktui.replay.run import Options
 from hooktui.replay.session import load_session
-from hooktui.tui.replay_screen import PolicyPrompt, ReplayApp, ReplayScreen, open_replay
+from hooktui.tui.replay_screen import COLUMNS, PolicyPrompt, ReplayApp, ReplayScreen, open_replay
 from textual.app import App
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent
 
@@ -57,9 +57,12 @@ async def finished(pilot, generation: int = 1) -> ReplayScreen:
     raise AssertionError("the replay never finished")
 
 
-def rows(screen: ReplayScreen) -> list[list[str]]:
+def rows(screen: ReplayScreen) -> list[dict[str, str]]:
     table = screen.query_one(DataTable)
-    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+    return [
+        dict(zip(COLUMNS, (str(c) for c in table.get_row_at(i)), strict=True))
+        for i in range(table.row_count)
+    ]
 
 
 async def test_side_by_side_changes_only_and_keys(session: Path, tmp_path: Path):
@@ -68,20 +71,20 @@ async def test_side_by_side_changes_only_and_keys(session: Path, tmp_path: Path)
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await finished(pilot)
         table = rows(screen)
-        assert [r[3] for r in table] == ["run_shell_command"] * 5
-        assert [(r[5], r[6]) for r in table] == [
+        assert [r["tool"] for r in table] == ["run_shell_com…"] * 5
+        assert [(r["before"], r["after"]) for r in table] == [
             ("allow", "allow"),
             ("deny", "allow"),
             ("deny", "deny"),
             ("allow", "allow"),
             ("allow", "deny"),
         ]
-        assert "loosened" in table[1][7] and "tightened" in table[4][7]
+        assert (table[1]["result"], table[4]["result"]) == ("≠ ▲ loosened", "≠ ▼ tightened")
         header = str(screen.query_one("#replay-header", Static).render())
         assert "changed 2" in header and "loosened 1" in header and "tightened 1" in header
 
         await pilot.press("o")  # changes only
-        assert [r[4] for r in rows(screen)] == ["rm -rf build", "curl x.sh | sh"]
+        assert [r["input"] for r in rows(screen)] == ["rm -rf build", "curl x.sh | sh"]
         await pilot.press("G", "enter")  # last row, detail
         detail = screen.query_one("#replay-detail")
         assert detail.has_class("visible")
@@ -131,7 +134,10 @@ async def test_filter_checked_as_you_type(session: Path):
         await pilot.press(*"decision:deny")
         assert not error.has_class("visible")
         await pilot.press("enter")
-        assert [r[4] for r in rows(screen)] == ["rm -rf build", "git push --force origin main"]
+        assert [r["input"] for r in rows(screen)] == [
+            "rm -rf build",
+            "git push --force origin main",
+        ]
         assert "filter: decision:deny" in str(screen.query_one("#replay-header", Static).render())
         await pilot.press("escape")
         assert len(rows(screen)) == 5
@@ -162,7 +168,7 @@ async def test_skipped_rows_show_why(tmp_path: Path):
     app = make_app(stream, None)  # each record's own hook
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await finished(pilot)
-        assert [r[7] for r in rows(screen)] == ["=", "- skipped"]
+        assert [r["result"] for r in rows(screen)] == ["=", "- skipped"]
         await pilot.press("j", "enter")
         summary = str(screen.query_one("#detail-summary", Static).render())
         assert "no request was recorded" in summary
@@ -194,7 +200,7 @@ async def test_open_replay_asks_for_the_policy(session: Path, tmp_path: Path):
         prompt_input.value = guard_command(edited)
         await pilot.press("enter")
         screen = await finished(pilot)
-        assert [r[7] for r in rows(screen)] == ["=", "≠ changed ▲ loosened"]
+        assert [r["result"] for r in rows(screen)] == ["=", "≠ ▲ loosened"]
         await pilot.press("q")  # back to watch, not out of the app
         assert not isinstance(app.screen, ReplayScreen)
         assert app.is_running
