@@ -33,12 +33,15 @@ def spawn(
     cwd: str | None = None,
     env: dict[str, str] | None = None,
     new_session: bool = False,
+    closed: tuple[int, ...] = (),
 ) -> tuple[int, int, int, int]:
     """Start `argv` with its stdin, stdout and stderr on pipes.
 
     Returns (pid, stdin write end, stdout read end, stderr read end). Raises
     OSError (FileNotFoundError, PermissionError, ...) when it cannot start.
     The hook stays in the caller's process group unless `new_session`.
+    Standard fds listed in `closed` (0, 1, 2) are left closed in the hook, as
+    the tap's caller left them (only without `cwd`/`env`).
     """
     if not argv:
         raise FileNotFoundError(2, "empty command", "")
@@ -54,9 +57,10 @@ def spawn(
                 argv,
                 env,
                 file_actions=[
-                    (os.POSIX_SPAWN_DUP2, in_r, 0),
-                    (os.POSIX_SPAWN_DUP2, out_w, 1),
-                    (os.POSIX_SPAWN_DUP2, err_w, 2),
+                    (os.POSIX_SPAWN_CLOSE, target)
+                    if target in closed
+                    else (os.POSIX_SPAWN_DUP2, fd, target)
+                    for target, fd in enumerate(child_ends)
                 ],
                 setsid=new_session,
                 setsigdef=_SIGDEF,

@@ -100,16 +100,22 @@ def parse_args(argv: list[str]) -> dict:
     return opts
 
 
-def _std_fds_open() -> None:
-    """Make sure fds 0-2 exist, so our pipes never land on them."""
+def _std_fds_open() -> tuple[int, ...]:
+    """Make sure fds 0-2 exist, so our pipes never land on them.
+
+    Returns the ones the caller had closed: the hook gets them closed too.
+    """
+    closed = []
     for fd in (0, 1, 2):
         try:
             os.fstat(fd)
         except OSError:
+            closed.append(fd)
             null = os.open("/dev/null", os.O_RDWR)
             if null != fd:
                 os.dup2(null, fd)
                 os.close(null)
+    return tuple(closed)
 
 
 def main(argv: list[str]) -> int:
@@ -122,7 +128,7 @@ def main(argv: list[str]) -> int:
         os.write(1, HELP.encode())
         return 0
     command = opts["command"]
-    _std_fds_open()
+    closed = _std_fds_open()
 
     # Forward termination signals; a signal that arrives before the hook exists
     # is delivered as soon as it does. Signals the caller ignores stay ignored
@@ -152,7 +158,7 @@ def main(argv: list[str]) -> int:
     started_at = time.time()
     t0 = time.monotonic()
     try:
-        pid, in_w, out_r, err_r = runner.spawn(command)
+        pid, in_w, out_r, err_r = runner.spawn(command, closed=closed)
     except OSError as exc:
         code = runner.spawn_exit_code(exc)
         message = runner.spawn_message(command[0], exc)

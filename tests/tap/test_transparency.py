@@ -218,3 +218,18 @@ def test_caller_that_never_closes_stdin_does_not_keep_the_tap(tmp_path):
         proc.wait()
     (record,) = wait_for_records(stream, 1)
     assert record["request"] == '{}{"more": 1}' and record["request_format"] == "text"
+
+
+@pytest.mark.parametrize("fd", [0, 1, 2])
+def test_a_standard_fd_the_caller_closed_stays_closed_for_the_hook(tmp_path, fd):
+    hook = ["sh", "-c", "cat >/dev/null; echo cat=$?; echo out; echo err >&2; echo after"]
+    stream = tmp_path / "stream.jsonl"
+    results = []
+    for command in (hook, [HOOKTUI, "tap", "--stream", str(stream), "--", *hook]):
+        # A shell runs the command with one of its standard fds closed.
+        wrapped = ["sh", "-c", f'exec "$@" {fd}>&-', "sh", *command]
+        done = subprocess.run(wrapped, input=REQUEST, capture_output=True, timeout=60)
+        results.append((done.stdout, done.stderr, done.returncode))
+    assert results[0] == results[1]
+    (record,) = wait_for_records(stream, 1)
+    assert record["exit_code"] == results[0][2]
