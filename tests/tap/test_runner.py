@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
 
 from hooktui.tap.model import Outcome
 from hooktui.tap.runner import run_hook
@@ -52,20 +53,27 @@ def test_timeout_kills_the_whole_group(tmp_path):
     outcome = run_hook(
         ["sh", "-c", f"sleep 60 & echo $! > {pidfile}; echo started; wait"],
         b"",
-        timeout_s=0.5,
+        timeout_s=1.5,  # room for `sh` to start and print on a loaded machine
         new_session=True,
     )
     assert outcome.timed_out
     assert outcome.signal == signal.SIGKILL
     assert outcome.stdout == b"started\n"
     grandchild = int(pidfile.read_text())
-    # The background sleep was in the hook's group, so it is gone too (reaped by init).
+    # The background sleep was in the hook's group, so it dies too (SIGKILL is
+    # delivered asynchronously: give it a moment; a survivor would sleep 60 s).
+    deadline = time.monotonic() + 10
+    while alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not alive(grandchild)
+
+
+def alive(pid: int) -> bool:
     try:
-        os.kill(grandchild, 0)
-        alive = open(f"/proc/{grandchild}/stat").read().split()[2] != "Z"
-    except (ProcessLookupError, FileNotFoundError):
-        alive = False
-    assert not alive
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_timeout_of_a_hook_that_closed_its_pipes():
