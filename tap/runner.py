@@ -197,7 +197,7 @@ def pump(
             elif not pending and writing:
                 poller.unregister(in_w)
                 writing = False
-        if not sinks and src_fd < 0:
+        if not sinks and src_fd < 0 and in_w < 0:
             if status is not None or deadline is None:
                 break  # all closed: a plain blocking wait ends the story
         now = time.monotonic()

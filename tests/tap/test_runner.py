@@ -114,3 +114,13 @@ def test_command_is_looked_up_on_the_given_path(tmp_path):
     env = {"PATH": f"{tmp_path}:/usr/bin:/bin"}
     assert run_hook(["only-here"], b"", env=env).stdout == b"found\n"
     assert run_hook(["only-here"], b"").exit_code == 127
+
+
+def test_hook_that_closes_its_output_before_reading_gets_the_whole_request():
+    code = (
+        "import os, sys\nos.close(1); os.close(2)\n"
+        "data = sys.stdin.buffer.read()\n"
+        "sys.exit(0 if len(data) == 1 << 20 else 1)\n"
+    )
+    outcome = run_hook([sys.executable, "-c", code], b"q" * (1 << 20))
+    assert outcome.exit_code == 0
