@@ -91,22 +91,19 @@ class WatchApp(App[int]):
     # -- layout --------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield StatsHeader(id="header")
+        # Kept as attributes, not queried: `App.query_one` searches the active
+        # screen, which is the help or a prompt while records keep arriving.
+        self.header = StatsHeader(id="header")
+        self.calls = CallList(self.view, self.tz, id="calls")
+        self.empty = Static(id="empty")
+        self.detail = DetailPane(self.paths, self.tz, id="detail")
+        self.filter_bar = FilterBar(id="filter")
+        self.body = Vertical(self.calls, self.empty, self.detail, id="body")
+        yield self.header
         yield ColumnHeader(id="columns")
-        with Vertical(id="body"):
-            yield CallList(self.view, self.tz, id="calls")
-            yield Static(id="empty")
-            yield DetailPane(self.paths, self.tz, id="detail")
-        yield FilterBar(id="filter")
+        yield self.body
+        yield self.filter_bar
         yield Footer()
-
-    @property
-    def calls(self) -> CallList:
-        return self.query_one(CallList)
-
-    @property
-    def detail(self) -> DetailPane:
-        return self.query_one(DetailPane)
 
     def on_mount(self) -> None:
         self.calls.focus()
@@ -182,12 +179,14 @@ class WatchApp(App[int]):
 
     def _flush_header(self) -> None:
         self._header_due = False
+        if not self.header.is_attached:  # shutting down
+            return
         self._header_last = time.monotonic()
         state = self.state
         calls = self.calls
         state.following = calls.following
         state.new = 0 if calls.following else calls.new_while_paused
-        self.query_one(StatsHeader).show(self.view, state)
+        self.header.show(self.view, state)
         self._update_empty()
 
     def empty_message(self) -> Text | None:
@@ -223,11 +222,9 @@ class WatchApp(App[int]):
 
     def _update_empty(self) -> None:
         message = self.empty_message()
-        empty = self.query_one("#empty", Static)
-        body = self.query_one("#body")
-        body.set_class(message is not None, "-empty")
+        self.body.set_class(message is not None, "-empty")
         if message is not None:
-            empty.update(message)
+            self.empty.update(message)
 
     # -- list and detail -----------------------------------------------------
 
@@ -244,7 +241,7 @@ class WatchApp(App[int]):
     # -- filter --------------------------------------------------------------
 
     def action_filter(self) -> None:
-        bar = self.query_one(FilterBar)
+        bar = self.filter_bar
         bar.add_class("-active")
         bar.input.value = self.view.filter_text
         bar.input.cursor_position = len(bar.input.value)
@@ -256,7 +253,7 @@ class WatchApp(App[int]):
         if error:
             self.notify(f"filter: {error}", severity="error")
             return
-        bar = self.query_one(FilterBar)
+        bar = self.filter_bar
         bar.add_class("-active")
         with bar.input.prevent(Input.Changed):
             bar.input.value = expr
@@ -289,7 +286,7 @@ class WatchApp(App[int]):
         self._close_filter(keep=message.keep)
 
     def _close_filter(self, keep: bool) -> None:
-        bar = self.query_one(FilterBar)
+        bar = self.filter_bar
         if keep:
             self._apply_pending_filter()
             predicate, error = check_filter(bar.input.value)
@@ -311,7 +308,7 @@ class WatchApp(App[int]):
     def action_clear(self) -> None:
         """esc: leave the detail pane or the filter bar; otherwise drop filter and marked-only."""
         focused = self.focused
-        bar = self.query_one(FilterBar)
+        bar = self.filter_bar
         if focused is not None and bar in focused.ancestors_with_self:
             self._close_filter(keep=False)
             return

@@ -150,3 +150,16 @@ async def test_two_streams_merge_by_time(tmp_path: Path) -> None:
         _append(b, encode_record(make_record(10)))
         await wait_until(pilot, lambda: app.view.total == 7)
         assert app.view.entry(6).source == 1
+
+
+async def test_records_arriving_under_a_modal_screen(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records()[:2])
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 2)
+        await pilot.press("question_mark")  # the help screen is now the active screen
+        _append(stream, encode_record(make_record(80)))
+        await wait_until(pilot, lambda: app.view.total == 3)
+        await pilot.pause(0.3)  # the header redraw that once looked on the wrong screen
+        await pilot.press("escape")
+        assert "3/3 shown" in app.header.render().plain

@@ -108,6 +108,7 @@ def test_invalid_filter_inline(snap_compare, stream: str) -> None:
         await _settled(app)(pilot)
         await pilot.press(*keys)
         await wait_until(pilot, lambda: app.view.filter_text.strip() == "tool:Bash")
+        await wait_until(pilot, lambda: app.filter_bar.has_class("-invalid"))
         await _settled(app)(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

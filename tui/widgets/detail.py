@@ -7,6 +7,7 @@ thread worker, so moving the cursor never waits for a big request to decode.
 from __future__ import annotations
 
 import difflib
+import time
 from datetime import tzinfo
 from typing import Any, ClassVar
 
@@ -35,6 +36,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
@@ -44,6 +46,8 @@ HIGHLIGHT_LIMIT = 256 * 1024
 SHOW_LIMIT = 2 * 1024 * 1024
 
 SYNTAX_THEME = "ansi_dark"
+# The detail pane reloads at most this often (seconds) while the cursor moves.
+LOAD_INTERVAL = 0.1
 
 # What the runtime then did, by failure effect.
 EFFECT_TEXT = {
@@ -311,6 +315,8 @@ class DetailPane(Vertical, can_focus=False):
         self.tz = tz
         self.loaded: Loaded | None = None
         self._wanted: Entry | None = None
+        self._load_timer: Timer | None = None
+        self._last_load = 0.0
 
     def compose(self) -> ComposeResult:
         with TabbedContent(initial="summary"):
@@ -358,7 +364,20 @@ class DetailPane(Vertical, can_focus=False):
                 body.update(Text("no call selected" if tab == "summary" else "", style="dim"))
             return
         self._wanted = entry
-        self._load(entry)
+        # Throttled: while following a burst the cursor moves on every poll,
+        # and re-rendering the pane each time would starve key handling.
+        if self._load_timer is None:
+            wait = self._last_load + LOAD_INTERVAL - time.monotonic()
+            if wait <= 0:
+                self._start_load()
+            else:
+                self._load_timer = self.set_timer(wait, self._start_load)
+
+    def _start_load(self) -> None:
+        self._load_timer = None
+        self._last_load = time.monotonic()
+        if self._wanted is not None:
+            self._load(self._wanted)
 
     @work(thread=True, exclusive=True, group="detail")
     def _load(self, entry: Entry) -> None:
