@@ -272,7 +272,8 @@ def test_capture_digest_keeps_no_prompt_or_output(tmp_path):
     assert record["capture"] == "digest"
 
 
-def test_sigterm_to_the_tap_reaches_the_hook(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_signal_to_the_tap_reaches_the_hook(tmp_path, sig):
     stream = tmp_path / "s.jsonl"
     proc = subprocess.Popen(
         [HOOKTUI, "tap", "--stream", str(stream), "--", "sh", "-c", "echo started; exec sleep 60"],
@@ -282,13 +283,13 @@ def test_sigterm_to_the_tap_reaches_the_hook(tmp_path):
     )
     try:
         assert proc.stdout.readline() == b"started\n"  # the hook runs, output passes through live
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == -signal.SIGTERM
+        proc.send_signal(sig)
+        assert proc.wait(timeout=30) == -sig
     finally:
         proc.kill()
         proc.wait()
     (record,) = wait_for_records(stream, 1)
-    assert record["signal"] == signal.SIGTERM and record["exit_code"] is None
+    assert record["signal"] == sig and record["exit_code"] is None
     assert record["decision"] == "failure"
 
 

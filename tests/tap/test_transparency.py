@@ -233,3 +233,19 @@ def test_a_standard_fd_the_caller_closed_stays_closed_for_the_hook(tmp_path, fd)
     assert results[0] == results[1]
     (record,) = wait_for_records(stream, 1)
     assert record["exit_code"] == results[0][2]
+
+
+def test_signals_the_caller_ignores_stay_ignored_for_the_hook(tmp_path):
+    def ignore():  # like `nohup`, or a runtime that ignores SIGINT for its hooks
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    # Masking glibc's internal signals 32 and 33 (see runner._SIGDEF).
+    command = [
+        "sh",
+        "-c",
+        "cat >/dev/null; echo $(( 0x$(grep SigIgn /proc/self/status | cut -f2) & ~0x180000000 ))",
+    ]
+    bare, _, _ = run_both(tmp_path, command, preexec_fn=ignore)
+    ignored = int(bare.stdout)
+    assert ignored & (1 << (signal.SIGHUP - 1)) and ignored & (1 << (signal.SIGINT - 1))
