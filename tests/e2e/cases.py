@@ -332,5 +332,138 @@ CODEX_PINNED = [
     ),
 ]
 
-MAIN = {"claude-code": CLAUDE_MAIN, "codex": CODEX_MAIN}
-PINNED = {"claude-code": CLAUDE_PINNED, "codex": CODEX_PINNED}
+# --- Gemini CLI 0.61.0 ----------------------------------------------------------------
+# run_shell_command in yolo mode; a blocked call comes back to the model as an
+# error: "Tool execution blocked: <reason>".
+
+_gemini_rewrite = {"command": REWRITTEN}  # the description is dropped, not merged
+
+
+def _gemini_blocked(reason: str) -> str:
+    return f"Tool execution blocked: {reason}"
+
+
+GEMINI_MAIN = [
+    Case(
+        name="deny",
+        answer={"stdout": _json(decision="deny", reason="E2E-DENY")},
+        ran=None,
+        is_error=True,
+        content_has=_gemini_blocked("E2E-DENY"),
+        record={"decision": "deny", "reason": "E2E-DENY"},
+        post_fires=False,
+    ),
+    Case(
+        name="exit2",
+        answer={"stderr": "E2E-EXIT2", "exit": 2},
+        ran=None,
+        is_error=True,
+        content_has=_gemini_blocked("E2E-EXIT2"),
+        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
+        post_fires=False,
+    ),
+    Case(
+        # hookSpecificOutput.tool_input REPLACES the arguments: the AfterTool
+        # request shows the input the tool ran with, and assert_records checks
+        # the record's updated_input against it.
+        name="rewrite",
+        answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "BeforeTool",
+                        "tool_input": _gemini_rewrite,
+                    }
+                }
+            )
+        },
+        ran=REWROTE,
+        is_error=False,
+        content_has="rewritten-ran",
+        record={"decision": "modify", "updated_input": _gemini_rewrite},
+    ),
+    Case(
+        name="allow",
+        answer={"stdout": _json(decision="allow")},
+        ran=RAN,
+        is_error=False,
+        content_has="original-ran",
+        record={"decision": "allow"},
+    ),
+]
+
+_gemini_proceeds = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
+_gemini_blocks = {"ran": None, "is_error": True, "post_fires": False}
+
+GEMINI_PINNED = [
+    Case(
+        name="block-alias",
+        answer={"stdout": _json(decision="block", reason="E2E-BLOCK")},
+        content_has=_gemini_blocked("E2E-BLOCK"),
+        record={"decision": "deny", "reason": "E2E-BLOCK"},
+        **_gemini_blocks,
+    ),
+    Case(
+        name="exit3-plain-text",
+        # exit >= 3: stdout text is the reason (stderr is not).
+        answer={"stdout": "E2E-EXIT3-OUT", "stderr": "E2E-EXIT3", "exit": 3},
+        content_has=_gemini_blocked("E2E-EXIT3-OUT"),
+        record={"decision": "deny", "reason": "E2E-EXIT3-OUT"},
+        **_gemini_blocks,
+    ),
+    Case(
+        name="deny-json-with-exit1",
+        answer={"stdout": _json(decision="deny", reason="E2E-D"), "exit": 1},
+        content_has=_gemini_blocked("E2E-D"),
+        record={"decision": "deny", "reason": "E2E-D"},
+        **_gemini_blocks,
+    ),
+    Case(
+        name="continue-false",
+        # The tool does not run and the turn ends: nothing goes back to the model.
+        answer={"stdout": _json(**{"continue": False, "stopReason": "E2E-STOP"})},
+        content_has="",
+        ends_turn=True,
+        record={},
+        **_gemini_blocks,
+    ),
+    Case(
+        name="exit1",
+        answer={"stderr": "E2E-EXIT1", "exit": 1},
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        **_gemini_proceeds,
+    ),
+    Case(
+        name="exit2-no-output",
+        answer={"exit": 2},
+        record={},
+        **_gemini_proceeds,
+    ),
+    Case(
+        name="exit2-json-allow",
+        answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
+        record={"decision": "allow"},
+        **_gemini_proceeds,
+    ),
+    Case(
+        name="claude-style-deny",
+        answer={"stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-C")},
+        record={},
+        **_gemini_proceeds,
+    ),
+    Case(
+        name="invalid-json",
+        answer={"stdout": "{not json"},
+        record={},
+        **_gemini_proceeds,
+    ),
+    Case(
+        name="empty-output",
+        answer={},
+        record={"decision": "allow"},
+        **_gemini_proceeds,
+    ),
+]
+
+MAIN = {"claude-code": CLAUDE_MAIN, "codex": CODEX_MAIN, "gemini-cli": GEMINI_MAIN}
+PINNED = {"claude-code": CLAUDE_PINNED, "codex": CODEX_PINNED, "gemini-cli": GEMINI_PINNED}

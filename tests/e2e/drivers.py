@@ -247,4 +247,81 @@ timeout = 30
         return re.sub(r"^(Chunk ID|Wall time): .*\n", "", content, flags=re.M)
 
 
-DRIVERS: dict[str, Driver] = {d.runtime: d for d in (ClaudeCode(), Codex())}
+class GeminiCli(Driver):
+    runtime = "gemini-cli"
+    tool = "run_shell_command"
+    pre_event = "BeforeTool"
+    post_event = "AfterTool"
+    volatile = ("session_id", "transcript_path", "timestamp")
+    model = "gemini-2.5-flash"
+
+    def settings_path(self, sb: Sandbox) -> Path:
+        return sb.home / ".gemini" / "settings.json"
+
+    def write_settings(self, sb: Sandbox, pre: str, post: str) -> None:
+        def hook(command: str, name: str) -> dict[str, Any]:
+            return {"type": "command", "command": command, "name": name, "timeout": 30000}
+
+        settings = {
+            # Keys in their current names: Gemini CLI rewrites a settings file
+            # that uses deprecated ones (disableAutoUpdate, ...) on start-up.
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "hooks": {
+                "BeforeTool": [{"matcher": self.tool, "hooks": [hook(pre, "e2e-pre")]}],
+                "AfterTool": [{"matcher": self.tool, "hooks": [hook(post, "e2e-post")]}],
+            },
+        }
+        path = self.settings_path(sb)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings, indent=2) + "\n")
+
+    def commands(self, settings: bytes) -> list[str]:
+        hooks = json.loads(settings)["hooks"]
+        return [hooks[event][0]["hooks"][0]["command"] for event in ("BeforeTool", "AfterTool")]
+
+    def env(self, sb: Sandbox) -> dict[str, str]:
+        return base_env(sb.home) | {
+            "GEMINI_API_KEY": "fake",
+            "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{PORT}",
+            "GEMINI_CLI_HOME": str(sb.home),
+            # Headless mode exits 55 in an untrusted folder.
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        }
+
+    def argv(self, sb: Sandbox) -> list[str]:
+        return [
+            str(cli_path(self.runtime)),
+            "-m",
+            self.model,
+            "--approval-mode",
+            "yolo",
+            "-o",
+            "json",
+            "-p",
+            "run the command",
+        ]
+
+    def tool_input(self, command: str) -> dict[str, Any]:
+        return {"command": command, "description": "leave a marker"}
+
+    def tool_result(self, run: Run) -> dict[str, Any]:
+        finals = run.of_kind("final")
+        assert len(finals) == 1, run.describe()
+        parts = finals[0]["body"]["contents"][-1]["parts"]
+        responses = [p["functionResponse"] for p in parts if "functionResponse" in p]
+        assert len(responses) == 1, parts
+        response = responses[0].get("response") or {}
+        is_error = "error" in response
+        content = response.get("error") if is_error else response.get("output")
+        if not isinstance(content, str):
+            content = json.dumps(response, sort_keys=True)
+        return {"content": content, "is_error": is_error}
+
+    def normalize(self, content: str) -> str:
+        return re.sub(r"^Process Group PGID: \d+$", "Process Group PGID: N", content, flags=re.M)
+
+
+DRIVERS: dict[str, Driver] = {d.runtime: d for d in (ClaudeCode(), Codex(), GeminiCli())}
