@@ -138,6 +138,8 @@ def main(argv: list[str]) -> int:
 
     def forward(sig, _frame):
         if child[0]:
+            if sig != _signal.SIGTERM and _from_terminal():
+                return  # Ctrl-C/hangup: the terminal signalled the hook's group already
             opts.setdefault("forwarded", []).append(sig)
             try:
                 os.kill(child[0], sig)
@@ -178,6 +180,24 @@ def main(argv: list[str]) -> int:
     if sig is not None:
         _die_by(sig)
     return _exit(1 if code is None else code)
+
+
+def _from_terminal() -> bool:
+    """Is the tap (and so the hook, same group) in its terminal's foreground group?
+
+    Then a SIGINT or SIGHUP most likely came from the terminal, which sends
+    it to the whole group: passing it on would make the hook see it twice.
+    """
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
+    except OSError:
+        return False  # no controlling terminal: someone signalled the tap itself
+    try:
+        return os.tcgetpgrp(fd) == os.getpgrp()
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _exit(code: int) -> int:

@@ -7,6 +7,7 @@ import os
 import signal
 import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -280,6 +281,7 @@ def test_signal_to_the_tap_reaches_the_hook(tmp_path, sig):
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        start_new_session=True,  # no controlling terminal: the signal is for the tap alone
     )
     try:
         assert proc.stdout.readline() == b"started\n"  # the hook runs, output passes through live
@@ -349,3 +351,52 @@ def test_exit_status_survives_a_caller_that_ignores_sigchld(tmp_path):
     )
     assert (out.stdout, out.returncode) == (b"hi\n", 3)
     assert wait_for_records(stream, 1)[0]["exit_code"] == 3
+
+
+def _ctrl_c_counts(tmp_path: Path, command: list[str]) -> bytes:
+    """Run `command` as the foreground job of a fresh terminal, press Ctrl-C once."""
+    import fcntl
+    import termios
+
+    master, slave = os.openpty()
+
+    def take_terminal():  # after setsid: make the pty our controlling terminal
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen(
+        command,
+        stdin=slave,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=take_terminal,
+    )
+    os.close(slave)
+    try:
+        assert proc.stdout.readline() == b"ready\n"
+        os.write(master, b"\x03")
+        out = proc.stdout.read()
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)
+    return out
+
+
+def test_ctrl_c_reaches_the_hook_once(tmp_path):
+    hook = tmp_path / "count.py"
+    hook.write_text(
+        "import signal, sys, time\n"
+        "hits = []\n"
+        "signal.signal(signal.SIGINT, lambda *a: hits.append(1))\n"
+        "print('ready', flush=True)\n"
+        "while not hits: time.sleep(0.01)\n"
+        "time.sleep(0.5)  # a second SIGINT would arrive in here\n"
+        "print(len(hits), flush=True)\n"
+    )
+    command = [sys.executable, str(hook)]
+    stream = tmp_path / "s.jsonl"
+    bare = _ctrl_c_counts(tmp_path, command)
+    tapped = _ctrl_c_counts(tmp_path, [HOOKTUI, "tap", "--stream", str(stream), "--", *command])
+    assert bare == tapped == b"1\n"
