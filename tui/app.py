@@ -216,7 +216,7 @@ class WatchApp(App[int]):
         text.append("  hooktui install claude-code", style="bold cyan")
         text.append("   wrap your agent's hooks in the tap\n")
         text.append("  hooktui demo               ", style="bold cyan")
-        text.append("   real traffic through the real tap, for a first look\n\n")
+        text.append("   example traffic, for a first look\n\n")
         text.append("This screen fills as soon as the first call is recorded.", style="dim")
         return text
 

@@ -13,6 +13,7 @@ from hooktui.tui.widgets.call_list import CallList
 from hooktui.tui.widgets.filter_bar import FilterBar
 from hooktui.tui.widgets.prompt import PathPrompt
 from rich.console import Console
+from textual import events
 from textual.widgets import Input, Static, TabbedContent
 
 from tests.tui.conftest import make_record, varied_records, wait_until, write_stream
@@ -318,3 +319,31 @@ async def test_many_rows_scroll_with_the_cursor(tmp_path: Path) -> None:
         assert calls.scroll_y == 0
         first = calls.render_line(0).text
         assert "src/0" in first
+
+
+async def test_mouse_click_selects_and_scroll_up_stops_following(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        calls = app.calls
+        await pilot.click(CallList, offset=(10, 2))
+        assert calls.cursor == 2
+        assert not calls.following  # a click up the list is reading history
+        await pilot.press("G")
+        assert calls.following
+        calls.post_message(events.MouseScrollUp(calls, 5, 5, 0, -1, 0, False, False, False))
+        await wait_until(pilot, lambda: not calls.following)
+
+
+async def test_rows_fit_a_resized_terminal(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", [make_record(i) for i in range(100)])
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await _started(app, pilot)
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: app.calls.size.width == 80)
+        inner = app.calls.scrollable_content_region.width
+        assert inner < 80  # 100 rows: a scrollbar
+        line = app.calls.render_line(0)
+        assert line.cell_length == inner
+        assert line.text.rstrip().endswith("ms")  # the latency column is not under the scrollbar

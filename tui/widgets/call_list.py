@@ -105,7 +105,11 @@ class CallList(ScrollView, can_focus=True):
         self.refresh()
 
     def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self.view))
+        self.virtual_size = Size(self._row_width(), len(self.view))
+
+    def _row_width(self) -> int:
+        # The region inside the scrollbar: rows never hide under it.
+        return self.scrollable_content_region.width or self.size.width
 
     def on_resize(self, event: events.Resize) -> None:
         self._update_virtual_size()
@@ -117,7 +121,7 @@ class CallList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         row = scroll_y + y
-        width = self.size.width
+        width = self._row_width()
         base = self.rich_style
         if row >= len(self.view) or row < 0:
             return Strip.blank(width, base)

@@ -58,6 +58,8 @@ def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
     line2.append(" ")
     for decision in DECISIONS:
         count = stats.decisions.get(decision, 0)
+        if not count and width < 120:
+            continue  # narrow: only what happened
         style = DECISION_STYLES[decision] if count else "dim"
         line2.append(f"{decision} {format_count(count)}", style=style)
         line2.append("  ")

@@ -53,8 +53,8 @@ def columns_for(width: int) -> Columns:
     millis = width >= 150
     time_w = 12 if millis else 8
     runtime_w = 8 if width >= 100 else 0
-    hook_w = 16 if width >= 150 else (12 if width >= 120 else 0)
-    tool_w = 14 if width >= 150 else 10
+    hook_w = 22 if width >= 180 else 16 if width >= 150 else 12 if width >= 120 else 0
+    tool_w = 20 if width >= 180 else 14 if width >= 150 else 10
     event_w, decision_w, latency_w = 7, 9, 8
     fixed = [time_w, runtime_w, event_w, hook_w, tool_w, decision_w, latency_w]
     used = 2 + sum(fixed) + sum(1 for w in fixed if w)  # mark+space, one gap per column
@@ -123,7 +123,12 @@ def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool) -> Text:
         parts += [_cell(head.hook.label, cols.hook, DIM), Text(" ", end="")]
     parts += [_cell(head.tool_name, cols.tool, "bold"), Text(" ", end="")]
     if cols.summary:
-        parts += [_cell(summary, cols.summary), Text(" ", end="")]
+        cell = Text(one_line(summary), no_wrap=True, end="")
+        if head.reason and head.summary:
+            # The hook's reason beside the input: why it was denied, at a glance.
+            cell.append(f"  {one_line(head.reason)}", style=DIM)
+        cell.truncate(cols.summary, overflow="ellipsis", pad=True)
+        parts += [cell, Text(" ", end="")]
     parts += [
         _cell(
             decision_label(head.decision, head.effect),
