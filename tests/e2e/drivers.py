@@ -28,6 +28,8 @@ class Driver:
     post_event: str
     # Request keys that differ from run to run whatever the hook does.
     volatile: tuple[str, ...] = ()
+    # What `hooktui install` must tell the user about this runtime, if anything.
+    install_note: str = ""
 
     def settings_path(self, sb: Sandbox) -> Path:
         raise NotImplementedError
@@ -143,6 +145,7 @@ class Codex(Driver):
     pre_event = "PreToolUse"
     post_event = "PostToolUse"
     volatile = ("session_id", "transcript_path", "turn_id", "duration_ms")
+    install_note = "trust"  # wrapped hooks must be re-trusted in Codex
 
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.home / ".codex" / "config.toml"
@@ -289,6 +292,8 @@ class GeminiCli(Driver):
             "GEMINI_CLI_HOME": str(sb.home),
             # Headless mode exits 55 in an untrusted folder.
             "GEMINI_CLI_TRUST_WORKSPACE": "true",
+            # One node process instead of a second one relaunched with a bigger heap.
+            "GEMINI_CLI_NO_RELAUNCH": "true",
         }
 
     def argv(self, sb: Sandbox) -> list[str]:

@@ -278,6 +278,7 @@ def check_main(driver: Driver, sb: Sandbox, case: Case) -> Pair:
     assert_records(driver, pair, case)
     if pair.wrapped_by == "install":
         assert pair.settings_installed != pair.settings_before
+        assert driver.install_note in pair.install_output
     assert pair.settings_after == pair.settings_before
     return pair
 
