@@ -10,6 +10,7 @@ timeout every STAT_INTERVAL_MS as a fallback, since file events can be missed
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,17 @@ class LiveStreams:
 
     def load(self) -> StreamsLoaded:
         """Read every stream whole (blocking: run it in a thread)."""
+        # A 100k-record load allocates a few hundred thousand long-lived
+        # objects: collecting while they pile up only walks them again and
+        # again, and freezing them afterwards keeps later collections short.
+        gc.disable()
+        try:
+            return self._load()
+        finally:
+            gc.enable()
+            gc.freeze()
+
+    def _load(self) -> StreamsLoaded:
         per_stream = []
         ends = []
         for i, path in enumerate(self.paths):
@@ -46,7 +58,10 @@ class LiveStreams:
                 self.missing[i] = True
             per_stream.append(items)
             ends.append(end)
-        entries = [Entry(s, offset, head) for s, offset, head in merge_by_time(per_stream)]
+        if len(per_stream) == 1:
+            entries = make_entries(0, per_stream[0])
+        else:
+            entries = [Entry(s, offset, head) for s, offset, head in merge_by_time(per_stream)]
         self.tailers = [Tailer(p, offset=end) for p, end in zip(self.paths, ends, strict=True)]
         return StreamsLoaded(entries, list(self.missing))
 

@@ -24,8 +24,12 @@ SPARK_MINUTES = 30
 STRAGGLERS = 256
 
 
-class Entry(msgspec.Struct):
-    """One line of one stream: a decoded head, or a bad line."""
+class Entry(msgspec.Struct, gc=False):
+    """One line of one stream: a decoded head, or a bad line.
+
+    Not tracked by the garbage collector (it holds no cycles): with 100k of
+    them, every full collection would otherwise walk them all.
+    """
 
     source: int  # index into CallView.sources
     offset: int  # byte offset of the line in its stream
