@@ -48,9 +48,8 @@ def wait_lines(path: str, count: int) -> float:
     """perf_counter() once `path` holds `count` lines (gives up after 10 s)."""
     deadline = time.perf_counter() + 10
     while time.perf_counter() < deadline:
-        with open(path, "rb") as f:
-            if f.read().count(b"\n") >= count:
-                break
+        if os.path.exists(path) and open(path, "rb").read().count(b"\n") >= count:
+            break
         time.sleep(0.002)
     return time.perf_counter()
 
