@@ -272,8 +272,11 @@ async def test_replay_key_names_what_it_would_replay(stream: Path) -> None:
         await _started(app, pilot)
         await pilot.press("g", "m")
         assert [e.head.id for e in app.replay_entries()] == ["call-00000"]
-        await pilot.press("r")
-        assert any("replay" in n.message for n in app._notifications)
+        await pilot.press("r")  # the replay screen asks which hook command to run
+        assert any("replay 1 calls" in n.message for n in app._notifications)
+        assert app.screen is not app.screen_stack[0]
+        await pilot.press("escape")
+        assert app.screen is app.screen_stack[0]
 
 
 async def test_help_screen(stream: Path) -> None:
