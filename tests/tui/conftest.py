@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -145,18 +144,3 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
             raise AssertionError("condition not reached while the app ran")
         await pilot.pause(0.02)
     await pilot.pause()
-
-
-def loaded(app) -> bool:
-    return app.loaded
-
-
-__all__ = [
-    "BASE_TIME",
-    "asyncio",
-    "loaded",
-    "make_record",
-    "varied_records",
-    "wait_until",
-    "write_stream",
-]

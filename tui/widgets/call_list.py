@@ -206,9 +206,8 @@ class CallList(ScrollView, can_focus=True):
         return None
 
     def action_cursor_down(self) -> None:
+        # Reaching the bottom does not resume following: G / End does.
         self._move(self.cursor + 1)
-        if self.cursor == len(self.view) - 1 and not self.following and self.new_while_paused:
-            pass  # reaching the bottom does not resume following: G / End does
 
     def action_cursor_up(self) -> None:
         self._move(self.cursor - 1)
