@@ -28,6 +28,13 @@ class Options(msgspec.Struct, kw_only=True):
     base_env: dict[str, str] | None = None  # None: this process's environment
 
 
+def _here() -> str:
+    try:
+        return os.getcwd()
+    except OSError:  # the current directory was removed
+        return ""
+
+
 def default_jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -54,13 +61,15 @@ def replay_record(index: int, entry: Entry, options: Options) -> Result:
             index=index, line=entry.line, record=record, cls=compare.SKIPPED, skip_reason=why
         )
     plan = build_plan(record, options.policy, options.timeout_s, options.base_env)
+    # Already there: no cwd lets the runner use posix_spawn instead of fork + chdir.
+    cwd = None if plan.cwd == _here() else plan.cwd
     runs: list[Verdict] = []
     first: Outcome | None = None
     for _ in range(max(1, options.repeat)):
         outcome = run_hook(
             plan.argv,
             plan.stdin,
-            cwd=plan.cwd,
+            cwd=cwd,
             env=plan.env,
             timeout_s=plan.timeout_s,
             new_session=True,
