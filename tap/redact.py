@@ -78,7 +78,8 @@ _SHAPES: list[tuple[str, re.Pattern[str], int]] = [
 # (No pattern for the start of the name: matching from the keyword keeps this
 # linear on megabytes of output without word breaks.)
 _ASSIGNMENT = re.compile(
-    r"(?i)(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)"
+    r"(?i)(?:password|passwd|passphrase|secret|token|apikey|"
+    r"(?:api|access|private|secret|auth|signing|encryption)[_-]?key|client[_-]?secret|credentials?)"
     r"[\"']?\s*[:=]\s*"
     r"(?:\"((?:[^\"\\\n]|\\.){3,}?)\"|'([^'\n]{3,}?)'|([^\s\"'&;,)}\]]{3,}))"
 )
@@ -145,7 +146,9 @@ def _assignment_replacer(found: list) -> Callable[[re.Match[str]], str]:
         secret = match.group(group)
         if _inside_marker(match):
             return match.group(0)  # `[REDACTED:bearer_token:ab12cd34]` reads like `token:...`
-        if MARKER_PREFIX in secret or secret.startswith("$") or secret.lower() in _NOT_SECRETS:
+        # `[redacted]`, `<none>`, `***`: someone already masked it.
+        bare = secret.strip("[]<>()*").lower()
+        if MARKER_PREFIX in secret or secret.startswith("$") or bare in _NOT_SECRETS or not bare:
             return match.group(0)  # already masked, a reference like $TOKEN, or no value
         digest = short_digest(secret)
         found.append(("secret_assignment", digest))

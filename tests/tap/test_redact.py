@@ -80,6 +80,12 @@ def digest(secret: str) -> str:
         ("api_key: abcdef123456", "secret_assignment", "abcdef123456"),
         ("https://x.io/cb?token=abc123&next=1", "secret_assignment", "abc123"),
         (
+            "STRIPE_SECRET_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+            "secret_assignment",
+            "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+        ),
+        ("AUTH_KEY: a1b2c3d4e5", "secret_assignment", "a1b2c3d4e5"),
+        (
             "curl -H 'Authorization: Bearer abcdefghijklmnop1234'",
             "bearer_token",
             "abcdefghijklmnop1234",
@@ -123,6 +129,9 @@ def test_named_variable_is_reported_once_by_its_specific_kind():
         "the author: someone",
         "password: null",
         "token=$GITHUB_TOKEN",
+        "AWS_SECRET_ACCESS_KEY=[redacted]",
+        "DB_PASSWORD=<none>",
+        "password: ****",
         "sk-short",
         "AKIA is a prefix",
         "echo eyJ is not a jwt",
