@@ -32,8 +32,8 @@ def verdict_text(verdict: Verdict | None) -> Text:
         return Text("-", style="dim")
     text = Text(verdict.decision, style=DECISION_STYLES.get(verdict.decision, ""))
     if verdict.decision == "failure":
-        text.append(f" ({verdict.failure or '?'}, {verdict.effect or '?'})")
-    reason = verdict.reason or verdict.failure_detail
+        text.append(f" ({verdict.failure or '?'}, the call {verdict.effect or '?'})")
+    reason = verdict.reason  # a failure's detail goes on its own `why` line
     if reason:
         text.append("  ")
         text.append(repr(one_line(reason, 160)), style="italic")
@@ -85,7 +85,10 @@ def change_lines(r: Result) -> list[Text]:
     before.append_text(verdict_text(r.before))
     after = Text("    after   ")
     after.append_text(verdict_text(r.after))
-    lines = [head, before, after]
+    lines = [head, before]
+    if r.before.decision == "failure" and r.before.failure_detail:
+        lines.append(Text(f"    was     {one_line(r.before.failure_detail, 160)}", style="dim"))
+    lines.append(after)
     if r.after is not None and r.after.decision == "failure" and r.after.failure_detail:
         lines.append(Text(f"    why     {one_line(r.after.failure_detail, 160)}", style="red"))
     if r.flaky:
@@ -110,7 +113,7 @@ def render_report(console: Console, report: Report) -> None:
         console.print()
     for r in shown:
         for line in change_lines(r):
-            console.print(line, overflow="fold")
+            console.print(line)
     skipped = [r for r in report.results if r.cls == SKIPPED]
     if skipped:
         console.print()
@@ -119,6 +122,6 @@ def render_report(console: Console, report: Report) -> None:
             line = Text(f"  line {r.line} ", style="dim")
             line.append(f"{r.record.tool_name or r.record.event}  ")
             line.append(r.skip_reason, style="italic")
-            console.print(line, overflow="fold")
+            console.print(line)
     if not shown:
         console.print(Text("no decision changed", style="green"))
