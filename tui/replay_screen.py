@@ -57,6 +57,20 @@ DIRECTION_LOOK = {
 
 # The verdicts come before the input, which takes what width is left: at 80
 # columns the comparison must still be on screen.
+TABS = ("summary", "request", "response", "diff", "raw")
+KEYS = (
+    ("j / ↓, k / ↑", "next / previous record"),
+    ("g, G", "first / last record"),
+    ("enter", "detail pane on/off"),
+    ("1 … 5", "detail tabs: summary, request, response, diff, raw"),
+    ("o", "changes only (changed, failed, reason only, flaky) on/off"),
+    ("/", "filter, the language of watch (checked as you type)"),
+    ("esc", "clear the filter, then close the detail"),
+    ("c", "copy the selected record and both verdicts as JSON"),
+    ("r", "re-run the replay (with --watch: every save re-runs)"),
+    ("q", "quit (from watch: back to watch)"),
+)
+
 COLUMNS = ("line", "rt", "tool", "before", "after", "result", "input")
 TOOL_WIDTH = 14
 
@@ -240,6 +254,8 @@ class ReplayScreen(Screen):
         # r too: inside watch, its own `r` would open a second replay on top.
         Binding("r,R", "rerun", "Re-run"),
         Binding("q", "close", "Quit"),
+        Binding("question_mark", "help", "Help", show=False),
+        *(Binding(str(i), f"tab('{tab}')", show=False) for i, tab in enumerate(TABS, 1)),
     ]
 
     def __init__(
@@ -281,14 +297,8 @@ class ReplayScreen(Screen):
         table = DataTable(id="replay-table", cursor_type="row", zebra_stripes=False)
         yield table
         with TabbedContent(id="replay-detail"):
-            for tab, title in (
-                ("summary", "summary"),
-                ("request", "request"),
-                ("response", "response"),
-                ("diff", "diff"),
-                ("raw", "raw"),
-            ):
-                with TabPane(title, id=f"tab-{tab}"):
+            for tab in TABS:
+                with TabPane(tab, id=f"tab-{tab}"):
                     with VerticalScroll():
                         yield Static(id=f"detail-{tab}", classes="replay-tab")
         yield Footer()
@@ -457,7 +467,7 @@ class ReplayScreen(Screen):
             return
         r = self.current_result
         if r is None:
-            for tab in ("summary", "request", "response", "diff", "raw"):
+            for tab in TABS:
                 self.query_one(f"#detail-{tab}", Static).update("")
             return
         self.query_one("#detail-summary", Static).update(summary_text(r))
@@ -488,6 +498,15 @@ class ReplayScreen(Screen):
         detail = self.query_one("#replay-detail")
         detail.toggle_class("visible")
         self._update_detail()
+
+    def action_tab(self, tab: str) -> None:
+        detail = self.query_one("#replay-detail", TabbedContent)
+        if not detail.has_class("visible"):
+            self.action_detail()
+        detail.active = f"tab-{tab}"
+
+    def action_help(self) -> None:
+        self.app.push_screen(ReplayHelp())
 
     def action_changes_only(self) -> None:
         self.changes_only = not self.changes_only
@@ -556,6 +575,27 @@ class ReplayScreen(Screen):
             self.app.exit(self.report)
         else:
             self.app.pop_screen()
+
+
+class ReplayHelp(ModalScreen[None]):
+    """`?`: the replay screen's keys."""
+
+    DEFAULT_CSS = """
+    ReplayHelp { align: center middle; }
+    ReplayHelp > Static { width: auto; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "dismiss", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        text = Text("hooktui replay: keys\n\n", style="bold")
+        for key, what in KEYS:
+            text.append(f"{key:<14}", style="bold")
+            text.append(f"{what}\n")
+        text.append("\nbefore = the recorded verdict, after = the replayed one.\n", style="italic")
+        text.append("▲ loosened: stopped before, let through now.  ▼ tightened: the reverse.")
+        yield Static(text)
 
 
 class PolicyPrompt(ModalScreen[str | None]):

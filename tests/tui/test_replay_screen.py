@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 from hooktui.replay.run import Options
 from hooktui.replay.session import load_session
-from hooktui.tui.replay_screen import COLUMNS, PolicyPrompt, ReplayApp, ReplayScreen, open_replay
+from hooktui.tui.replay_screen import (
+    COLUMNS,
+    PolicyPrompt,
+    ReplayApp,
+    ReplayHelp,
+    ReplayScreen,
+    open_replay,
+)
 from textual.app import App
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent
 
@@ -141,6 +148,24 @@ async def test_filter_checked_as_you_type(session: Path):
         assert "filter: decision:deny" in str(screen.query_one("#replay-header", Static).render())
         await pilot.press("escape")
         assert len(rows(screen)) == 5
+
+
+async def test_tab_keys_and_help(session: Path):
+    app = make_app(session, DENY_ALL)
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await finished(pilot)
+        await pilot.press("3")  # the response tab, opening the detail
+        assert screen.query_one("#replay-detail").has_class("visible")
+        assert screen.query_one(TabbedContent).active == "tab-response"
+        await pilot.press("5")
+        assert screen.query_one(TabbedContent).active == "tab-raw"
+        raw = json.loads(str(screen.query_one("#detail-raw", Static).render()))
+        assert raw["after"] == {"decision": "deny", "reason": "frozen"}
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, ReplayHelp)
+        assert "changes only" in str(app.screen.query_one(Static).render())
+        await pilot.press("escape")
+        assert app.screen is screen
 
 
 async def test_rerun_key_and_watch_mode_refresh(session: Path, tmp_path: Path):
