@@ -484,3 +484,15 @@ def test_jobs_keep_session_order(tmp_path: Path, workdir: Path):
     assert code == 1
     assert [c["id"] for c in report["changes"]] == [records[i]["id"] for i in (0, 3, 6, 9)]
     assert all(c["direction"] == "loosened" for c in report["changes"])
+
+
+def test_text_request_is_sent_as_recorded(tmp_path: Path, workdir: Path):
+    stream = tmp_path / "session.jsonl"
+    raw = b"not json at all: rm -rf / \xc3\xa9\n"
+    tap(stream, "claude-code", ["true"], raw)
+    (record,) = wait_for_records(stream, 1)
+    assert record["request_format"] == "text"
+    got = tmp_path / "got.bin"
+    code, report = replay_json(str(stream), "--policy", f"cat > {got}")
+    assert got.read_bytes() == raw
+    assert (code, report["unchanged"]) == (0, 1)
