@@ -202,6 +202,67 @@ CLAUDE_PINNED = [
             "the adapter says deny (lets_through False)"
         ),
     ),
+    Case(
+        name="post-block",
+        # The result stays; the reason rides along as a <system-reminder> text block
+        # that quotes the hook's command line.
+        answer={},
+        post_answer={"stdout": _json(decision="block", reason="E2E-POSTBLOCK")},
+        notes_have=("E2E-POSTBLOCK",),
+        record={"decision": "allow"},
+        post_record={"decision": "deny", "reason": "E2E-POSTBLOCK"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="post-exit2",
+        answer={},
+        post_answer={"stderr": "E2E-POSTEXIT2", "exit": 2},
+        notes_have=("E2E-POSTEXIT2",),
+        record={"decision": "allow"},
+        post_record={"decision": "deny", "reason": "E2E-POSTEXIT2", "exit_code": 2},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="post-additional-context",
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PostToolUse",
+                        "additionalContext": "E2E-CONTEXT",
+                    }
+                }
+            )
+        },
+        notes_have=("E2E-CONTEXT",),
+        record={"decision": "allow"},
+        post_record={"decision": "allow", "context": "E2E-CONTEXT"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="post-updatedToolOutput-on-bash",
+        # Only MCP tools' output can be replaced: for Bash the model gets the real output.
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PostToolUse",
+                        "updatedToolOutput": "E2E-REPLACED",
+                    }
+                }
+            )
+        },
+        absent=("E2E-REPLACED",),
+        record={"decision": "allow"},
+        post_record={"decision": "allow"},
+        disagreement=(
+            "Claude Code ignores updatedToolOutput for Bash (the model gets the real "
+            "output); the adapter says replace"
+        ),
+        **_claude_proceeds,
+    ),
 ]
 
 # --- Codex 0.171.0 ------------------------------------------------------------------
@@ -328,6 +389,88 @@ CODEX_PINNED = [
         name="plain-text",
         answer={"stdout": "just some text"},
         record={"decision": "allow"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="post-block",
+        # The tool ran, but the model gets the reason instead of its output.
+        answer={},
+        post_answer={"stdout": _json(decision="block", reason="E2E-POSTBLOCK")},
+        ran=RAN,
+        is_error=False,
+        content_has="E2E-POSTBLOCK",
+        absent=("original-ran",),
+        record={"decision": "allow"},
+        post_record={"decision": "deny", "reason": "E2E-POSTBLOCK"},
+    ),
+    Case(
+        name="post-exit2",
+        answer={},
+        post_answer={"stderr": "E2E-POSTEXIT2", "exit": 2},
+        ran=RAN,
+        is_error=False,
+        content_has="E2E-POSTEXIT2",
+        absent=("original-ran",),
+        record={"decision": "allow"},
+        post_record={"decision": "deny", "reason": "E2E-POSTEXIT2", "exit_code": 2},
+    ),
+    Case(
+        name="post-additional-context",
+        # Goes to the model as a developer message right after the call.
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PostToolUse",
+                        "additionalContext": "E2E-CONTEXT",
+                    }
+                }
+            )
+        },
+        notes_have=("E2E-CONTEXT",),
+        record={"decision": "allow"},
+        post_record={"decision": "allow", "context": "E2E-CONTEXT"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="post-context-under-wrong-hookEventName",
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "AfterTool",
+                        "additionalContext": "E2E-CTX",
+                    }
+                }
+            )
+        },
+        absent=("E2E-CTX",),
+        record={"decision": "allow"},
+        post_record={"context": ""},
+        disagreement=(
+            "Codex drops hookSpecificOutput whose hookEventName is not the event's "
+            "(no context reaches the model); the adapter records context"
+        ),
+        **_codex_proceeds,
+    ),
+    Case(
+        name="post-updatedToolOutput",
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PostToolUse",
+                        "updatedToolOutput": "E2E-REPLACED",
+                    }
+                }
+            )
+        },
+        absent=("E2E-REPLACED",),
+        record={"decision": "allow"},
+        post_record={**_codex_failed, "failure": "unsupported"},
         **_codex_proceeds,
     ),
 ]
@@ -462,6 +605,49 @@ GEMINI_PINNED = [
         answer={},
         record={"decision": "allow"},
         **_gemini_proceeds,
+    ),
+    Case(
+        name="after-tool-deny",
+        # The tool ran, but the model gets the reason as an error instead of its output.
+        answer={},
+        post_answer={"stdout": _json(decision="deny", reason="E2E-POSTDENY")},
+        ran=RAN,
+        is_error=True,
+        content_has="E2E-POSTDENY",
+        absent=("original-ran",),
+        record={"decision": "allow"},
+        post_record={"decision": "deny", "reason": "E2E-POSTDENY"},
+    ),
+    Case(
+        name="after-tool-exit2",
+        answer={},
+        post_answer={"stderr": "E2E-POSTEXIT2", "exit": 2},
+        ran=RAN,
+        is_error=True,
+        content_has="E2E-POSTEXIT2",
+        absent=("original-ran",),
+        record={"decision": "allow"},
+        post_record={"decision": "deny", "reason": "E2E-POSTEXIT2", "exit_code": 2},
+    ),
+    Case(
+        name="after-tool-additional-context",
+        # Appended to the output as <hook_context>…</hook_context>.
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "AfterTool",
+                        "additionalContext": "E2E-CTX",
+                    }
+                }
+            )
+        },
+        ran=RAN,
+        is_error=False,
+        content_has="<hook_context>E2E-CTX</hook_context>",
+        record={"decision": "allow"},
+        post_record={"decision": "allow", "context": "E2E-CTX"},
     ),
 ]
 

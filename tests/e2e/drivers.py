@@ -131,7 +131,10 @@ class ClaudeCode(Driver):
         text = block.get("content")
         if isinstance(text, list):  # content blocks: keep their text
             text = "".join(part.get("text", "") for part in text)
-        return {"content": text, "is_error": bool(block.get("is_error"))}
+        # PostToolUse reasons and added context ride along as text blocks
+        # (<system-reminder>) in the same message, after the result.
+        notes = [b.get("text", "") for b in content if b.get("type") == "text"]
+        return {"content": text, "is_error": bool(block.get("is_error")), "notes": notes}
 
 
 def _toml_str(value: str) -> str:
@@ -237,13 +240,22 @@ timeout = 30
             if isinstance(item, dict) and item.get("type") == "function_call_output"
         ]
         assert len(outputs) == 1, outputs
+        # Added context goes in as a developer message after the call.
+        items = finals[0]["body"]["input"]
+        calls = [i for i, item in enumerate(items) if item.get("type") == "function_call"]
+        notes = [
+            part.get("text", "")
+            for item in items[calls[-1] if calls else 0 :]
+            if item.get("type") == "message" and item.get("role") == "developer"
+            for part in item.get("content") or []
+        ]
         output = outputs[0]["output"]
         if isinstance(output, list):  # content items: keep their text
             output = "".join(part.get("text", "") for part in output)
         elif isinstance(output, dict):
             output = output.get("content", json.dumps(output))
         # The Responses API has no error flag on a function output.
-        return {"content": output, "is_error": False}
+        return {"content": output, "is_error": False, "notes": notes}
 
     def normalize(self, content: str) -> str:
         # exec_command output opens with a random chunk id and a wall time.

@@ -32,7 +32,11 @@ class Case:
     is_error: bool  # the tool_result the model gets back is an error
     content_has: str  # a substring of that tool_result
     record: dict[str, Any]  # fields the tap's record of the pre call must hold
+    post_answer: dict[str, Any] = field(default_factory=dict)  # the PostToolUse hook's
+    post_record: dict[str, Any] = field(default_factory=lambda: {"decision": "allow"})
     post_fires: bool = True
+    notes_have: tuple[str, ...] = ()  # substrings of what rides along with the result
+    absent: tuple[str, ...] = ()  # never in what the model gets back
     ends_turn: bool = False  # the runtime stops after the tool: no tool result goes back
     # Set when the adapter reads this answer differently from the runtime
     # (the runtime wins): the pinned case then runs as an expected failure.
@@ -75,6 +79,7 @@ def _records(sb: Sandbox, count: int) -> list[dict[str, Any]]:
 def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True) -> Pair:
     """Run `case` with the bare hook (unless `with_bare` is false), then tapped."""
     sb.answer("pre", **case.answer)
+    sb.answer("post", **case.post_answer)
     pre, post = hook_command(sb.hooks, "pre"), hook_command(sb.hooks, "post")
     settings = driver.settings_path(sb)
 
@@ -185,10 +190,12 @@ def tool_result(driver: Driver, pair: Pair, run: Run) -> dict[str, Any] | None:
     if not run.of_kind("final"):
         return None
     result = driver.tool_result(run)
-    content = driver.normalize(result["content"])
-    if run is pair.tapped:
-        content = unwrap_text(pair, content)
-    return {**result, "content": content}
+
+    def clean(text: str) -> str:
+        text = driver.normalize(text)
+        return unwrap_text(pair, text) if run is pair.tapped else text
+
+    return _strings(result, clean)
 
 
 def _hook_env(call: dict[str, Any]) -> dict[str, str]:
@@ -206,6 +213,10 @@ def assert_runtime_did(driver: Driver, pair: Pair, run: Run, markers: list[str],
     else:
         assert result is not None, run.describe()
         assert case.content_has in result["content"], result
+        for note in case.notes_have:
+            assert any(note in n for n in result.get("notes", [])), result
+        for text in case.absent:
+            assert text not in json.dumps(result), result
         assert result["is_error"] is case.is_error, result
     assert markers == ([case.ran] if case.ran else []), run.describe()
     assert ("post" in run.hook_calls) is case.post_fires, run.describe()
@@ -268,7 +279,10 @@ def assert_records(driver: Driver, pair: Pair, case: Case) -> None:
         assert pre["updated_input"] == post_request["tool_input"]
     for rec in post_records:
         assert rec["event"] == "post_tool_use"
-        assert rec["decision"] == "allow", rec
+        assert rec["request"] == json.loads(tapped.hook_calls["post"][0]["stdin"])
+        brief = {k: rec[k] for k in ("decision", "reason", "failure", "effect", "exit_code")}
+        for key, value in case.post_record.items():
+            assert rec[key] == value, f"post record {key}={rec[key]!r}, runtime: {value!r}: {brief}"
 
 
 def check_main(driver: Driver, sb: Sandbox, case: Case) -> Pair:
