@@ -350,3 +350,16 @@ async def test_rows_fit_a_resized_terminal(tmp_path: Path) -> None:
         line = app.calls.render_line(0)
         assert line.cell_length == inner
         assert line.text.rstrip().endswith("ms")  # the latency column is not under the scrollbar
+
+
+async def test_cursor_returns_to_the_chosen_call_after_filtering(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("g", "j")  # the deny
+        chosen = app.calls.current.key
+        await pilot.press("slash", *"tool:Edit")  # hides it while typing
+        await wait_until(pilot, lambda: app.view.filter_text == "tool:Edit")
+        assert app.calls.current.head.tool_name == "Edit"
+        await pilot.press("escape")
+        assert app.calls.current.key == chosen

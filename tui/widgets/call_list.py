@@ -74,7 +74,10 @@ class CallList(ScrollView, can_focus=True):
         self.following = True
         self.new_while_paused = 0  # rows added while not following: the "N new" badge
         self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
-        self._last_key: tuple[int, int] | None = None
+        self._last_key: tuple[int, int] | None = None  # the entry the detail shows
+        # The entry the user chose: a filter being typed may hide it for a
+        # moment, and the cursor returns to it when it is shown again.
+        self._anchor: tuple[int, int] | None = None
         view.on_added.append(self._rows_added)
         view.on_refresh.append(self._view_refreshed)
 
@@ -100,7 +103,7 @@ class CallList(ScrollView, can_focus=True):
         elif self.following:
             self._move(n - 1, user=False, force=True)
         else:
-            row = self.view.row_of(self._last_key) if self._last_key else None
+            row = self.view.row_of(self._anchor) if self._anchor else None
             self._move(n - 1 if row is None else row, user=False, force=True)
         self.refresh()
 
@@ -183,6 +186,8 @@ class CallList(ScrollView, can_focus=True):
                 self.refresh_line(old)
             self.refresh_line(row)
         self.scroll_to_row(row)
+        if user:
+            self._anchor = key
         if force or key != self._last_key:
             self._last_key = key
             self._notify_highlight()
