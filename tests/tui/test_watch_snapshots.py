@@ -119,7 +119,7 @@ def test_filtered_and_marked(snap_compare, stream: str) -> None:
     app = WatchApp([stream], tz=UTC, live=False)
 
     async def run_before(pilot) -> None:
-        await _at_row(app, ("g", "m", "slash"))(pilot)
+        await _at_row(app, ("g", "j", "m", "slash"))(pilot)  # marks the deny
         app.filter_bar.input.value = "-decision:allow"  # pasted: one change, not one per key
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.view.filter_text == "-decision:allow")
