@@ -437,6 +437,18 @@ class WatchApp(App[int]):
 
         replay_watch_selection(self, self.replay_entries(), self.paths)
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity="information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Notifications carry paths and filter text: plain, never markup, by default."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())

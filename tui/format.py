@@ -173,12 +173,23 @@ def short_runtime(runtime: str) -> str:
 _CONTROL = {i: "·" for i in range(32)}
 _CONTROL[ord("\n")] = "⏎"
 _CONTROL[ord("\t")] = " "
-_CONTROL[0x7F] = "·"
+_CONTROL.update({i: "·" for i in range(0x7F, 0xA0)})  # DEL and C1 (0x9b is a CSI)
 
 
 def one_line(text: str) -> str:
     """Text safe for a single terminal row: no newlines or control characters."""
     return text.translate(_CONTROL)
+
+
+# Hook output is untrusted: an escape sequence in it must show, not run
+# (OSC 52 could write the clipboard, others retitle or garble the terminal).
+_UNPRINTABLE = {i: f"\\x{i:02x}" for i in (*range(32), *range(0x7F, 0xA0))}
+del _UNPRINTABLE[ord("\n")], _UNPRINTABLE[ord("\t")]
+
+
+def printable(text: str) -> str:
+    """Multi-line text with control characters shown as \\xNN escapes."""
+    return text.translate(_UNPRINTABLE)
 
 
 def pretty_json(value: Any) -> str:

@@ -363,3 +363,33 @@ async def test_cursor_returns_to_the_chosen_call_after_filtering(stream: Path) -
         assert app.calls.current.head.tool_name == "Edit"
         await pilot.press("escape")
         assert app.calls.current.key == chosen
+
+
+async def test_hostile_output_is_shown_not_run(tmp_path: Path) -> None:
+    """Escape sequences and markup in recorded text are displayed inert."""
+    from hooktui.tap.model import Blob
+
+    nasty = "\x1b]52;c;ZXZpbA==\x07[bold]not markup[/] [unclosed"
+    stream = write_stream(
+        tmp_path / "s[1].jsonl",
+        [
+            make_record(
+                0,
+                command=nasty,
+                decision="deny",
+                reason=nasty,
+                stderr=Blob(data=nasty, length=len(nasty)),
+            )
+        ],
+    )
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        row = app.calls.render_line(0).text
+        assert "\x1b" not in row and "·]52;c;" in row
+        summary = _plain(app, "summary-body")
+        assert "\x1b" not in summary and "\\x1b]52;c;" in summary
+        assert "[bold]not markup[/] [unclosed" in summary
+        assert "\\x07" in _plain(app, "response-body")
+        await pilot.press("c")  # the notification names the path with brackets
+        assert any("copied" in n.message for n in app._notifications)

@@ -26,6 +26,7 @@ from hooktui.tui.format import (
     near_timeout,
     parse_ts,
     pretty_json,
+    printable,
 )
 from hooktui.tui.view import Entry
 from rich.console import Group, RenderableType
@@ -66,12 +67,17 @@ class Loaded(msgspec.Struct):
     line: bytes
 
 
+def _t(text: str, style: str = "") -> Text:
+    """Recorded text as a renderable: never markup, control characters made visible."""
+    return Text(printable(text), style=style)
+
+
 def _json_view(value: Any, limit: int = SHOW_LIMIT) -> RenderableType:
     text = value if isinstance(value, str) else pretty_json(value)
     if len(text) > limit:
         text = text[:limit] + f"\n… ({format_count(len(text) - limit)} more characters)"
     if isinstance(value, str) or len(text) > HIGHLIGHT_LIMIT:
-        return Text(text)
+        return _t(text)
     return Syntax(text, "json", theme=SYNTAX_THEME, word_wrap=True, background_color="default")
 
 
@@ -127,35 +133,38 @@ def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
     grid = _grid()
     if isinstance(record, BadLine):
         grid.add_row("line", Text("not a record", style=BAD_LINE_STYLE))
-        grid.add_row("error", record.error)
-        grid.add_row("where", f"{loaded.path}, byte {record.offset}, {record.length} bytes")
-        grid.add_row("starts", Text(record.preview))
+        grid.add_row("error", _t(record.error))
+        grid.add_row("where", _t(f"{loaded.path}, byte {record.offset}, {record.length} bytes"))
+        grid.add_row("starts", _t(record.preview))
         return grid
     fail_open = is_fail_open(record.decision, record.effect)
     # A span, not the cell's style: a fail-open badge stays the width of its words.
     decision = Text.assemble(
-        (decision_label(record.decision, record.effect), decision_style(record.decision, fail_open))
+        (
+            printable(decision_label(record.decision, record.effect)),
+            decision_style(record.decision, fail_open),
+        )
     )
     grid.add_row("decision", decision)
     if record.reason:
-        grid.add_row("reason", record.reason)
+        grid.add_row("reason", _t(record.reason))
     if record.decision == "failure":
         why = record.failure or "unknown"
         if record.failure_detail:
             why += f": {record.failure_detail}"
-        grid.add_row("failed", Text(why, style="dark_orange"))
+        grid.add_row("failed", _t(why, style="dark_orange"))
         grid.add_row(
             "then",
-            Text(
+            _t(
                 EFFECT_TEXT.get(record.effect, record.effect), style="bold red" if fail_open else ""
             ),
         )
-    grid.add_row("tool", Text(record.tool_name or "—", style="bold"))
+    grid.add_row("tool", _t(record.tool_name or "—", style="bold"))
     if record.summary:
-        grid.add_row("summary", record.summary)
+        grid.add_row("summary", _t(record.summary))
     event = record.event + (f" ({record.native_event})" if record.native_event else "")
-    grid.add_row("event", f"{record.runtime} · {event}")
-    grid.add_row("time", format_datetime(parse_ts(record.ts), tz))
+    grid.add_row("event", _t(f"{record.runtime} · {event}"))
+    grid.add_row("time", _t(format_datetime(parse_ts(record.ts), tz)))
     timeout = effective_timeout_ms(record.runtime, record.hook.timeout_ms)
     latency = Text(format_latency(record.duration_ms))
     if timeout:
@@ -167,13 +176,13 @@ def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
     grid.add_row("latency", latency)
     grid.add_row("exit", exit_status(record))
     hook = record.hook
-    grid.add_row("hook", hook.label or "—")
+    grid.add_row("hook", _t(hook.label or "—"))
     if hook.argv:
-        grid.add_row("command", " ".join(hook.argv))
+        grid.add_row("command", _t(" ".join(hook.argv)))
     if hook.cwd or record.cwd:
-        grid.add_row("cwd", hook.cwd or record.cwd)
+        grid.add_row("cwd", _t(hook.cwd or record.cwd))
     if record.context:
-        grid.add_row("context", record.context)
+        grid.add_row("context", _t(record.context))
     ids = [
         f"{name} {value}"
         for name, value in (
@@ -184,15 +193,15 @@ def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
         if value
     ]
     if ids:
-        grid.add_row("ids", " · ".join(ids))
+        grid.add_row("ids", _t(" · ".join(ids)))
     if record.redactions:
         grid.add_row(
             "redacted",
-            ", ".join(f"{r.kind} at {r.pointer}" for r in record.redactions),
+            _t(", ".join(f"{r.kind} at {r.pointer}" for r in record.redactions)),
         )
     if record.tap_error:
-        grid.add_row("tap error", Text(record.tap_error, style="red"))
-    grid.add_row("record", Text(f"{loaded.path} @ {entry.offset} · id {record.id}", style="dim"))
+        grid.add_row("tap error", _t(record.tap_error, style="red"))
+    grid.add_row("record", _t(f"{loaded.path} @ {entry.offset} · id {record.id}", style="dim"))
     parts: list[RenderableType] = [grid]
     tool_input = tool_input_of(record.request)
     if tool_input is not None:
@@ -221,7 +230,7 @@ def _stream_view(title: str, blob: Blob) -> list[RenderableType]:
             return parts
         except msgspec.DecodeError:
             pass
-    parts.append(Text(text))
+    parts.append(_t(text))
     return parts
 
 
@@ -252,7 +261,7 @@ def unified_diff(before: Any, after: Any, names: tuple[str, str]) -> Text:
             style = "red"
         else:
             style = ""
-        out.append(line + "\n", style=style)
+        out.append(printable(line) + "\n", style=style)
     if not out:
         out.append("before and after are the same", style="dim")
     return out
@@ -289,7 +298,7 @@ def raw_view(loaded: Loaded) -> RenderableType:
     try:
         pretty = msgspec.json.format(line, indent=2).decode("utf-8", "replace")
     except msgspec.DecodeError:
-        return Group(head, Text(line.decode("utf-8", "replace")))
+        return Group(head, _t(line.decode("utf-8", "replace")))
     return Group(head, _json_view(pretty) if len(pretty) > HIGHLIGHT_LIMIT else _syntax(pretty))
 
 
