@@ -163,3 +163,29 @@ async def test_records_arriving_under_a_modal_screen(tmp_path: Path) -> None:
         await pilot.pause(0.3)  # the header redraw that once looked on the wrong screen
         await pilot.press("escape")
         assert "3/3 shown" in app.header.render().plain
+
+
+async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records()[:1])
+    big = "x" * (6 * 1024 * 1024)
+    line = encode_record(
+        make_record(
+            90,
+            command="cat huge.log",
+            request={"tool_name": "Bash", "tool_input": {"command": "cat huge.log"}, "blob": big},
+        )
+    )
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 1)
+        # Written in pieces, as a slow writer would: only the complete line counts.
+        for start in range(0, len(line), 1 << 20):
+            _append(stream, line[start : start + (1 << 20)])
+        await wait_until(pilot, lambda: app.view.total == 2, timeout=30)
+        assert app.view.entry(1).head.summary == "cat huge.log"
+        await wait_until(
+            pilot,
+            lambda: app.detail.loaded is not None and app.detail.loaded.entry.offset > 0,
+            timeout=30,
+        )
+        assert app.detail.loaded.record.request["blob"] == big

@@ -43,8 +43,8 @@ from textual.worker import get_current_worker
 
 TABS = ("summary", "request", "response", "diff", "raw")
 # Past this, highlighting costs more than it helps: show plain text instead.
-HIGHLIGHT_LIMIT = 256 * 1024
-SHOW_LIMIT = 2 * 1024 * 1024
+HIGHLIGHT_LIMIT = 128 * 1024
+SHOW_LIMIT = 256 * 1024  # the rest: `c` copies the whole record
 
 SYNTAX_THEME = "ansi_dark"
 # The detail pane reloads at most this often (seconds) while the cursor moves.
