@@ -203,6 +203,15 @@ CLAUDE_PINNED = [
         ),
     ),
     Case(
+        name="timeout",
+        # Killed at its 2 s timeout before it could block: the tool runs.
+        answer={"stdout": _json(decision="block", reason="E2E-LATE"), "sleep": 6},
+        pre_timeout=2,
+        absent=("E2E-LATE",),
+        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        **_claude_proceeds,
+    ),
+    Case(
         name="post-block",
         # The result stays; the reason rides along as a <system-reminder> text block
         # that quotes the hook's command line.
@@ -389,6 +398,18 @@ CODEX_PINNED = [
         name="plain-text",
         answer={"stdout": "just some text"},
         record={"decision": "allow"},
+        **_codex_proceeds,
+    ),
+    Case(
+        name="timeout",
+        answer={"stdout": _json(decision="block", reason="E2E-LATE"), "sleep": 6},
+        pre_timeout=2,
+        absent=("E2E-LATE",),
+        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        disagreement=(
+            "Codex kills the hook command (the tap) at its timeout, which the tap's own "
+            "timer of the same length does not beat: no PreToolUse record, no tap error log"
+        ),
         **_codex_proceeds,
     ),
     Case(
@@ -604,6 +625,14 @@ GEMINI_PINNED = [
         name="empty-output",
         answer={},
         record={"decision": "allow"},
+        **_gemini_proceeds,
+    ),
+    Case(
+        name="timeout",
+        answer={"stdout": _json(decision="deny", reason="E2E-LATE"), "sleep": 6},
+        pre_timeout=2,
+        absent=("E2E-LATE",),
+        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
         **_gemini_proceeds,
     ),
     Case(

@@ -34,7 +34,8 @@ class Driver:
     def settings_path(self, sb: Sandbox) -> Path:
         raise NotImplementedError
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str) -> None:
+    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
+        """Settings with one PreToolUse and one PostToolUse command hook (timeouts in s)."""
         raise NotImplementedError
 
     def env(self, sb: Sandbox) -> dict[str, str]:
@@ -76,14 +77,13 @@ class ClaudeCode(Driver):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".claude" / "settings.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str) -> None:
+    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
+        def hooks(command: str, timeout: int) -> list[dict[str, Any]]:
+            handler = {"type": "command", "command": command, "timeout": timeout}
+            return [{"matcher": "Bash", "hooks": [handler]}]
+
         settings = {
-            "hooks": {
-                "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": pre}]}],
-                "PostToolUse": [
-                    {"matcher": "Bash", "hooks": [{"type": "command", "command": post}]}
-                ],
-            }
+            "hooks": {"PreToolUse": hooks(pre, pre_timeout), "PostToolUse": hooks(post, 30)}
         }
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -153,7 +153,7 @@ class Codex(Driver):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.home / ".codex" / "config.toml"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str) -> None:
+    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
         config = f"""\
 model = "gpt-5-e2e"
 model_provider = "fake"
@@ -188,7 +188,7 @@ matcher = "Bash"
 [[hooks.PreToolUse.hooks]]
 type = "command"
 command = {_toml_str(pre)}
-timeout = 30
+timeout = {pre_timeout}
 
 [[hooks.PostToolUse]]
 matcher = "Bash"
@@ -273,9 +273,15 @@ class GeminiCli(Driver):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.home / ".gemini" / "settings.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str) -> None:
-        def hook(command: str, name: str) -> dict[str, Any]:
-            return {"type": "command", "command": command, "name": name, "timeout": 30000}
+    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
+        def hook(command: str, name: str, timeout_s: int = 30) -> dict[str, Any]:
+            # Gemini CLI counts hook timeouts in milliseconds.
+            return {
+                "type": "command",
+                "command": command,
+                "name": name,
+                "timeout": timeout_s * 1000,
+            }
 
         settings = {
             # Keys in their current names: Gemini CLI rewrites a settings file
@@ -285,7 +291,9 @@ class GeminiCli(Driver):
             "telemetry": {"enabled": False},
             "security": {"auth": {"selectedType": "gemini-api-key"}},
             "hooks": {
-                "BeforeTool": [{"matcher": self.tool, "hooks": [hook(pre, "e2e-pre")]}],
+                "BeforeTool": [
+                    {"matcher": self.tool, "hooks": [hook(pre, "e2e-pre", pre_timeout)]}
+                ],
                 "AfterTool": [{"matcher": self.tool, "hooks": [hook(post, "e2e-post")]}],
             },
         }

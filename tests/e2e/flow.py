@@ -37,9 +37,10 @@ class Case:
     post_fires: bool = True
     notes_have: tuple[str, ...] = ()  # substrings of what rides along with the result
     absent: tuple[str, ...] = ()  # never in what the model gets back
+    pre_timeout: int = 30  # seconds, the PreToolUse hook's configured timeout
     ends_turn: bool = False  # the runtime stops after the tool: no tool result goes back
-    # Set when the adapter reads this answer differently from the runtime
-    # (the runtime wins): the pinned case then runs as an expected failure.
+    # Set when the tap's record reads this answer differently from what the
+    # runtime did (the runtime wins): the pinned case runs as an expected failure.
     disagreement: str = ""
 
 
@@ -65,15 +66,18 @@ def _markers(sb: Sandbox) -> list[str]:
     return sorted(m for m in MARKERS if (sb.project / m).exists())
 
 
-def _records(sb: Sandbox, count: int) -> list[dict[str, Any]]:
+def _records(sb: Sandbox, count: int) -> tuple[list[dict[str, Any]], str]:
+    """The stream's records once `count` are there (or what is there after waiting),
+    and the tap's own error log, for the failure message when some are missing."""
+    errors = sb.stream.with_name(sb.stream.name + ".errors.log")
     if not count:
-        return []
+        return [], ""
     try:
-        return wait_for_records(sb.stream, count)
-    except AssertionError as exc:
-        errors = sb.stream.with_name(sb.stream.name + ".errors.log")
-        log = errors.read_text() if errors.exists() else "(no tap error log)"
-        raise AssertionError(f"{exc}\ntap error log:\n{log}") from None
+        records = wait_for_records(sb.stream, count)
+    except AssertionError:
+        data = sb.stream.read_bytes() if sb.stream.exists() else b""
+        records = [json.loads(line) for line in data.split(b"\n")[:-1]]
+    return records, errors.read_text() if errors.exists() else ""
 
 
 def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True) -> Pair:
@@ -87,14 +91,14 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
     bare, bare_markers = None, []
     if with_bare:
         sb.fresh_run_dirs()
-        driver.write_settings(sb, pre, post)
+        driver.write_settings(sb, pre, post, case.pre_timeout)
         before = settings.read_bytes()
         bare = driver.run(sb, "bare")
         bare_markers = _markers(sb)
 
     # 2. The same settings, same paths, wrapped in the tap.
     sb.fresh_run_dirs()
-    driver.write_settings(sb, pre, post)
+    driver.write_settings(sb, pre, post, case.pre_timeout)
     if with_bare:
         assert settings.read_bytes() == before
     before = settings.read_bytes()
@@ -113,13 +117,14 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
             sb,
             tap_wrap(pre, driver.runtime, f"{driver.pre_event}:{driver.tool}", sb.stream),
             tap_wrap(post, driver.runtime, f"{driver.post_event}:{driver.tool}", sb.stream),
+            case.pre_timeout,
         )
     installed = settings.read_bytes()
     installed_commands = driver.commands(installed)
     tapped = driver.run(sb, "tapped")
     tapped_markers = _markers(sb)
     calls = sum(len(v) for v in tapped.hook_calls.values())
-    records = _records(sb, calls)
+    records, tap_errors = _records(sb, calls)
 
     # 3. Uninstall restores the settings byte for byte.
     if wrapped_by == "install":
@@ -128,7 +133,7 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
         uninstall_out = res.stdout + res.stderr
         after = settings.read_bytes()
     else:
-        driver.write_settings(sb, pre, post)
+        driver.write_settings(sb, pre, post, case.pre_timeout)
         after = settings.read_bytes()
     return Pair(
         bare=bare,
@@ -144,6 +149,7 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
         wrapped_by=wrapped_by,
         install_output=install_out,
         uninstall_output=uninstall_out,
+        extra={"tap_errors": tap_errors},
     )
 
 
@@ -253,8 +259,11 @@ def assert_records(driver: Driver, pair: Pair, case: Case) -> None:
     pre_records = by_event.pop(driver.pre_event, [])
     post_records = by_event.pop(driver.post_event, [])
     assert not by_event, f"unexpected records: {sorted(by_event)}"
-    assert len(pre_records) == len(tapped.hook_calls.get("pre", [])) == 1
-    assert len(post_records) == len(tapped.hook_calls.get("post", []))
+    missing = f"tap error log: {pair.extra.get('tap_errors') or '(empty)'}"
+    assert len(pre_records) == len(tapped.hook_calls.get("pre", [])) == 1, (
+        f"{len(pre_records)} {driver.pre_event} record(s) for 1 call; {missing}"
+    )
+    assert len(post_records) == len(tapped.hook_calls.get("post", [])), missing
 
     pre = pre_records[0]
     brief = {k: pre[k] for k in ("decision", "reason", "failure", "effect", "exit_code")}
@@ -306,7 +315,7 @@ def check_pinned(driver: Driver, sb: Sandbox, case: Case) -> Pair:
     except AssertionError as exc:
         if case.disagreement:
             first = str(exc).splitlines()[0]
-            pytest.xfail(f"adapter disagrees with the runtime: {case.disagreement} ({first})")
+            pytest.xfail(f"the record disagrees with the runtime: {case.disagreement} ({first})")
         raise
     if case.disagreement:
         warnings.warn(f"{driver.runtime} {case.name}: the adapter now agrees", stacklevel=2)

@@ -141,8 +141,10 @@ class Sandbox:
         self.stream = root / "stream.jsonl"
         self.hooks.mkdir(parents=True, exist_ok=True)
 
-    def answer(self, name: str, stdout: str = "", stderr: str = "", exit: int = 0) -> None:
-        answer = {"stdout": stdout, "stderr": stderr, "exit": exit}
+    def answer(
+        self, name: str, stdout: str = "", stderr: str = "", exit: int = 0, sleep: float = 0
+    ) -> None:
+        answer = {"stdout": stdout, "stderr": stderr, "exit": exit, "sleep": sleep}
         (self.hooks / f"{name}.answer.json").write_text(json.dumps(answer))
 
     def fresh_run_dirs(self) -> None:

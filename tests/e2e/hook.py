@@ -2,7 +2,8 @@
 
 Appends the request it got on stdin to DIR/NAME.calls.jsonl (so the test can
 compare what the runtime sent with and without the tap), then answers exactly
-as DIR/NAME.answer.json says: {"stdout": str, "stderr": str, "exit": int}.
+as DIR/NAME.answer.json says: {"stdout": str, "stderr": str, "exit": int},
+after sleeping {"sleep": seconds} first if given.
 No answer file: exit 0 with no output.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 
@@ -33,6 +35,8 @@ def main(folder: str, name: str) -> int:
     if not answer_file.exists():
         return 0
     answer = json.loads(answer_file.read_text())
+    if answer.get("sleep"):  # a hook that runs past its timeout
+        time.sleep(float(answer["sleep"]))
     sys.stdout.write(answer.get("stdout", ""))
     sys.stderr.write(answer.get("stderr", ""))
     sys.stdout.flush()
