@@ -60,8 +60,18 @@ def write_lines(out: BinaryIO, entries: list[Entry], paths: list[str]) -> None:
 
 
 class ColumnHeader(Static):
+    """Column titles, laid out for the width the list's rows have."""
+
+    row_width: int | None = None
+
+    def show(self, row_width: int) -> None:
+        self.row_width = row_width
+        self.update(header_row(row_width))
+
     def on_resize(self) -> None:
-        self.update(header_row(self.size.width))
+        # Until the list paints a row (the empty state), the titles span the screen.
+        if self.row_width is None:
+            self.update(header_row(self.size.width))
 
 
 class WatchApp(App[int]):
@@ -119,7 +129,8 @@ class WatchApp(App[int]):
         self.filter_bar = FilterBar(id="filter")
         self.body = Vertical(self.calls, self.empty, self.detail, id="body")
         yield self.header
-        yield ColumnHeader(id="columns")
+        self.columns = ColumnHeader(id="columns")
+        yield self.columns
         yield self.body
         yield self.filter_bar
         yield Footer()
@@ -253,6 +264,9 @@ class WatchApp(App[int]):
     def on_call_list_opened(self, message: CallList.Opened) -> None:
         if message.entry is not None:
             self.detail.focus()
+
+    def on_call_list_row_width(self, message: CallList.RowWidth) -> None:
+        self.columns.show(message.width)
 
     def on_call_list_follow_changed(self, message: CallList.FollowChanged) -> None:
         self._changed()

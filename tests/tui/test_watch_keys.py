@@ -350,6 +350,10 @@ async def test_rows_fit_a_resized_terminal(tmp_path: Path) -> None:
         line = app.calls.render_line(0)
         assert line.cell_length == inner
         assert line.text.rstrip().endswith("ms")  # the latency column is not under the scrollbar
+        await wait_until(pilot, lambda: app.columns.row_width == inner)
+        titles = str(app.columns.render())
+        assert titles.rstrip().endswith("latency")
+        assert len(titles.rstrip()) == len(line.text.rstrip())  # titles line up with the rows
 
 
 async def test_cursor_returns_to_the_chosen_call_after_filtering(stream: Path) -> None:

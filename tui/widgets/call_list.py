@@ -53,6 +53,13 @@ class CallList(ScrollView, can_focus=True):
             super().__init__()
             self.entry = entry
 
+    class RowWidth(Message):
+        """The rows' width changed (a resize, a scrollbar): column titles follow it."""
+
+        def __init__(self, width: int) -> None:
+            super().__init__()
+            self.width = width
+
     class FollowChanged(Message):
         def __init__(self, following: bool) -> None:
             super().__init__()
@@ -74,6 +81,7 @@ class CallList(ScrollView, can_focus=True):
         self.following = True
         self.new_while_paused = 0  # rows added while not following: the "N new" badge
         self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
+        self._painted_width = 0
         self._last_key: tuple[int, int] | None = None  # the entry the detail shows
         # The entry the user chose: a filter being typed may hide it for a
         # moment, and the cursor returns to it when it is shown again.
@@ -125,6 +133,11 @@ class CallList(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         row = scroll_y + y
         width = self._row_width()
+        if width != self._painted_width:
+            self._painted_width = width
+            # Not posted from here: during a paint the screen is the active
+            # pump, so the message would count as the screen's and stop there.
+            self.call_later(self._announce_width, width)
         base = self.rich_style
         if row >= len(self.view) or row < 0:
             return Strip.blank(width, base)
@@ -147,6 +160,9 @@ class CallList(ScrollView, can_focus=True):
             strip = Strip(Segment.apply_style(segments, base), width).crop_extend(0, width, base)
             self._cache[key] = strip
         return strip
+
+    def _announce_width(self, width: int) -> None:
+        self.post_message(self.RowWidth(width))
 
     def on_focus(self) -> None:
         self._refresh_cursor_row()
