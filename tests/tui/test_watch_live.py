@@ -189,3 +189,30 @@ async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
             timeout=30,
         )
         assert app.detail.loaded.record.request["blob"] == big
+
+
+async def test_deleted_then_recreated_stream(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records()[:3])
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 3)
+        stream.unlink()
+        await wait_until(pilot, lambda: app.missing[0])
+        assert app.view.total == 3  # what was read stays on screen
+        write_stream(stream, [make_record(400, command="a new file")])
+        await wait_until(pilot, lambda: app.view.total == 1)
+        assert app.view.entry(0).head.summary == "a new file"
+        assert not app.missing[0]
+
+
+async def test_second_stream_appears_later(tmp_path: Path) -> None:
+    first = write_stream(tmp_path / "a.jsonl", [make_record(0), make_record(2)])
+    second = tmp_path / "b.jsonl"
+    app = WatchApp([str(first), str(second)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 2)
+        assert app.missing == [False, True]
+        write_stream(second, [make_record(5)])
+        await wait_until(pilot, lambda: app.view.total == 3)
+        assert app.view.entry(2).source == 1
+        assert "2 streams" in app.header.render().plain
