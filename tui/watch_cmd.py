@@ -17,8 +17,14 @@ def default_stream() -> str:
     return default_stream_path()
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not usage + message
+        sys.stderr.write(f"hooktui watch: {message} (see `hooktui watch --help`)\n")
+        raise SystemExit(2)
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="hooktui watch",
         description="Live dashboard of recorded hook calls. Several streams are merged by time.",
     )

@@ -53,3 +53,10 @@ def test_unreadable_stream(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_unknown_option_is_one_line() -> None:
+    result = _run("--nope")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--nope" in lines[0]
