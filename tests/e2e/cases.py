@@ -30,6 +30,22 @@ def _json(**fields: Any) -> str:
 
 
 RAN = "marker-original"
+# AWS's documented example key: the shape redaction looks for, valid nowhere.
+SECRET = "AKIAIOSFODNN7EXAMPLE"
+SECRET_COMMAND = f"echo {SECRET} >/dev/null && {ORIGINAL}"
+
+
+def _secret_case(proceeds: dict[str, Any]) -> Case:
+    return Case(
+        name="secret-in-command",
+        answer={},
+        command=SECRET_COMMAND,
+        secret=SECRET,
+        record={"decision": "allow"},
+        **proceeds,
+    )
+
+
 REWROTE = "marker-rewritten"
 
 # --- Claude Code 2.1.197 ------------------------------------------------------------
@@ -80,6 +96,7 @@ _claude_proceeds = {"ran": RAN, "is_error": False, "content_has": "original-ran"
 _claude_blocks = {"ran": None, "is_error": True, "post_fires": False}
 
 CLAUDE_PINNED = [
+    _secret_case(_claude_proceeds),
     Case(
         name="exit1",
         answer={"stderr": "E2E-EXIT1", "exit": 1},
@@ -324,6 +341,7 @@ _codex_blocks = {"ran": None, "is_error": False, "post_fires": False}
 _codex_failed = {"decision": "failure", "effect": "proceeds"}
 
 CODEX_PINNED = [
+    _secret_case(_codex_proceeds),
     Case(
         name="allow-json-is-a-failure",
         answer={"stdout": _hso(permissionDecision="allow")},
@@ -560,6 +578,7 @@ _gemini_proceeds = {"ran": RAN, "is_error": False, "content_has": "original-ran"
 _gemini_blocks = {"ran": None, "is_error": True, "post_fires": False}
 
 GEMINI_PINNED = [
+    _secret_case(_gemini_proceeds),
     Case(
         name="block-alias",
         answer={"stdout": _json(decision="block", reason="E2E-BLOCK")},

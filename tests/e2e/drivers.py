@@ -23,7 +23,8 @@ MARKERS = ("marker-original", "marker-rewritten")
 
 class Driver:
     runtime: str
-    tool: str  # the runtime's shell tool, as the model names it
+    tool: str  # the runtime's shell tool, as hooks see it
+    matcher: str = ""  # the matcher the settings use for it
     pre_event: str
     post_event: str
     # Request keys that differ from run to run whatever the hook does.
@@ -59,16 +60,18 @@ class Driver:
         """A tool result without what differs between two identical runs."""
         return content
 
-    def script(self) -> dict[str, Any]:
-        return {"tool": self.tool, "tool_input": self.tool_input(ORIGINAL)}
+    def script(self, command: str = ORIGINAL) -> dict[str, Any]:
+        """What the fake model asks for: one shell tool call running `command`."""
+        return {"tool": self.tool, "tool_input": self.tool_input(command)}
 
-    def run(self, sb: Sandbox, name: str) -> Run:
-        return sb.run(name, self.runtime, self.argv(sb), self.env(sb), self.script())
+    def run(self, sb: Sandbox, name: str, command: str = ORIGINAL) -> Run:
+        return sb.run(name, self.runtime, self.argv(sb), self.env(sb), self.script(command))
 
 
 class ClaudeCode(Driver):
     runtime = "claude-code"
     tool = "Bash"
+    matcher = "Bash"
     pre_event = "PreToolUse"
     post_event = "PostToolUse"
     # duration_ms: how long the tool took (PostToolUse).
@@ -144,6 +147,7 @@ def _toml_str(value: str) -> str:
 class Codex(Driver):
     runtime = "codex"
     tool = "Bash"  # what hooks see; the model calls `exec_command`
+    matcher = "Bash"
     model_tool = "exec_command"
     pre_event = "PreToolUse"
     post_event = "PostToolUse"
@@ -228,8 +232,8 @@ timeout = 30
     def tool_input(self, command: str) -> dict[str, Any]:
         return {"command": command}
 
-    def script(self) -> dict[str, Any]:
-        return {"tool": self.model_tool, "tool_input": {"cmd": ORIGINAL}}
+    def script(self, command: str = ORIGINAL) -> dict[str, Any]:
+        return {"tool": self.model_tool, "tool_input": {"cmd": command}}
 
     def tool_result(self, run: Run) -> dict[str, Any]:
         finals = run.of_kind("final")
@@ -265,6 +269,7 @@ timeout = 30
 class GeminiCli(Driver):
     runtime = "gemini-cli"
     tool = "run_shell_command"
+    matcher = "run_shell_command"
     pre_event = "BeforeTool"
     post_event = "AfterTool"
     volatile = ("session_id", "transcript_path", "timestamp")

@@ -9,6 +9,7 @@ uninstall.
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ import pytest
 from hooktui.tap.model import Record
 
 from tests.conftest import wait_for_records
-from tests.e2e.drivers import MARKERS, Driver
+from tests.e2e.drivers import MARKERS, ORIGINAL, Driver
 from tests.e2e.harness import Run, Sandbox, hook_command, hooktui, install_available, tap_wrap
 
 
@@ -38,6 +39,8 @@ class Case:
     notes_have: tuple[str, ...] = ()  # substrings of what rides along with the result
     absent: tuple[str, ...] = ()  # never in what the model gets back
     pre_timeout: int = 30  # seconds, the PreToolUse hook's configured timeout
+    command: str = ORIGINAL  # the shell command the model asks to run
+    secret: str = ""  # a secret inside `command`: the hooks get it, the stream must not
     ends_turn: bool = False  # the runtime stops after the tool: no tool result goes back
     # Set when the tap's record reads this answer differently from what the
     # runtime did (the runtime wins): the pinned case runs as an expected failure.
@@ -66,6 +69,12 @@ def _markers(sb: Sandbox) -> list[str]:
     return sorted(m for m in MARKERS if (sb.project / m).exists())
 
 
+def _project_files(sb: Sandbox) -> list[str]:
+    """What is in the project, but install's backup of the settings beside them."""
+    files = (str(p.relative_to(sb.project)) for p in sb.project.rglob("*"))
+    return sorted(f for f in files if not f.endswith(".hooktui-backup"))
+
+
 def _records(sb: Sandbox, count: int) -> tuple[list[dict[str, Any]], str]:
     """The stream's records once `count` are there (or what is there after waiting),
     and the tap's own error log, for the failure message when some are missing."""
@@ -88,13 +97,14 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
     settings = driver.settings_path(sb)
 
     # 1. The bare hook.
-    bare, bare_markers = None, []
+    bare, bare_markers, bare_files = None, [], []
     if with_bare:
         sb.fresh_run_dirs()
         driver.write_settings(sb, pre, post, case.pre_timeout)
         before = settings.read_bytes()
-        bare = driver.run(sb, "bare")
+        bare = driver.run(sb, "bare", case.command)
         bare_markers = _markers(sb)
+        bare_files = _project_files(sb)
 
     # 2. The same settings, same paths, wrapped in the tap.
     sb.fresh_run_dirs()
@@ -121,8 +131,9 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
         )
     installed = settings.read_bytes()
     installed_commands = driver.commands(installed)
-    tapped = driver.run(sb, "tapped")
+    tapped = driver.run(sb, "tapped", case.command)
     tapped_markers = _markers(sb)
+    project_files = _project_files(sb)
     calls = sum(len(v) for v in tapped.hook_calls.values())
     records, tap_errors = _records(sb, calls)
 
@@ -149,7 +160,13 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
         wrapped_by=wrapped_by,
         install_output=install_out,
         uninstall_output=uninstall_out,
-        extra={"tap_errors": tap_errors},
+        extra={
+            "tap_errors": tap_errors,
+            "stream_bytes": sb.stream.read_bytes() if sb.stream.exists() else b"",
+            "project_files": project_files,
+            "bare_project_files": bare_files if with_bare else None,
+            "pre_timeout": case.pre_timeout,
+        },
     )
 
 
@@ -238,6 +255,8 @@ def assert_same_behaviour(driver: Driver, pair: Pair, case: Case) -> None:
     # What the model was sent back, whether (and which) tool ran.
     assert tool_result(driver, pair, tapped) == tool_result(driver, pair, bare)
     assert pair.tapped_markers == pair.bare_markers
+    # The tap leaves nothing behind in the project (its stream lives elsewhere).
+    assert pair.extra["project_files"] == pair.extra["bare_project_files"]
     # The same model conversation shape, the same hooks fired with the same requests.
     assert [r["kind"] for r in tapped.requests] == [r["kind"] for r in bare.requests]
     assert sorted(tapped.hook_calls) == sorted(bare.hook_calls)
@@ -247,6 +266,16 @@ def assert_same_behaviour(driver: Driver, pair: Pair, case: Case) -> None:
         for b, t in zip(bare.hook_calls[name], tapped.hook_calls[name], strict=True):
             assert t["cwd"] == b["cwd"]
             assert _hook_env(t) == _hook_env(b)
+
+
+_MASK = re.compile(r"\[REDACTED:[a-z0-9_]+:[0-9a-f]{8}\]")
+
+
+def _unmask(request: Any, secret: str) -> Any:
+    """A recorded request with its redaction markers put back to `secret`."""
+    if not secret:
+        return request
+    return _strings(request, lambda text: _MASK.sub(secret, text))
 
 
 def assert_records(driver: Driver, pair: Pair, case: Case) -> None:
@@ -267,8 +296,18 @@ def assert_records(driver: Driver, pair: Pair, case: Case) -> None:
 
     pre = pre_records[0]
     brief = {k: pre[k] for k in ("decision", "reason", "failure", "effect", "exit_code")}
-    # The record is about the call the hook really got.
-    assert pre["request"] == json.loads(tapped.hook_calls["pre"][0]["stdin"])
+    # The record is about the call the hook really got (secrets masked).
+    got = tapped.hook_calls["pre"][0]["stdin"]
+    assert _unmask(pre["request"], case.secret) == json.loads(got)
+    if pair.wrapped_by == "install":
+        # Which hook ran: the original command under its default label.
+        assert pre["hook"]["argv"] == ["sh", "-c", pair.bare_commands[0]]
+        assert pre["hook"]["label"] == f"{driver.pre_event}:{driver.matcher}"
+        assert pre["hook"]["timeout_ms"] == pair.extra["pre_timeout"] * 1000
+    if case.secret:
+        assert case.secret in got  # the hook saw the real thing...
+        assert case.secret.encode() not in pair.extra["stream_bytes"]  # ...the disk never
+        assert any(r["pointer"].startswith("/request/tool_input") for r in pre["redactions"])
     assert pre["tool_name"] == driver.tool
     assert pre["event"] == "pre_tool_use"
     for key, value in case.record.items():
@@ -288,7 +327,8 @@ def assert_records(driver: Driver, pair: Pair, case: Case) -> None:
         assert pre["updated_input"] == post_request["tool_input"]
     for rec in post_records:
         assert rec["event"] == "post_tool_use"
-        assert rec["request"] == json.loads(tapped.hook_calls["post"][0]["stdin"])
+        post_got = json.loads(tapped.hook_calls["post"][0]["stdin"])
+        assert _unmask(rec["request"], case.secret) == post_got
         brief = {k: rec[k] for k in ("decision", "reason", "failure", "effect", "exit_code")}
         for key, value in case.post_record.items():
             assert rec[key] == value, f"post record {key}={rec[key]!r}, runtime: {value!r}: {brief}"
