@@ -9,6 +9,7 @@ can reach anything but 127.0.0.1.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -59,11 +60,26 @@ def skip_reason(runtime: str) -> str | None:
         return f"{package} {version} found, the tests are pinned to {PINS[runtime]}"
     if shutil.which("unshare") is None or shutil.which("ip") is None:
         return "needs `unshare` and `ip` to keep the CLI on loopback"
-    probe = subprocess.run(
-        ["unshare", "-n", "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    if probe.returncode != 0:
+    if unshare_argv() is None:
         return "cannot create a network namespace here (`unshare -n` needs root or user namespaces)"
+    return None
+
+
+@functools.cache
+def unshare_argv() -> list[str] | None:
+    """How to start a process in a new, empty network namespace here, if at all.
+
+    As root, `unshare -n`; otherwise a user namespace mapped to root (`-r`), where
+    the kernel allows unprivileged ones.
+    """
+    for argv in (["unshare", "-n"], ["unshare", "-r", "-n"]):
+        probe = subprocess.run(
+            [*argv, "ip", "link", "set", "lo", "up"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if probe.returncode == 0:
+            return argv
     return None
 
 
@@ -187,8 +203,10 @@ class Sandbox:
         }
         spec_path = run_dir / "spec.json"
         spec_path.write_text(json.dumps(spec, indent=1))
+        unshare = unshare_argv()
+        assert unshare is not None, "no network namespace: the test should have been skipped"
         proc = subprocess.run(
-            ["unshare", "-n", sys.executable, str(LAUNCHER), str(spec_path)],
+            [*unshare, sys.executable, str(LAUNCHER), str(spec_path)],
             capture_output=True,
             text=True,
             timeout=timeout + 30,
