@@ -202,7 +202,7 @@ type = "command"
 command = {_toml_str(post)}
 timeout = 30
 """
-        path = self.settings_path(sb)
+        path = sb.home / ".codex" / "config.toml"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(config)
 
@@ -354,4 +354,31 @@ class GeminiCli(Driver):
         return re.sub(r"^Process Group PGID: \d+$", "Process Group PGID: N", content, flags=re.M)
 
 
+class CodexHooksJson(Codex):
+    """Codex with its hooks in CODEX_HOME/hooks.json instead of config.toml."""
+
+    def settings_path(self, sb: Sandbox) -> Path:
+        return sb.home / ".codex" / "hooks.json"
+
+    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
+        super().write_settings(sb, pre, post, pre_timeout)
+        config = sb.home / ".codex" / "config.toml"  # the same, less its hooks
+        text = config.read_text()
+        config.write_text(text[: text.index("[[hooks.PreToolUse]]")])
+
+        def hooks(command: str, timeout: int) -> list[dict[str, Any]]:
+            handler = {"type": "command", "command": command, "timeout": timeout}
+            return [{"matcher": self.matcher, "hooks": [handler]}]
+
+        settings = {
+            "hooks": {"PreToolUse": hooks(pre, pre_timeout), "PostToolUse": hooks(post, 30)}
+        }
+        self.settings_path(sb).write_text(json.dumps(settings, indent=2) + "\n")
+
+    def commands(self, settings: bytes) -> list[str]:
+        hooks = json.loads(settings)["hooks"]
+        return [hooks[event][0]["hooks"][0]["command"] for event in ("PreToolUse", "PostToolUse")]
+
+
 DRIVERS: dict[str, Driver] = {d.runtime: d for d in (ClaudeCode(), Codex(), GeminiCli())}
+CODEX_HOOKS_JSON = CodexHooksJson()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.cases import MAIN, PINNED
-from tests.e2e.drivers import DRIVERS
+from tests.e2e.drivers import CODEX_HOOKS_JSON, DRIVERS
 from tests.e2e.flow import Case, check_main, check_pinned
 from tests.e2e.harness import Sandbox, skip_reason
 
@@ -23,3 +23,11 @@ def test_codex_same_with_and_without_tap(sandbox: Sandbox, case: Case) -> None:
 @pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
 def test_codex_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
     check_pinned(DRIVER, sandbox, case)
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in MAIN[RUNTIME] if c.name in ("deny", "rewrite")], ids=lambda c: c.name
+)
+def test_codex_hooks_json_same_with_and_without_tap(sandbox: Sandbox, case: Case) -> None:
+    """The same, with the hooks in CODEX_HOME/hooks.json instead of config.toml."""
+    check_main(CODEX_HOOKS_JSON, sandbox, case)
