@@ -112,28 +112,32 @@ def replay(
     entries = list(entries)
     jobs = options.jobs or default_jobs()
     results: list[Result] = []
+    stop = cancel if cancel is not None else threading.Event()
 
     def one(item: tuple[int, Entry]) -> Result | None:
-        if cancel is not None and cancel.is_set():
+        if stop.is_set():
             return None
         return replay_record(item[0], item[1], options)
 
-    if jobs <= 1 or len(entries) <= 1:
-        produced: Iterable[Result | None] = map(one, enumerate(entries))
+    def collect(produced: Iterable[Result | None]) -> None:
         for result in produced:
             if result is None:
-                break
+                continue
             results.append(result)
             if on_result is not None:
                 on_result(result)
+
+    if jobs <= 1 or len(entries) <= 1:
+        collect(map(one, enumerate(entries)))
     else:
-        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="replay") as pool:
-            for result in pool.map(one, enumerate(entries)):
-                if result is None:
-                    continue
-                results.append(result)
-                if on_result is not None:
-                    on_result(result)
+        pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="replay")
+        try:
+            collect(pool.map(one, enumerate(entries)))
+        except BaseException:  # Ctrl-C: start nothing new, let the running hooks end
+            stop.set()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     return Report(
         session=session,
         policy=options.policy,

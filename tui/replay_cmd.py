@@ -191,8 +191,9 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
                 sys.stdout.flush()
             wait_for_change(targets, since)
     except KeyboardInterrupt:
-        pass
-    return report.exit_status(args.fail_on) if report is not None else 0
+        if report is None:  # stopped before a single complete report
+            return 130
+    return report.exit_status(args.fail_on)
 
 
 def main(argv: list[str]) -> int:
@@ -206,7 +207,7 @@ def main(argv: list[str]) -> int:
 
             targets = watch_targets(args, job) if args.watch is not None else []
             report = run_app(job, watch=targets)
-            return report.exit_status(args.fail_on) if report is not None else 0
+            return report.exit_status(args.fail_on)
         return _run_text(args, job)
     except (UsageError, SessionError) as exc:
         sys.stderr.write(f"hooktui replay: {exc}\n")

@@ -572,7 +572,15 @@ class ReplayScreen(Screen):
     def action_close(self) -> None:
         self._cancel.set()
         if self.standalone:
-            self.app.exit(self.report)
+            # Quit before the run ended: report what was replayed so far.
+            partial = Report(
+                session=self.session_label,
+                policy=self.options.policy,
+                repeat=self.options.repeat,
+                bad_lines=self.bad_lines,
+                results=list(self.results),
+            )
+            self.app.exit(self.report if self.report is not None else partial)
         else:
             self.app.pop_screen()
 
@@ -710,7 +718,7 @@ class ReplayApp(App[Report | None]):
         )
 
 
-def run_app(job, watch: list[str]) -> Report | None:
+def run_app(job, watch: list[str]) -> Report:
     """Run the screen for a prepared replay job; returns the last complete report."""
     import os
 
@@ -721,4 +729,5 @@ def run_app(job, watch: list[str]) -> Report | None:
         bad_lines=job.session.bad_lines,
         watch=watch,
     )
-    return app.run()
+    report = app.run()
+    return report if report is not None else Report(session=app.title)

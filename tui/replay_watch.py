@@ -8,7 +8,12 @@ landed while the replay was running, before the watcher looked again.
 
 from __future__ import annotations
 
+import logging
 import os
+
+# watchfiles logs "KeyboardInterrupt caught, stopping watch" through logging's
+# last-resort stderr handler; Ctrl-C is the normal way out of --watch, so quiet.
+logging.getLogger("watchfiles").addHandler(logging.NullHandler())
 
 Snapshot = dict[str, tuple[int, int, int] | None]
 
