@@ -16,17 +16,19 @@ from hooktui.tui.live import LiveStreams, follow
 from hooktui.tui.messages import RecordsAppended, StreamPresence, StreamReset, StreamsLoaded
 from hooktui.tui.view import CallView, Entry
 from hooktui.tui.widgets.call_list import CallList
-from hooktui.tui.widgets.detail import DetailPane
+from hooktui.tui.widgets.detail import DetailPane, focus_now
 from hooktui.tui.widgets.filter_bar import FilterBar, check_filter
 from hooktui.tui.widgets.header import HeaderState, StatsHeader
 from hooktui.tui.widgets.prompt import PathPrompt
 from hooktui.tui.widgets.rows import header_row
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 # The header is redrawn at most this often during a burst (percentiles sort).
@@ -84,7 +86,11 @@ class WatchApp(App[int]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", id="watch.help"),
-        Binding("slash", "filter", "Filter", id="watch.filter"),
+        # Priority: handled as the key is read, so focus has moved before the
+        # keys typed right after it are routed ("/dec" in one burst filters,
+        # it does not copy). They step aside (SkipAction) inside an input.
+        Binding("slash", "filter_key", "Filter", priority=True, id="watch.filter"),
+        Binding("enter", "enter_key", "Detail", show=False, priority=True, id="watch.enter"),
         Binding("escape", "clear", "Clear", show=False, id="watch.clear"),
         Binding("f", "follow", "Follow", id="watch.follow"),
         Binding("p", "pause", "Pause", id="watch.pause"),
@@ -136,7 +142,7 @@ class WatchApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.calls.focus()
+        focus_now(self.calls)
         self._update_empty()
         self._flush_header()
         if self.live:
@@ -263,7 +269,7 @@ class WatchApp(App[int]):
 
     def on_call_list_opened(self, message: CallList.Opened) -> None:
         if message.entry is not None:
-            self.detail.focus()
+            self.detail.focus_now()
 
     def on_call_list_row_width(self, message: CallList.RowWidth) -> None:
         self.columns.show(message.width)
@@ -273,12 +279,35 @@ class WatchApp(App[int]):
 
     # -- filter --------------------------------------------------------------
 
+    def _main_focus(self) -> Widget | None:
+        """The focused widget when the watch screen itself is active, else None."""
+        if self.screen is not self.screen_stack[0]:
+            return None
+        return self.focused
+
+    def action_filter_key(self) -> None:
+        focused = self._main_focus()
+        if focused is None or isinstance(focused, Input):
+            raise SkipAction()  # "/" typed into an input is a character
+        self.action_filter()
+
+    def action_enter_key(self) -> None:
+        focused = self._main_focus()
+        if focused is self.calls:
+            if self.calls.current is not None:
+                self.detail.focus_now()
+            return
+        if focused is not None and self.detail in focused.ancestors:
+            focus_now(self.calls)
+            return
+        raise SkipAction()  # enter in the filter bar, a prompt, the palette
+
     def action_filter(self) -> None:
         bar = self.filter_bar
         bar.add_class("-active")
         bar.input.value = self.view.filter_text
         bar.input.cursor_position = len(bar.input.value)
-        bar.input.focus()
+        focus_now(bar.input)
 
     def action_apply_filter(self, expr: str) -> None:
         """Set the filter to `expr` (the command palette's presets)."""
@@ -336,7 +365,7 @@ class WatchApp(App[int]):
             self._set_filter("", None)
         if not self.view.filter_text:
             bar.remove_class("-active")
-        self.calls.focus()
+        focus_now(self.calls)
 
     def action_clear(self) -> None:
         """esc: leave the detail pane or the filter bar; otherwise drop filter and marked-only."""
@@ -346,7 +375,7 @@ class WatchApp(App[int]):
             self._close_filter(keep=False)
             return
         if focused is not None and self.detail in focused.ancestors_with_self:
-            self.calls.focus()
+            focus_now(self.calls)
             return
         with self.batch_update():
             if self.view.marked_only:

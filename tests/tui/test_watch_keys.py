@@ -397,3 +397,31 @@ async def test_hostile_output_is_shown_not_run(tmp_path: Path) -> None:
         assert "\\x07" in _plain(app, "response-body")
         await pilot.press("c")  # the notification names the path with brackets
         assert any("copied" in n.message for n in app._notifications)
+
+
+def _burst(app: WatchApp, *keys: str) -> None:
+    """Keys as a terminal delivers a fast typist or a paste: all queued before any is handled."""
+    for key in keys:
+        character = {"slash": "/", "enter": "\r"}.get(key, key if len(key) == 1 else None)
+        event = events.Key(key, character)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+async def test_keys_typed_in_one_burst_after_slash_go_to_the_filter(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        _burst(app, "slash", *"decision:failure")
+        await wait_until(pilot, lambda: app.view.filter_text == "decision:failure")
+        assert app.filter_bar.input.value == "decision:failure"
+        assert app.clipboard == ""  # "c" typed, not copied
+        assert app.calls.following  # "f" typed, following not toggled
+
+
+async def test_keys_typed_in_one_burst_after_enter_go_to_the_detail(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        _burst(app, "enter", "4")
+        await wait_until(pilot, lambda: app.detail.active == "diff")

@@ -38,6 +38,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
@@ -306,6 +307,16 @@ def _syntax(text: str) -> Syntax:
     return Syntax(text, "json", theme=SYNTAX_THEME, word_wrap=True, background_color="default")
 
 
+def focus_now(widget: Widget) -> None:
+    """Focus `widget` before the next queued key is handled.
+
+    `Widget.focus()` defers the change to a callback queued behind any keys
+    already read, so "/" then "dec" typed in one burst would land on the list
+    ("c" copies, "f" stops following). Setting it directly avoids that.
+    """
+    widget.screen.set_focus(widget)
+
+
 class DetailPane(Vertical, can_focus=False):
     """Tabs for the selected call: summary, request, response, diff, raw."""
 
@@ -351,16 +362,19 @@ class DetailPane(Vertical, can_focus=False):
         self.query_one(f"#{self.tabs.active}-scroll", VerticalScroll).focus(scroll_visible)
         return self
 
+    def focus_now(self) -> None:
+        focus_now(self.query_one(f"#{self.tabs.active}-scroll", VerticalScroll))
+
     def action_back(self) -> None:
         from hooktui.tui.widgets.call_list import CallList
 
-        self.screen.query_one(CallList).focus()
+        focus_now(self.screen.query_one(CallList))
 
     def action_tab(self, tab: str) -> None:
         self.active = tab
         focused = self.app.focused
         if focused is not None and self in focused.ancestors:
-            self.call_after_refresh(self.focus)
+            self.focus_now()
 
     def _bodies(self) -> dict[str, Static]:
         return {tab: self.query_one(f"#{tab}-body", Static) for tab in TABS}
