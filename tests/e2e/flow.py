@@ -20,7 +20,7 @@ from hooktui.tap.model import Record
 
 from tests.conftest import wait_for_records
 from tests.e2e.drivers import MARKERS, ORIGINAL, Driver
-from tests.e2e.harness import Run, Sandbox, hook_command, hooktui, install_available, tap_wrap
+from tests.e2e.harness import Run, Sandbox, hook_command, hooktui
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,6 @@ class Pair:
     settings_after: bytes
     installed_commands: list[str]
     bare_commands: list[str]
-    wrapped_by: str
     install_output: str = ""
     uninstall_output: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -112,23 +111,11 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
     if with_bare:
         assert settings.read_bytes() == before
     before = settings.read_bytes()
-    install_out = uninstall_out = ""
-    if install_available():
-        wrapped_by = "install"
-        res = hooktui(
-            "install", driver.runtime, "--settings", str(settings), "--stream", str(sb.stream)
-        )
-        assert res.returncode == 0, f"hooktui install failed: {res.stderr}"
-        install_out = res.stdout + res.stderr
-    else:
-        wrapped_by = "hand"
-        warnings.warn("hooktui install is not available: hooks wrapped by hand", stacklevel=2)
-        driver.write_settings(
-            sb,
-            tap_wrap(pre, driver.runtime, f"{driver.pre_event}:{driver.tool}", sb.stream),
-            tap_wrap(post, driver.runtime, f"{driver.post_event}:{driver.tool}", sb.stream),
-            case.pre_timeout,
-        )
+    res = hooktui(
+        "install", driver.runtime, "--settings", str(settings), "--stream", str(sb.stream)
+    )
+    assert res.returncode == 0, f"hooktui install failed: {res.stderr}"
+    install_out = res.stdout + res.stderr
     installed = settings.read_bytes()
     installed_commands = driver.commands(installed)
     tapped = driver.run(sb, "tapped", case.command)
@@ -138,14 +125,10 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
     records, tap_errors = _records(sb, calls)
 
     # 3. Uninstall restores the settings byte for byte.
-    if wrapped_by == "install":
-        res = hooktui("uninstall", driver.runtime, "--settings", str(settings))
-        assert res.returncode == 0, f"hooktui uninstall failed: {res.stderr}"
-        uninstall_out = res.stdout + res.stderr
-        after = settings.read_bytes()
-    else:
-        driver.write_settings(sb, pre, post, case.pre_timeout)
-        after = settings.read_bytes()
+    res = hooktui("uninstall", driver.runtime, "--settings", str(settings))
+    assert res.returncode == 0, f"hooktui uninstall failed: {res.stderr}"
+    uninstall_out = res.stdout + res.stderr
+    after = settings.read_bytes()
     return Pair(
         bare=bare,
         tapped=tapped,
@@ -157,7 +140,6 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
         settings_after=after,
         installed_commands=installed_commands,
         bare_commands=[pre, post],
-        wrapped_by=wrapped_by,
         install_output=install_out,
         uninstall_output=uninstall_out,
         extra={
@@ -299,11 +281,10 @@ def assert_records(driver: Driver, pair: Pair, case: Case) -> None:
     # The record is about the call the hook really got (secrets masked).
     got = tapped.hook_calls["pre"][0]["stdin"]
     assert _unmask(pre["request"], case.secret) == json.loads(got)
-    if pair.wrapped_by == "install":
-        # Which hook ran: the original command under its default label.
-        assert pre["hook"]["argv"] == ["sh", "-c", pair.bare_commands[0]]
-        assert pre["hook"]["label"] == f"{driver.pre_event}:{driver.matcher}"
-        assert pre["hook"]["timeout_ms"] == pair.extra["pre_timeout"] * 1000
+    # Which hook ran: the original command under install's default label.
+    assert pre["hook"]["argv"] == ["sh", "-c", pair.bare_commands[0]]
+    assert pre["hook"]["label"] == f"{driver.pre_event}:{driver.matcher}"
+    assert pre["hook"]["timeout_ms"] == pair.extra["pre_timeout"] * 1000
     if case.secret:
         assert case.secret in got  # the hook saw the real thing...
         assert case.secret.encode() not in pair.extra["stream_bytes"]  # ...the disk never
@@ -339,9 +320,8 @@ def check_main(driver: Driver, sb: Sandbox, case: Case) -> Pair:
     pair = run_pair(driver, sb, case)
     assert_same_behaviour(driver, pair, case)
     assert_records(driver, pair, case)
-    if pair.wrapped_by == "install":
-        assert pair.settings_installed != pair.settings_before
-        assert driver.install_note in pair.install_output
+    assert pair.settings_installed != pair.settings_before
+    assert driver.install_note in pair.install_output
     assert pair.settings_after == pair.settings_before
     return pair
 

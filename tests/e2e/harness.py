@@ -88,34 +88,6 @@ def hook_command(hook_dir: Path, name: str) -> str:
     return shlex.join([sys.executable, str(HOOK_SCRIPT), str(hook_dir), name])
 
 
-def tap_wrap(command: str, runtime: str, label: str, stream: Path) -> str:
-    """What `hooktui install` writes, done by hand (used while install is not there)."""
-    return shlex.join(
-        [
-            HOOKTUI,
-            "tap",
-            "--runtime",
-            runtime,
-            "--label",
-            label,
-            "--stream",
-            str(stream),
-            "--",
-            "sh",
-            "-c",
-            command,
-        ]
-    )
-
-
-def install_available() -> bool:
-    try:
-        import hooktui.tui.install_cmd  # noqa: F401
-    except ModuleNotFoundError:
-        return False
-    return True
-
-
 def hooktui(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [HOOKTUI, *args],
