@@ -94,7 +94,7 @@ class WatchApp(App[int]):
         Binding("escape", "clear", "Clear", show=False, id="watch.clear"),
         Binding("f", "follow", "Follow", id="watch.follow"),
         Binding("p", "pause", "Pause", id="watch.pause"),
-        Binding("m", "mark", "Mark", id="watch.mark"),
+        Binding("m", "mark", "Mark", show=False, id="watch.mark"),
         Binding("M", "marked_only", "Marked", show=False, id="watch.marked_only"),
         Binding("c", "copy", "Copy", id="watch.copy"),
         Binding("w", "write", "Write", id="watch.write"),
