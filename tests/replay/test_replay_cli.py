@@ -496,3 +496,43 @@ def test_text_request_is_sent_as_recorded(tmp_path: Path, workdir: Path):
     code, report = replay_json(str(stream), "--policy", f"cat > {got}")
     assert got.read_bytes() == raw
     assert (code, report["unchanged"]) == (0, 1)
+
+
+def _replacer(path: Path, output: str) -> Path:
+    """A basis post-tool hook that replaces every tool output with `output` (JSON text)."""
+    path.write_text(
+        "import json, sys\n"
+        "json.load(sys.stdin)\n"
+        f"print(json.dumps({{'decision': 'replace', 'output': json.loads({output!r}),"
+        " 'reason': 'scrubbed'}))\n"
+    )
+    return path
+
+
+def test_replace_compared_key_order_insensitively(tmp_path: Path, workdir: Path):
+    post = {
+        "hook_schema": 1,
+        "event": "post_tool_use",
+        "workspace": str(workdir),
+        "agent_id": "agent-1",
+        "tool_call_id": "call-1",
+        "tool_name": "spawn",
+        "input": {"command": "env"},
+        "output": {"stdout": "HOME=/root", "code": 0},
+        "is_error": False,
+    }
+    first = _replacer(tmp_path / "r1.py", '{"stdout": "", "code": 0}')
+    stream = tmp_path / "session.jsonl"
+    tap(stream, "basis", [PYTHON, str(first)], post)
+    (record,) = wait_for_records(stream, 1)
+    assert record["decision"] == "replace"
+    reordered = _replacer(tmp_path / "r2.py", '{"code": 0, "stdout": ""}')
+    code, report = replay_json(str(stream), "--policy", f"{PYTHON} {reordered}")
+    assert (code, report["unchanged"]) == (0, 1)
+    other = _replacer(tmp_path / "r3.py", '{"code": 0, "stdout": "[hidden]"}')
+    code, report = replay_json(str(stream), "--policy", f"{PYTHON} {other}")
+    assert code == 1
+    (change,) = report["changes"]
+    assert (change["class"], change["direction"]) == ("changed", "")
+    assert change["before"]["updated_output"] == {"stdout": "", "code": 0}
+    assert change["after"]["updated_output"] == {"code": 0, "stdout": "[hidden]"}
