@@ -56,6 +56,11 @@ class Driver:
         """The [pre, post] hook commands configured in a settings file."""
         raise NotImplementedError
 
+    def where(self, sb: Sandbox) -> tuple[list[str], dict[str, str]]:
+        """How a user points `hooktui install` at these settings without --settings:
+        (arguments, environment); install runs in the project folder."""
+        raise NotImplementedError
+
     def normalize(self, content: str) -> str:
         """A tool result without what differs between two identical runs."""
         return content
@@ -95,6 +100,9 @@ class ClaudeCode(Driver):
     def commands(self, settings: bytes) -> list[str]:
         hooks = json.loads(settings)["hooks"]
         return [hooks[event][0]["hooks"][0]["command"] for event in ("PreToolUse", "PostToolUse")]
+
+    def where(self, sb: Sandbox) -> tuple[list[str], dict[str, str]]:
+        return [], {"HOME": str(sb.home)}  # the project's .claude/settings.json
 
     def env(self, sb: Sandbox) -> dict[str, str]:
         return base_env(sb.home) | {
@@ -210,6 +218,9 @@ timeout = 30
         hooks = tomllib.loads(settings.decode())["hooks"]
         return [hooks[event][0]["hooks"][0]["command"] for event in ("PreToolUse", "PostToolUse")]
 
+    def where(self, sb: Sandbox) -> tuple[list[str], dict[str, str]]:
+        return ["--user"], {"HOME": str(sb.home), "CODEX_HOME": str(sb.home / ".codex")}
+
     def env(self, sb: Sandbox) -> dict[str, str]:
         return base_env(sb.home) | {
             "CODEX_HOME": str(sb.home / ".codex"),
@@ -309,6 +320,9 @@ class GeminiCli(Driver):
     def commands(self, settings: bytes) -> list[str]:
         hooks = json.loads(settings)["hooks"]
         return [hooks[event][0]["hooks"][0]["command"] for event in ("BeforeTool", "AfterTool")]
+
+    def where(self, sb: Sandbox) -> tuple[list[str], dict[str, str]]:
+        return ["--user"], {"HOME": str(sb.home)}  # ~/.gemini/settings.json
 
     def env(self, sb: Sandbox) -> dict[str, str]:
         return base_env(sb.home) | {

@@ -88,8 +88,14 @@ def _records(sb: Sandbox, count: int) -> tuple[list[dict[str, Any]], str]:
     return records, errors.read_text() if errors.exists() else ""
 
 
-def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True) -> Pair:
-    """Run `case` with the bare hook (unless `with_bare` is false), then tapped."""
+def run_pair(
+    driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True, discover: bool = False
+) -> Pair:
+    """Run `case` with the bare hook (unless `with_bare` is false), then tapped.
+
+    `discover`: install finds the settings itself, as for a user, instead of
+    being given --settings.
+    """
     sb.answer("pre", **case.answer)
     sb.answer("post", **case.post_answer)
     pre, post = hook_command(sb.hooks, "pre"), hook_command(sb.hooks, "post")
@@ -111,11 +117,15 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
     if with_bare:
         assert settings.read_bytes() == before
     before = settings.read_bytes()
-    res = hooktui(
-        "install", driver.runtime, "--settings", str(settings), "--stream", str(sb.stream)
-    )
+    if discover:  # as a user would: no --settings, from the project folder
+        where, env = driver.where(sb)
+    else:
+        where, env = ["--settings", str(settings)], {}
+    stream = ["--stream", str(sb.stream)]
+    res = hooktui("install", driver.runtime, *where, *stream, env=env, cwd=sb.project)
     assert res.returncode == 0, f"hooktui install failed: {res.stderr}"
     install_out = res.stdout + res.stderr
+    assert str(settings) in install_out  # it edited the file the runtime reads
     installed = settings.read_bytes()
     installed_commands = driver.commands(installed)
     tapped = driver.run(sb, "tapped", case.command)
@@ -125,7 +135,7 @@ def run_pair(driver: Driver, sb: Sandbox, case: Case, *, with_bare: bool = True)
     records, tap_errors = _records(sb, calls)
 
     # 3. Uninstall restores the settings byte for byte.
-    res = hooktui("uninstall", driver.runtime, "--settings", str(settings))
+    res = hooktui("uninstall", driver.runtime, *where, env=env, cwd=sb.project)
     assert res.returncode == 0, f"hooktui uninstall failed: {res.stderr}"
     uninstall_out = res.stdout + res.stderr
     after = settings.read_bytes()
@@ -315,9 +325,9 @@ def assert_records(driver: Driver, pair: Pair, case: Case) -> None:
             assert rec[key] == value, f"post record {key}={rec[key]!r}, runtime: {value!r}: {brief}"
 
 
-def check_main(driver: Driver, sb: Sandbox, case: Case) -> Pair:
+def check_main(driver: Driver, sb: Sandbox, case: Case, *, discover: bool = False) -> Pair:
     """Bare vs tapped: same behaviour, true records, settings restored byte for byte."""
-    pair = run_pair(driver, sb, case)
+    pair = run_pair(driver, sb, case, discover=discover)
     assert_same_behaviour(driver, pair, case)
     assert_records(driver, pair, case)
     assert pair.settings_installed != pair.settings_before

@@ -88,13 +88,16 @@ def hook_command(hook_dir: Path, name: str) -> str:
     return shlex.join([sys.executable, str(HOOK_SCRIPT), str(hook_dir), name])
 
 
-def hooktui(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def hooktui(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [HOOKTUI, *args],
         capture_output=True,
         text=True,
         timeout=60,
         env={**os.environ, **(env or {})},
+        cwd=cwd,
     )
 
 

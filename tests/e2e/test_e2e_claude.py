@@ -20,6 +20,12 @@ def test_claude_code_same_with_and_without_tap(sandbox: Sandbox, case: Case) -> 
     check_main(DRIVER, sandbox, case)
 
 
+def test_claude_code_install_finds_the_settings(sandbox: Sandbox) -> None:
+    """`hooktui install claude-code` as a user types it: no --settings."""
+    deny = next(c for c in MAIN[RUNTIME] if c.name == "deny")
+    check_main(DRIVER, sandbox, deny, discover=True)
+
+
 @pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
 def test_claude_code_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
     check_pinned(DRIVER, sandbox, case)
