@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from tests.conftest import wait_for_records
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import DRIVERS
 from tests.e2e.flow import Case, check_main, check_pinned
-from tests.e2e.harness import Sandbox, skip_reason
+from tests.e2e.harness import Sandbox, hook_command, hooktui, skip_reason
 
 RUNTIME = "gemini-cli"
 _skip = skip_reason(RUNTIME)
@@ -29,3 +32,43 @@ def test_gemini_cli_install_finds_the_settings(sandbox: Sandbox) -> None:
 @pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
 def test_gemini_cli_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
     check_pinned(DRIVER, sandbox, case)
+
+
+def test_gemini_cli_uninstall_after_the_cli_rewrote_its_settings(sandbox: Sandbox) -> None:
+    """Gemini CLI rewrites a settings file that uses a deprecated key when it starts.
+
+    A tapped run in between: the runtime keeps the wrapped hooks through its
+    rewrite, and uninstall unwraps them in place, keeping the runtime's change
+    (and the pre-install backup) instead of restoring a stale file.
+    """
+    sandbox.fresh_run_dirs()
+    sandbox.answer("pre")
+    sandbox.answer("post")
+    pre, post = hook_command(sandbox.hooks, "pre"), hook_command(sandbox.hooks, "post")
+    DRIVER.write_settings(sandbox, pre, post)
+    path = DRIVER.settings_path(sandbox)
+    settings = json.loads(path.read_text())
+    settings["general"] = {"disableAutoUpdate": True}  # deprecated: enableAutoUpdate
+    path.write_text(json.dumps(settings, indent=2) + "\n")
+    before = path.read_bytes()
+
+    res = hooktui("install", RUNTIME, "--settings", str(path), "--stream", str(sandbox.stream))
+    assert res.returncode == 0, res.stderr
+    wrapped = DRIVER.commands(path.read_bytes())
+    run = DRIVER.run(sandbox, "tapped")
+    assert run.exit_code == 0, run.describe()
+    rewritten = path.read_bytes()
+    assert rewritten != before  # the runtime migrated the file...
+    assert json.loads(rewritten)["general"] == {"enableAutoUpdate": False}
+    assert DRIVER.commands(rewritten) == wrapped  # ...and kept the tap in it
+    assert [r["native_event"] for r in wait_for_records(sandbox.stream, 2)] == [
+        "BeforeTool",
+        "AfterTool",
+    ]
+
+    res = hooktui("uninstall", RUNTIME, "--settings", str(path))
+    assert res.returncode == 0, res.stderr
+    after = path.read_bytes()
+    assert DRIVER.commands(after) == [pre, post]
+    assert json.loads(after)["general"] == {"enableAutoUpdate": False}
+    assert path.with_name(path.name + ".hooktui-backup").read_bytes() == before
