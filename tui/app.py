@@ -353,8 +353,7 @@ class WatchApp(App[int]):
             self._apply_pending_filter()
             predicate, error = check_filter(bar.input.value)
             if error:
-                self.notify(f"filter not applied: {error}", severity="error")
-                keep = False
+                return  # stay in the bar: the error is shown under it, to be fixed
             else:
                 self._set_filter(bar.input.value, predicate)
         if not keep:
@@ -363,8 +362,8 @@ class WatchApp(App[int]):
                 self._filter_timer = None
             self._pending_filter = None
             self._set_filter("", None)
-        if not self.view.filter_text:
-            bar.remove_class("-active")
+        # The header shows the filter in force: the bar gives its rows back.
+        bar.remove_class("-active")
         focus_now(self.calls)
 
     def action_clear(self) -> None:

@@ -132,7 +132,11 @@ async def test_filter_as_you_type(stream: Path) -> None:
         assert _ids(app) == ["call-00005", "call-00006"]
         await pilot.press("enter")
         assert isinstance(app.focused, CallList)
-        assert app.query_one(FilterBar).has_class("-active")  # still shows the filter
+        assert not app.query_one(FilterBar).has_class("-active")  # the bar gives its rows back
+        assert "decision:failure" in app.header.render().plain  # the header names the filter
+        await pilot.press("slash")  # reopens with the filter in force
+        assert app.query_one(FilterBar).input.value == "decision:failure"
+        await pilot.press("enter")
         await pilot.press("escape")  # clears it
         assert app.view.filter_text == ""
         assert len(app.view) == 8
@@ -142,14 +146,17 @@ async def test_invalid_filter_is_shown_inline_not_raised(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
-        await pilot.press("slash", *"tool:Bash (", "enter")
+        await pilot.press("slash", "(", *"tool:Bash", "enter")  # unclosed at every step
         bar = app.query_one(FilterBar)
         status = str(app.query_one("#filter-status").render())
         assert bar.has_class("-invalid")
-        assert "✗" in status and "at " in status
-        assert len(app.view) == 8  # the view is unchanged
-        await pilot.press("slash")
-        await pilot.press(*"latency>", "escape")
+        assert "✗" in status and "(at 1)" in status  # the message names the position
+        assert isinstance(app.focused, Input)  # enter on an invalid filter stays to fix it
+        assert len(app.view) == 8 and app.view.filter_text == ""
+        await pilot.press(")")
+        await wait_until(pilot, lambda: app.view.filter_text == "(tool:Bash)")
+        assert len(app.view) == 6
+        await pilot.press("escape")
         assert app.view.filter_text == ""
         assert isinstance(app.focused, CallList)
 

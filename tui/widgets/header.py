@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from hooktui.tap.model import DECISIONS
 from hooktui.tui.format import (
     DECISION_STYLES,
@@ -9,6 +11,7 @@ from hooktui.tui.format import (
     FAIL_OPEN_STYLE,
     format_count,
     format_latency,
+    printable,
     sparkline,
 )
 from hooktui.tui.view import CallView
@@ -30,29 +33,36 @@ class HeaderState:
 def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
     stats = view.stats
     minutes = 30 if width >= 120 else 12
-    line1 = Text(no_wrap=True, overflow="ellipsis")
-    line1.append(" hooktui ", style="bold reverse")
-    line1.append(f" {state.title} ", style="bold")
-    line1.append(f" {format_count(len(view))}/{format_count(view.total)} shown ")
+    # What is live and what is filtered come first: a long path must not push
+    # the filter off the edge. The stream's name takes the room that is left.
+    state_part = Text(no_wrap=True)
+    state_part.append(f" {format_count(len(view))}/{format_count(view.total)} shown ")
     if state.paused:
-        line1.append(" ⏸ paused ", style="bold black on yellow")
+        state_part.append(" ⏸ paused ", style="bold black on yellow")
         if state.buffered:
-            line1.append(f" {format_count(state.buffered)} held ", style="yellow")
+            state_part.append(f" {format_count(state.buffered)} held ", style="yellow")
     elif state.following:
-        line1.append(" ▶ following ", style="bold black on green")
+        state_part.append(" ▶ following ", style="bold black on green")
     else:
-        line1.append(" ■ not following ", style="bold black on grey62")
+        state_part.append(" ■ not following ", style="bold black on grey62")
     if state.new:
-        line1.append(f" {format_count(state.new)} new ↓ ", style="bold black on cyan")
+        state_part.append(f" {format_count(state.new)} new ↓ ", style="bold black on cyan")
     if view.filter_text:
-        line1.append("  filter ", style="dim")
-        line1.append(view.filter_text, style="bold cyan")
+        state_part.append("  filter ", style="dim")
+        state_part.append(printable(view.filter_text), style="bold cyan")
     if view.marked_only:
-        line1.append("  marked only", style="bold bright_cyan")
+        state_part.append("  marked only", style="bold bright_cyan")
     per_minute = stats.per_minute(minutes)
-    line1.append("   calls/min ", style="dim")
-    line1.append(sparkline(per_minute), style="cyan")
-    line1.append(f" {per_minute[-1]}", style="bold")
+    spark = Text.assemble(
+        ("   calls/min ", "dim"), (sparkline(per_minute), "cyan"), (f" {per_minute[-1]}", "bold")
+    )
+    badge = Text(" hooktui ", style="bold reverse")
+    room = width - badge.cell_len - state_part.cell_len - spark.cell_len - 2
+    title = state.title
+    if len(title) > room:
+        title = os.path.basename(title) or title
+    title_part = Text(f" {printable(title)} ", style="bold") if room > 4 else Text("")
+    line1 = Text.assemble(badge, title_part, state_part, spark, no_wrap=True)
 
     line2 = Text(no_wrap=True, overflow="ellipsis")
     line2.append(" ")
