@@ -351,3 +351,32 @@ def check_pinned(driver: Driver, sb: Sandbox, case: Case) -> Pair:
         warnings.warn(f"{driver.runtime} {case.name}: the adapter now agrees", stacklevel=2)
     assert pair.settings_after == pair.settings_before
     return pair
+
+
+def check_replay(driver: Driver, sb: Sandbox, case: Case) -> None:
+    """A real runtime's recorded traffic replays to the same verdicts; after the
+    policy is edited (the hook's answer file), the pre call's verdict changes."""
+    pair = run_pair(driver, sb, case, with_bare=False)
+    assert_records(driver, pair, case)
+    sb.fresh_run_dirs()  # empty hook call logs, an empty project (the recorded cwd)
+
+    res = hooktui("replay", str(sb.stream), "--format", "json")
+    assert res.returncode == 0, res.stdout + res.stderr
+    report = json.loads(res.stdout)
+    assert report["total"] == report["unchanged"] == len(pair.records)
+    # The hooks got the recorded requests again, flagged as a replay; no tool ran.
+    calls = sb.hook_calls()
+    recorded = [json.loads(c["stdin"]) for c in pair.tapped.hook_calls["pre"]]
+    assert [json.loads(c["stdin"]) for c in calls["pre"]] == recorded
+    assert all(c["env"].get("HOOKTUI_REPLAY") == "1" for v in calls.values() for c in v)
+    assert _markers(sb) == []
+
+    sb.answer("pre")  # the edited policy: answer nothing, which lets the call through
+    res = hooktui("replay", str(sb.stream), "--format", "json")
+    assert res.returncode == 1, res.stdout + res.stderr  # something changed
+    report = json.loads(res.stdout)
+    [change] = report["changes"]
+    assert change["event"] == "pre_tool_use"
+    assert change["direction"] == "loosened"
+    assert change["before"]["decision"] == case.record["decision"]
+    assert change["after"]["decision"] == "allow"

@@ -6,7 +6,7 @@ import pytest
 
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import DRIVERS
-from tests.e2e.flow import Case, check_main, check_pinned
+from tests.e2e.flow import Case, check_main, check_pinned, check_replay
 from tests.e2e.harness import Sandbox, skip_reason
 
 RUNTIME = "claude-code"
@@ -29,3 +29,8 @@ def test_claude_code_install_finds_the_settings(sandbox: Sandbox) -> None:
 @pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
 def test_claude_code_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
     check_pinned(DRIVER, sandbox, case)
+
+
+def test_claude_code_replay_of_real_traffic(sandbox: Sandbox) -> None:
+    """What the real CLI sent, replayed: same verdicts; then an edited policy loosens one."""
+    check_replay(DRIVER, sandbox, next(c for c in MAIN[RUNTIME] if c.name == "deny"))

@@ -6,7 +6,7 @@ import pytest
 
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import CODEX_HOOKS_JSON, DRIVERS
-from tests.e2e.flow import Case, check_main, check_pinned
+from tests.e2e.flow import Case, check_main, check_pinned, check_replay
 from tests.e2e.harness import Sandbox, skip_reason
 
 RUNTIME = "codex"
@@ -37,3 +37,8 @@ def test_codex_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
 def test_codex_hooks_json_same_with_and_without_tap(sandbox: Sandbox, case: Case) -> None:
     """The same, with the hooks in CODEX_HOME/hooks.json instead of config.toml."""
     check_main(CODEX_HOOKS_JSON, sandbox, case)
+
+
+def test_codex_replay_of_real_traffic(sandbox: Sandbox) -> None:
+    """What the real CLI sent, replayed: same verdicts; then an edited policy loosens one."""
+    check_replay(DRIVER, sandbox, next(c for c in MAIN[RUNTIME] if c.name == "deny"))

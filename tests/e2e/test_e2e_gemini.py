@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import wait_for_records
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import DRIVERS
-from tests.e2e.flow import Case, check_main, check_pinned
+from tests.e2e.flow import Case, check_main, check_pinned, check_replay
 from tests.e2e.harness import Sandbox, hook_command, hooktui, skip_reason
 
 RUNTIME = "gemini-cli"
@@ -72,3 +72,8 @@ def test_gemini_cli_uninstall_after_the_cli_rewrote_its_settings(sandbox: Sandbo
     assert DRIVER.commands(after) == [pre, post]
     assert json.loads(after)["general"] == {"enableAutoUpdate": False}
     assert path.with_name(path.name + ".hooktui-backup").read_bytes() == before
+
+
+def test_gemini_cli_replay_of_real_traffic(sandbox: Sandbox) -> None:
+    """What the real CLI sent, replayed: same verdicts; then an edited policy loosens one."""
+    check_replay(DRIVER, sandbox, next(c for c in MAIN[RUNTIME] if c.name == "deny"))
