@@ -103,6 +103,10 @@ async def burst(seconds: float, rate: int) -> tuple[list[float], int, int]:
         # Pilot.press waits for the app to go idle (up to a second), which a
         # burst never lets happen: send the key as the terminal driver would
         # and time it until the cursor has moved.
+        # Stop following first: while following, rows arriving between reading
+        # the cursor and the key landing move it too, and the check below
+        # would wait for a position that never comes.
+        app.calls.set_following(False)
         n = 0
         while not done.is_set():
             key, step = ("k", -1) if n % 2 == 0 else ("j", 1)
