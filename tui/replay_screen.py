@@ -284,6 +284,7 @@ class ReplayScreen(Screen):
         self._predicate = None
         self._cancel = threading.Event()
         self._shown: list[Result] = []
+        self._keep_row = 0
 
     # --- layout -----------------------------------------------------------
 
@@ -320,6 +321,8 @@ class ReplayScreen(Screen):
 
     async def _run_once(self) -> None:
         self.generation += 1
+        # A re-run refills the table: put the cursor back where it was once it can.
+        self._keep_row = self.query_one(DataTable).cursor_row if self.results else 0
         self.results = []
         self.running = True
         self._refresh_table()
@@ -360,6 +363,8 @@ class ReplayScreen(Screen):
         if self._visible(result):
             self._add_row(result)
             self._shown.append(result)
+            if self._keep_row and len(self._shown) - 1 == self._keep_row:
+                self.query_one(DataTable).move_cursor(row=self._keep_row)
         self._update_header()
 
     class Finished(Message):

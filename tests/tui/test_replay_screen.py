@@ -174,8 +174,10 @@ async def test_rerun_key_and_watch_mode_refresh(session: Path, tmp_path: Path):
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await finished(pilot)
         assert screen.report.counts()["unchanged"] == 5
+        await pilot.press("j", "j", "j")
         write_guard(guard, V2)  # save an edit: the screen re-runs by itself
         screen = await finished(pilot, generation=2)
+        assert screen.query_one(DataTable).cursor_row == 3  # kept across the re-run
         counts = screen.report.counts()
         assert (counts["changed"], counts["loosened"], counts["tightened"]) == (2, 1, 1)
         assert "watching (2)" in str(screen.query_one("#replay-header", Static).render())
