@@ -8,7 +8,7 @@ import time
 
 from hooktui.replay.report import FAIL_ON, Report, to_json
 from hooktui.replay.run import Options, replay
-from hooktui.replay.session import Session, SessionError, load_session, select
+from hooktui.replay.session import Entry, Session, SessionError, load_session, select
 
 FORMATS = ("tui", "text", "json")
 
@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
 class Job:
     """Everything one replay run needs, re-runnable for --watch."""
 
-    def __init__(self, session: Session, entries, options: Options) -> None:
+    def __init__(self, session: Session, entries: list[Entry], options: Options) -> None:
         self.session = session
         self.entries = entries
         self.options = options
