@@ -10,6 +10,7 @@ import pytest
 from hooktui.tui.app import WatchApp
 from hooktui.tui.help_screen import HelpScreen
 from hooktui.tui.widgets.call_list import CallList
+from hooktui.tui.widgets.detail import TABS
 from hooktui.tui.widgets.filter_bar import FilterBar
 from hooktui.tui.widgets.prompt import PathPrompt
 from rich.console import Console
@@ -432,3 +433,45 @@ async def test_keys_typed_in_one_burst_after_enter_go_to_the_detail(stream: Path
         await _started(app, pilot)
         _burst(app, "enter", "4")
         await wait_until(pilot, lambda: app.detail.active == "diff")
+
+
+async def test_odd_records_show_in_every_tab(tmp_path: Path) -> None:
+    from hooktui.tap.model import Blob
+
+    odd = [
+        make_record(
+            0,
+            request="plain text, not JSON",
+            request_format="text",
+            decision="modify",
+            updated_input={"command": "safer"},
+            stdout=Blob(data="AAEC/w==", encoding="base64", length=4, sha256="00" * 32),
+        ),
+        make_record(
+            1,
+            request=None,
+            request_format="empty",
+            decision="replace",
+            updated_output="new output",
+            stdout=Blob(encoding="digest", length=99, sha256="ab" * 32, truncated=True),
+        ),
+        make_record(2, decision="no-such-decision", runtime="no-such-runtime"),
+    ]
+    stream = write_stream(tmp_path / "s.jsonl", odd)
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        seen = []
+        for row in range(3):
+            await pilot.press("g", *["j"] * row)
+            await wait_until(pilot, lambda: app.detail.loaded.entry is app.calls.current)
+            texts = {t: _plain(app, f"{t}-body") for t in TABS}
+            assert all(texts.values())
+            seen.append(texts)
+        assert "plain text, not JSON" in seen[0]["request"]
+        assert "base64" in seen[0]["response"]
+        assert '+  "command": "safer"' in seen[0]["diff"]
+        assert "empty request" in seen[1]["request"]
+        assert "digest only" in seen[1]["response"] and "truncated" in seen[1]["response"]
+        assert "+new output" in seen[1]["diff"]
+        assert "no-such-decision" in seen[2]["summary"]

@@ -411,13 +411,19 @@ class DetailPane(Vertical, can_focus=False):
         except OSError as exc:
             line = f"cannot read: {exc.strerror}".encode()
         loaded = Loaded(entry, path, record, line)
-        views = {
-            "summary": summary_view(loaded, self.tz),
-            "request": request_view(loaded),
-            "response": response_view(loaded),
-            "diff": diff_view(loaded),
-            "raw": raw_view(loaded),
+        builders = {
+            "summary": lambda: summary_view(loaded, self.tz),
+            "request": lambda: request_view(loaded),
+            "response": lambda: response_view(loaded),
+            "diff": lambda: diff_view(loaded),
+            "raw": lambda: raw_view(loaded),
         }
+        views: dict[str, RenderableType] = {}
+        for tab, build in builders.items():
+            try:
+                views[tab] = build()
+            except Exception as exc:  # one odd record must not take the dashboard down
+                views[tab] = _t(f"cannot show this record here: {exc!r}", style="red")
         if not get_current_worker().is_cancelled:  # a newer selection won
             self.app.call_from_thread(self._show, loaded, views)
 
