@@ -11,6 +11,7 @@ from typing import BinaryIO, ClassVar
 
 from hooktui.tap.reader import read_line_at
 from hooktui.tui.commands import WatchCommands
+from hooktui.tui.format import printable
 from hooktui.tui.help_screen import HelpScreen
 from hooktui.tui.live import LiveStreams, follow
 from hooktui.tui.messages import RecordsAppended, StreamPresence, StreamReset, StreamsLoaded
@@ -236,7 +237,7 @@ class WatchApp(App[int]):
         if self.view.total:
             text.append("no call matches", style="bold")
             if self.view.filter_text:
-                text.append(f"  {self.view.filter_text}", style="cyan")
+                text.append(f"  {printable(self.view.filter_text)}", style="cyan")
             if self.view.marked_only:
                 text.append("  (marked only)", style="cyan")
             text.append("\n\nesc clears the filter", style="dim")

@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hooktui.tap.model import Blob, HookInfo, Record, encode_record
 
 BASE_TIME = datetime(2026, 3, 14, 1, 59, 0, tzinfo=UTC)
@@ -129,11 +128,6 @@ def write_stream(path: Path, records: list[Record], extra: bytes = b"") -> Path:
             f.write(encode_record(r))
         f.write(extra)
     return path
-
-
-@pytest.fixture
-def varied_stream(tmp_path: Path) -> Path:
-    return write_stream(tmp_path / "stream.jsonl", varied_records(), extra=b'{"half a record\n')
 
 
 async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
