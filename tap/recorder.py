@@ -290,8 +290,14 @@ def record_call(
     started_at: float,
     duration_ms: float,
     spawn_error: str,
+    *,
+    killed: bool | None = None,
 ) -> Record:
     """What the tap's recorder does: build the record and append it to the stream.
+
+    `killed` is set when the tap's watchdog records the call because the tap
+    itself was killed (see watchdog.py): True when that was at the configured
+    timeout, False when earlier.
 
     Problems go to the error log beside the stream (and, when the record could
     still be built, into its `tap_error`); never to the hook's stderr.
@@ -306,7 +312,7 @@ def record_call(
         stderr=stderr,
         exit_code=exit_code,
         signal=signal,
-        timed_out=ran_out_of_time(opts, signal, duration_ms),
+        timed_out=ran_out_of_time(opts, signal, duration_ms) if killed is None else killed,
         duration_ms=duration_ms,
         spawn_error=spawn_error,
     )
@@ -326,6 +332,10 @@ def record_call(
         started_at=started_at,
         tap_version=__version__,
     )
+    if killed is not None and record.decision == "failure":
+        note = _killed_note(opts, killed)
+        detail = record.failure_detail
+        record.failure_detail = f"{detail} ({note})" if detail else note
     if record.tap_error:
         stream.log_error(path, record.tap_error)
     try:
@@ -333,6 +343,18 @@ def record_call(
     except OSError as exc:
         stream.log_error(path, f"cannot write the stream: {exc}")
     return record
+
+
+def _killed_note(opts: dict, at_timeout: bool) -> str:
+    if at_timeout:
+        return (
+            f"the runtime killed the hook command, the tap, at its {opts.get('timeout_ms')} ms "
+            "timeout; the tap's watchdog recorded the call and killed the hook"
+        )
+    return (
+        "the tap was killed before the hook answered, short of its timeout; "
+        "the tap's watchdog recorded the call and killed the hook"
+    )
 
 
 def ran_out_of_time(opts: dict, signal: int | None, duration_ms: float) -> bool:

@@ -146,6 +146,7 @@ def pump(
     err_fd: int = -1,
     timeout_s: float | None = None,
     kill_group: bool = False,
+    watchdog=None,
 ) -> tuple[bytes, bytes, bytes, int | None, bool]:
     """Feed the hook, drain both its pipes, wait for it: one poll loop.
 
@@ -153,8 +154,10 @@ def pump(
     and is kept whole even when the hook reads none or part of it (EPIPE only
     ends the feeding). Output is copied to `out_fd`/`err_fd` as it arrives
     when those are given. On `timeout_s` the hook (or its whole group, with
-    `kill_group`) gets SIGKILL. Returns (request bytes, stdout, stderr, wait
-    status or None, timed out).
+    `kill_group`) gets SIGKILL. A `watchdog` (see watchdog.py) is started
+    once its `due` time passes with the hook still running, and fed what
+    arrives after that. Returns (request bytes, stdout, stderr, wait status or
+    None, timed out).
     """
     poller = select.poll()
     request: list[bytes] = [feed] if feed else []
@@ -162,7 +165,7 @@ def pump(
     pending = memoryview(b"")
     out: list[bytes] = []
     err: list[bytes] = []
-    sinks = {out_r: (out, out_fd), err_r: (err, err_fd)}
+    sinks = {out_r: (out, out_fd, b"o"), err_r: (err, err_fd, b"e")}
     for fd in sinks:
         poller.register(fd, _IN)
     try:
@@ -198,7 +201,8 @@ def pump(
                 poller.unregister(in_w)
                 writing = False
         if not sinks and src_fd < 0 and in_w < 0:
-            if status is not None or deadline is None:
+            waiting = deadline is not None or (watchdog is not None and watchdog.due is not None)
+            if status is not None or not waiting:
                 break  # all closed: a plain blocking wait ends the story
         now = time.monotonic()
         wait_ms = -1
@@ -211,6 +215,9 @@ def pump(
             wait_ms = max(0, int((deadline - now) * 1000) + 1)
         if status is None and pidfd < 0:
             wait_ms = 50 if wait_ms < 0 else min(wait_ms, 50)
+        if status is None and watchdog is not None and watchdog.due is not None:
+            due_ms = max(0, int((watchdog.due - now) * 1000) + 1)
+            wait_ms = due_ms if wait_ms < 0 else min(wait_ms, due_ms)
         for fd, _ in poller.poll(wait_ms):
             if fd == pidfd:
                 continue
@@ -231,19 +238,23 @@ def pump(
                     data = b""
                 if data:
                     request.append(data)
+                    if watchdog is not None:
+                        watchdog.feed(b"i", data)
                     if in_w >= 0:
                         queue.append(data)
                 else:
                     poller.unregister(src_fd)
                     src_fd = -1
             elif fd in sinks:
-                chunks, through = sinks[fd]
+                chunks, through, kind = sinks[fd]
                 try:
                     data = os.read(fd, CHUNK)
                 except OSError:
                     data = b""
                 if data:
                     chunks.append(data)
+                    if watchdog is not None:
+                        watchdog.feed(kind, data)
                     if through >= 0 and not _write_all(through, data):
                         data = b""  # the caller's end is closed: the hook sees a broken pipe too
                 if not data:
@@ -269,6 +280,12 @@ def pump(
                 timed_out = True
                 deadline = None
                 _kill(pid, kill_group)
+            elif (
+                watchdog is not None
+                and watchdog.due is not None
+                and time.monotonic() >= watchdog.due
+            ):
+                watchdog.start(pid, pidfd, request, out, err)
 
     for fd in sinks:
         os.close(fd)

@@ -34,7 +34,8 @@ options:
   --runtime NAME     read the call as this runtime's (default: detected)
   --capture MODE     full, redacted (default: secrets masked) or digest
                      (prompts and tool outputs kept only as sha256 + length)
-  --timeout-ms N     the hook's configured timeout, for the record
+  --timeout-ms N     the hook's configured timeout: recorded, and if the runtime
+                     kills the tap at it, a watchdog still records the call
   --wait             record before exiting (also HOOKTUI_TAP_WAIT=1)
 """
 )
@@ -47,6 +48,7 @@ _VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms")
 
 # Signals the tap passes on to the hook (the runtime may signal only the tap).
 _FORWARD = (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT)
+_SIGKILL = 9
 
 
 class UsageError(Exception):
@@ -171,9 +173,21 @@ def main(argv: list[str]) -> int:
     child[0] = pid
     for sig in early:
         forward(sig, None)
+    watchdog = None
+    if opts.get("timeout_ms"):
+        # The runtime may SIGKILL the tap at the timeout; see watchdog.py.
+        from hooktui.tap.watchdog import Watchdog
+
+        def record_killed(request, out, err, duration_ms, timed_out):
+            args = (opts, request, out, err, None, _SIGKILL, started_at, duration_ms, "")
+            _run_recorder(args, killed=timed_out)
+
+        watchdog = Watchdog(opts["timeout_ms"], t0, record_killed)
     request, out, err, status, _ = runner.pump(
-        pid, in_w, out_r, err_r, src_fd=0, out_fd=1, err_fd=2
+        pid, in_w, out_r, err_r, src_fd=0, out_fd=1, err_fd=2, watchdog=watchdog
     )
+    if watchdog is not None:
+        watchdog.dismiss()  # first thing: the call is the tap's own to record again
     child[0] = 0  # reaped: its pid may be reused, and a late signal has no one to reach
     code, sig = runner.decode_status(status)
     _record(opts, request, out, err, code, sig, started_at, t0, "")
@@ -255,13 +269,14 @@ def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> 
         os._exit(0)
 
 
-def _run_recorder(args) -> None:
+def _run_recorder(args, killed: bool | None = None) -> None:
+    """`killed`: set by the watchdog, True when the runtime killed the tap at the timeout."""
     opts = args[0]
     stream = opts.get("stream")
     try:
         from hooktui.tap import recorder
 
-        recorder.record_call(*args)
+        recorder.record_call(*args, killed=killed)
     except BaseException as exc:  # never the hook's stderr: the error log
         try:
             from hooktui.tap import stream as stream_mod

@@ -1,0 +1,193 @@
+"""A watchdog that records the call when the runtime kills the tap itself.
+
+Some runtimes (Codex) stop a hook that runs past its timeout with SIGKILL to
+the hook command, which is the tap: it cannot catch that, so it would leave no
+record, and those are exactly the calls a timeout let through. So when the
+hook is still running at `FRACTION` of its configured timeout, the tap forks
+this watchdog: in a session of its own (a group kill misses it), stdio on
+/dev/null, holding only the read end of a pipe whose write end only the tap
+holds, and a pidfd of the hook.
+
+- The tap goes on sending it what arrives later (request, stdout, stderr),
+  as frames, and says `q` when the hook has ended its own way: the watchdog
+  exits and the tap records the call as usual.
+- EOF with no `q` means the tap died. The watchdog kills the hook (the runtime
+  would have, without the tap in between), then records the call: what had
+  arrived by then, killed by SIGKILL, timed out when the tap died at (or
+  within 5 % before) the configured timeout, counted from the tap's own
+  start, as the runtime counts it.
+
+A hook that answers before `FRACTION` of its timeout pays nothing but a
+poll timeout. Imports only what the tap's hot path already has loaded.
+"""
+
+from __future__ import annotations
+
+import _signal
+import os
+import time
+
+# When to fork the watchdog, as a fraction of the configured timeout.
+FRACTION = 0.5
+
+_HEAD = 5  # frame header: kind (1 byte) + length (4 bytes, big-endian)
+_SIGKILL = 9
+
+
+class Watchdog:
+    """Armed by the tap for one call; `pump` starts it when `due` passes."""
+
+    def __init__(self, timeout_ms: int, t0: float, record) -> None:
+        self.timeout_ms = timeout_ms
+        self.t0 = t0  # the tap's time.monotonic() when the hook started
+        self.due = t0 + timeout_ms * FRACTION / 1000
+        # record(request, stdout, stderr, duration_ms, timed_out): what the
+        # watchdog calls, in its own process, when the tap died.
+        self.record = record
+        self.fd = -1  # write end, in the tap, once started
+
+    def start(
+        self, pid: int, pidfd: int, request: list[bytes], out: list[bytes], err: list[bytes]
+    ) -> None:
+        """Fork the watchdog with what has arrived so far. Never raises."""
+        self.due = None  # once per call, whatever happens here
+        self.born = min(self.t0, _process_start())
+        try:
+            r, w = os.pipe()
+        except OSError:
+            return
+        try:
+            child = os.fork()
+        except OSError:
+            os.close(r)
+            os.close(w)
+            return
+        if child:
+            os.close(r)
+            self.fd = w
+            return
+        try:  # pragma: no cover - runs in the forked watchdog
+            _detach(keep=(r, pidfd))
+            self._watch(r, pid, pidfd, request, out, err)
+        finally:
+            os._exit(0)
+
+    def feed(self, kind: bytes, data: bytes) -> None:
+        """Pass on bytes that arrived after the fork (kind b"i", b"o" or b"e")."""
+        if self.fd < 0 or not data:
+            return
+        frame = kind + len(data).to_bytes(4, "big") + data
+        try:
+            view = memoryview(frame)
+            while view:
+                view = view[os.write(self.fd, view) :]
+        except OSError:  # the watchdog is gone: nothing more to tell it
+            os.close(self.fd)
+            self.fd = -1
+
+    def dismiss(self) -> None:
+        """The hook ended its own way: the tap records the call itself."""
+        if self.fd < 0:
+            return
+        try:
+            os.write(self.fd, b"q\0\0\0\0")
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = -1
+
+    # --- in the watchdog process ------------------------------------------
+
+    def _watch(self, r, pid, pidfd, request, out, err) -> None:
+        sinks = {b"i": request, b"o": out, b"e": err}
+        buf = b""
+        while True:
+            try:
+                data = os.read(r, 1 << 16)
+            except InterruptedError:  # pragma: no cover - PEP 475 retries
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                break  # the tap died: no word came
+            buf += data
+            while len(buf) >= _HEAD:
+                size = int.from_bytes(buf[1:_HEAD], "big")
+                if len(buf) < _HEAD + size:
+                    break
+                kind, chunk, buf = buf[:1], buf[_HEAD : _HEAD + size], buf[_HEAD + size :]
+                if kind == b"q":
+                    return  # the tap records the call
+                sinks.get(kind, []).append(chunk)
+        duration_ms = (time.monotonic() - self.t0) * 1000
+        if len(buf) > _HEAD and buf[:1] in sinks:  # the tap died mid-frame: keep what came
+            sinks[buf[:1]].append(buf[_HEAD:])
+        kill_hook(pid, pidfd)
+        # The runtime's clock started when it spawned the tap, not when the tap
+        # started the hook (a Python start-up later, more on a loaded machine).
+        age_ms = (time.monotonic() - self.born) * 1000
+        timed_out = age_ms >= self.timeout_ms * 0.95
+        self.record(b"".join(request), b"".join(out), b"".join(err), duration_ms, timed_out)
+
+
+def kill_hook(pid: int, pidfd: int) -> None:
+    """SIGKILL the orphaned hook (its group too, when it leads one of its own).
+
+    The pidfd pins the process: while it shows the hook alive, neither its pid
+    nor its group id can have been reused. Without a pidfd (not Linux) the pid
+    is used as is, milliseconds after the tap died, which is as good as it gets.
+    """
+    if pidfd >= 0:
+        import select
+
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        if poller.poll(0):
+            return  # already dead (the runtime killed the whole group)
+    try:
+        if os.getpgid(pid) == pid:
+            os.killpg(pid, _SIGKILL)
+    except OSError:
+        pass
+    try:
+        if pidfd >= 0:
+            _signal.pidfd_send_signal(pidfd, _SIGKILL)
+        else:
+            os.kill(pid, _SIGKILL)
+    except OSError:
+        pass
+
+
+def _process_start() -> float:
+    """When this process was started, on the time.monotonic() clock (Linux).
+
+    /proc/self/stat has it in clock ticks since boot; anywhere that fails, the
+    answer is "now", which only makes the caller fall back to its own t0.
+    """
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22, starttime
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - started
+        return time.monotonic() - max(0.0, age)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.monotonic()
+
+
+def _detach(keep: tuple[int, ...]) -> None:
+    """Leave the caller's session, its signals and every fd but `keep`.
+
+    Holding none of the caller's or the hook's pipes matters: the runtime
+    waits for EOF on the hook's stdout, and the hook for EOF on its stdin.
+    """
+    os.setsid()
+    null = os.open("/dev/null", os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    lo = 3
+    for fd in sorted(k for k in keep if k >= 0):
+        os.closerange(lo, fd)
+        lo = fd + 1
+    os.closerange(lo, 1 << 16)
+    for sig in (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT):
+        _signal.signal(sig, _signal.SIG_DFL)
