@@ -349,11 +349,11 @@ def _killed_note(opts: dict, at_timeout: bool) -> str:
     if at_timeout:
         return (
             f"the runtime killed the hook command, the tap, at its {opts.get('timeout_ms')} ms "
-            "timeout; the tap's watchdog recorded the call and killed the hook"
+            "timeout; recorded by the tap's watchdog"
         )
     return (
         "the tap was killed before the hook answered, short of its timeout; "
-        "the tap's watchdog recorded the call and killed the hook"
+        "recorded by the tap's watchdog"
     )
 
 
@@ -362,14 +362,16 @@ def ran_out_of_time(opts: dict, signal: int | None, duration_ms: float) -> bool:
 
     The tap cannot see the runtime's clock, only its signal: a hook that died
     by a signal the tap forwarded, at (or within 5 % before) the configured
-    `--timeout-ms`, was killed for running too long.
+    `--timeout-ms`, was killed for running too long. The runtime's clock
+    started when it spawned the tap: the tap's own start-up (`startup_ms`,
+    set by the shim when it forwarded a signal) counts too.
     """
     timeout_ms = opts.get("timeout_ms")
     return bool(
         timeout_ms
         and signal is not None
         and opts.get("forwarded")
-        and duration_ms >= timeout_ms * 0.95
+        and duration_ms + opts.get("startup_ms", 0.0) >= timeout_ms * 0.95
     )
 
 

@@ -190,6 +190,12 @@ def main(argv: list[str]) -> int:
         watchdog.dismiss()  # first thing: the call is the tap's own to record again
     child[0] = 0  # reaped: its pid may be reused, and a late signal has no one to reach
     code, sig = runner.decode_status(status)
+    if opts.get("forwarded") and opts.get("timeout_ms"):
+        # Killed by the runtime's signal: its clock started before ours (see
+        # recorder.ran_out_of_time). Only on this path: it costs a /proc read.
+        from hooktui.tap.watchdog import process_start
+
+        opts["startup_ms"] = max(0.0, (t0 - process_start()) * 1000)
     _record(opts, request, out, err, code, sig, started_at, t0, "")
     if sig is not None:
         _die_by(sig)

@@ -51,7 +51,7 @@ class Watchdog:
     ) -> None:
         """Fork the watchdog with what has arrived so far. Never raises."""
         self.due = None  # once per call, whatever happens here
-        self.born = min(self.t0, _process_start())
+        self.born = min(self.t0, process_start())
         try:
             r, w = os.pipe()
         except OSError:
@@ -158,7 +158,7 @@ def kill_hook(pid: int, pidfd: int) -> None:
         pass
 
 
-def _process_start() -> float:
+def process_start() -> float:
     """When this process was started, on the time.monotonic() clock (Linux).
 
     /proc/self/stat has it in clock ticks since boot; anywhere that fails, the

@@ -211,3 +211,22 @@ def test_a_slow_hook_that_answers_is_recorded_once(tmp_path):
     assert record["timed_out"] is False and record["failure_detail"] == ""
     # A watchdog writes before it exits, and it has exited: no second line is coming.
     assert stream.read_bytes().count(b"\n") == 1
+
+
+def test_a_catchable_signal_at_the_timeout_counts_the_taps_own_start_up(tmp_path):
+    """Claude Code's way (SIGTERM, passed on to the hook), with a timeout so short that
+    the tap's start-up is a good part of it: the runtime's clock started at the spawn."""
+    stream = tmp_path / "s.jsonl"
+    started = time.monotonic()
+    tap = start_tap(stream, 200, "sh", "-c", "cat >/dev/null; echo started; exec sleep 30")
+    tap.stdin.write(json.dumps(CODEX_REQUEST).encode())
+    tap.stdin.close()
+    assert tap.stdout.readline() == b"started\n"
+    time.sleep(max(0.0, started + 0.2 - time.monotonic()))
+    tap.send_signal(signal.SIGTERM)
+    assert tap.wait() == -signal.SIGTERM
+
+    (record,) = wait_for_records(stream, 1)
+    assert record["failure"] == "timeout" and record["timed_out"] is True
+    assert record["signal"] == signal.SIGTERM
+    assert "watchdog" not in record["failure_detail"]  # the tap recorded it itself
