@@ -4,7 +4,9 @@ This module runs on every tool call, so the pass-through path imports only
 what Python has already loaded or what is a cheap C module (`os`, `sys`,
 `select`, `_signal`, `time`); argv is parsed by hand. Everything heavy
 (msgspec, the adapters, redaction) is imported by the recorder, in a forked
-child that runs after the hook's answer has gone back to the caller.
+child that runs after the hook's answer has gone back to the caller. With
+`--timeout-ms`, a hook still running at half its timeout gets a watchdog
+(watchdog.py) that records the call if the runtime SIGKILLs the tap.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ class Watchdog:
     def __init__(self, timeout_ms: int, t0: float, record) -> None:
         self.timeout_ms = timeout_ms
         self.t0 = t0  # the tap's time.monotonic() when the hook started
-        self.due = t0 + timeout_ms * FRACTION / 1000
+        self.due: float | None = t0 + timeout_ms * FRACTION / 1000  # None once started
         # record(request, stdout, stderr, duration_ms, timed_out): what the
         # watchdog calls, in its own process, when the tap died.
         self.record = record
