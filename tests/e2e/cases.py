@@ -178,10 +178,6 @@ CLAUDE_PINNED = [
         },
         content_has="E2E-D",
         record={"decision": "deny", "reason": "E2E-D"},
-        disagreement=(
-            "Claude Code reads the JSON on stdout even when the hook exits 1, and blocks; "
-            "the adapter says failure/exit_code/proceeds"
-        ),
         **_claude_blocks,
     ),
     Case(
@@ -198,10 +194,6 @@ CLAUDE_PINNED = [
             )
         },
         record={},
-        disagreement=(
-            "Claude Code ignores hookSpecificOutput whose hookEventName is not the event's "
-            "(the tool runs); the adapter says deny"
-        ),
         **_claude_proceeds,
     ),
     Case(
@@ -214,10 +206,86 @@ CLAUDE_PINNED = [
         content_has="",
         ends_turn=True,
         record={},
-        disagreement=(
-            "Claude Code runs the tool and then stops the turn on continue:false; "
-            "the adapter says deny (lets_through False)"
-        ),
+    ),
+    Case(
+        name="deny-json-with-exit3",
+        # Valid JSON on stdout is read whatever the exit code (2 aside).
+        answer={
+            "stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-D3"),
+            "exit": 3,
+        },
+        content_has="E2E-D3",
+        record={"decision": "deny", "reason": "E2E-D3"},
+        **_claude_blocks,
+    ),
+    Case(
+        name="allow-json-with-exit1",
+        # Read as a plain success: no hook error.
+        answer={"stdout": _hso(permissionDecision="allow"), "stderr": "E2E-EXIT1", "exit": 1},
+        record={"decision": "allow", "failure": ""},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="plain-text-with-exit1",
+        answer={"stdout": "just some text", "stderr": "E2E-EXIT1", "exit": 1},
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="deny-json-with-exit2",
+        # exit 2 with a JSON deny: the JSON's reason, not stderr, reaches the model.
+        answer={
+            "stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-JD"),
+            "stderr": "E2E-EXIT2",
+            "exit": 2,
+        },
+        content_has="E2E-JD",
+        record={"decision": "deny", "reason": "E2E-JD"},
+        **_claude_blocks,
+    ),
+    Case(
+        name="invalid-answer-with-exit2",
+        # JSON that fails Claude Code's output schema is a non-blocking error, even on exit 2.
+        answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
+        absent=("E2E-EXIT2",),
+        record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="deny-without-hookEventName",
+        answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "permissionDecision": "deny",
+                        "permissionDecisionReason": "E2E-N",
+                    }
+                }
+            )
+        },
+        absent=("E2E-N",),
+        record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        **_claude_proceeds,
+    ),
+    Case(
+        name="deny-and-continue-false",
+        # The deny blocks the call, and the model reads its reason: the turn goes on.
+        answer={
+            "stdout": json.dumps(
+                {
+                    "continue": False,
+                    "stopReason": "E2E-STOP",
+                    "hookSpecificOutput": {
+                        "hookEventName": "PreToolUse",
+                        "permissionDecision": "deny",
+                        "permissionDecisionReason": "E2E-DS",
+                    },
+                }
+            )
+        },
+        content_has="E2E-DS",
+        record={"decision": "deny", "reason": "E2E-DS"},
+        **_claude_blocks,
     ),
     Case(
         name="timeout",
@@ -283,11 +351,32 @@ CLAUDE_PINNED = [
         absent=("E2E-REPLACED",),
         record={"decision": "allow"},
         post_record={"decision": "allow"},
-        disagreement=(
-            "Claude Code ignores updatedToolOutput for Bash (the model gets the real "
-            "output); the adapter says replace"
-        ),
         **_claude_proceeds,
+    ),
+    Case(
+        name="post-updatedToolOutput-bash-shaped",
+        # Output in Bash's own shape (stdout, stderr, interrupted) does replace it.
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PostToolUse",
+                        "updatedToolOutput": {
+                            "stdout": "E2E-REPLACED",
+                            "stderr": "",
+                            "interrupted": False,
+                        },
+                    }
+                }
+            )
+        },
+        ran=RAN,
+        is_error=False,
+        content_has="E2E-REPLACED",
+        absent=("original-ran",),
+        record={"decision": "allow"},
+        post_record={"decision": "replace"},
     ),
 ]
 

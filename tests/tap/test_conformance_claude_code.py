@@ -12,7 +12,22 @@ A = ADAPTERS["claude-code"]
 PRE = "claude_pre_bash"
 POST = "claude_post_bash"
 PROMPT = "claude_prompt"
+MCP_POST = "claude_post_mcp"
 NEW_INPUT = {"command": "git status --short", "description": "Show status"}
+BASH_OUTPUT = {"stdout": "[redacted]", "stderr": "", "interrupted": False}
+
+
+def _hso_pre(**fields):
+    return {"hookEventName": "PreToolUse", **fields}
+
+
+def _pre(**fields):
+    return {"hookSpecificOutput": _hso_pre(**fields)}
+
+
+def _post(**fields):
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", **fields}}
+
 
 CASES = [
     # Exit codes
@@ -27,7 +42,11 @@ CASES = [
     (
         "exit2-stdout-ignored",
         PRE,
-        out({"hookSpecificOutput": {"permissionDecision": "allow"}}, "blocked", exit=2),
+        out(
+            {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}},
+            "blocked",
+            exit=2,
+        ),
         {"decision": "deny", "reason": "blocked"},
     ),
     ("exit2-empty-stderr", PRE, out(exit=2), {"decision": "deny", "reason": ""}),
@@ -37,11 +56,118 @@ CASES = [
         out(stderr="boom", exit=1),
         {"decision": "failure", "failure": "exit_code", "effect": "proceeds", "detail": "exit 1"},
     ),
+    # JSON on stdout is read whatever the exit code, 2 aside: pinned against the
+    # real Claude Code 2.1.197 (tests/e2e: deny-json-with-exit1, deny-json-with-exit3,
+    # allow-json-with-exit1, plain-text-with-exit1, deny-json-with-exit2).
     (
-        "exit1-json-deny-ignored",
+        "exit1-json-deny",
         PRE,
-        out({"hookSpecificOutput": {"permissionDecision": "deny"}}, exit=1),
+        out(_pre(permissionDecision="deny", permissionDecisionReason="E2E-D"), exit=1),
+        {"decision": "deny", "reason": "E2E-D"},
+    ),
+    (
+        "exit3-json-deny",
+        PRE,
+        out(_pre(permissionDecision="deny", permissionDecisionReason="no"), "ignored", exit=3),
+        {"decision": "deny", "reason": "no"},
+    ),
+    (
+        "exit1-json-allow",
+        PRE,
+        out(_pre(permissionDecision="allow"), "oops", exit=1),
+        {"decision": "allow", "reason": ""},
+    ),
+    ("exit1-json-empty-object", PRE, out({}, exit=1), {"decision": "allow"}),
+    (
+        "exit1-plain-text",
+        PRE,
+        out("just some text", "oops", exit=1),
         {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+    ),
+    (
+        "exit1-broken-json",
+        PRE,
+        out("{not json", exit=1),
+        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+    ),
+    (
+        "exit2-json-deny-reason",
+        PRE,
+        out(
+            _pre(permissionDecision="deny", permissionDecisionReason="E2E-JD"), "E2E-EXIT2", exit=2
+        ),
+        {"decision": "deny", "reason": "E2E-JD"},
+    ),
+    # An answer that fails the output schema or names another event is dropped
+    # whole, exit 2 included: pinned against the real Claude Code 2.1.197
+    # (invalid-answer-with-exit2, deny-without-hookEventName, deny-under-wrong-hookEventName).
+    (
+        "exit2-invalid-answer",
+        PRE,
+        out({"decision": "allow"}, "E2E-EXIT2", exit=2),
+        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+    ),
+    (
+        "hso-without-event-name",
+        PRE,
+        out(
+            {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}}
+        ),
+        {
+            "decision": "failure",
+            "failure": "unsupported",
+            "effect": "proceeds",
+            "detail": "hookEventName",
+        },
+    ),
+    (
+        "hso-other-event-name",
+        PRE,
+        out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PostToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "E2E-W",
+                }
+            }
+        ),
+        {
+            "decision": "failure",
+            "failure": "unsupported",
+            "effect": "proceeds",
+            "detail": "PostToolUse",
+        },
+    ),
+    (
+        "hso-other-event-name-exit2",
+        PRE,
+        out({"hookSpecificOutput": {"hookEventName": "Stop"}}, "blocked", exit=2),
+        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+    ),
+    (
+        "hso-unknown-event-name",
+        POST,
+        out({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "c"}}),
+        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+    ),
+    (
+        "reason-not-a-string",
+        PRE,
+        out({"decision": "block", "reason": None}),
+        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+    ),
+    (
+        "continue-not-a-bool",
+        PRE,
+        out({"continue": "no"}),
+        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+    ),
+    (
+        "updated-input-not-an-object",
+        PRE,
+        out(_pre(updatedInput="git status")),
+        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
     ),
     (
         "exit3-failure",
@@ -121,6 +247,7 @@ CASES = [
         out(
             {
                 "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
                     "permissionDecision": "ask",
                     "permissionDecisionReason": "confirm?",
                 }
@@ -131,19 +258,27 @@ CASES = [
     (
         "pd-defer",
         PRE,
-        out({"hookSpecificOutput": {"permissionDecision": "defer"}}),
+        out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}),
         {"decision": "ask", "reason": "defer"},
     ),
     (
         "pd-unknown",
         PRE,
-        out({"hookSpecificOutput": {"permissionDecision": "maybe"}}),
+        out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "maybe"}}),
         {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
     ),
     (
         "pd-allow-updated",
         PRE,
-        out({"hookSpecificOutput": {"permissionDecision": "allow", "updatedInput": NEW_INPUT}}),
+        out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "allow",
+                    "updatedInput": NEW_INPUT,
+                }
+            }
+        ),
         {"decision": "modify", "updated_input": NEW_INPUT},
     ),
     (
@@ -155,7 +290,15 @@ CASES = [
     (
         "pd-ask-updated",
         PRE,
-        out({"hookSpecificOutput": {"permissionDecision": "ask", "updatedInput": NEW_INPUT}}),
+        out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "ask",
+                    "updatedInput": NEW_INPUT,
+                }
+            }
+        ),
         {"decision": "ask", "updated_input": NEW_INPUT},
     ),
     (
@@ -164,6 +307,7 @@ CASES = [
         out(
             {
                 "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
                     "permissionDecision": "allow",
                     "additionalContext": "ran in CI",
                 }
@@ -178,6 +322,7 @@ CASES = [
             {
                 "decision": "approve",
                 "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
                     "permissionDecision": "deny",
                     "permissionDecisionReason": "x",
                 },
@@ -204,14 +349,48 @@ CASES = [
         out({"decision": "allow"}),
         {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
     ),
-    # continue: false stops Claude altogether: nothing runs.
+    # continue: false at a tool event: the tool still runs (PostToolUse fires), then
+    # the turn ends; a deny beside it blocks and the model reads its reason (the turn
+    # goes on). Pinned against the real Claude Code 2.1.197 (continue-false,
+    # deny-and-continue-false).
     (
         "continue-false",
         PRE,
         out({"continue": False, "stopReason": "quota reached"}),
-        {"decision": "deny", "reason": "quota reached"},
+        {"decision": "allow", "reason": "quota reached", "note": "ends the turn"},
     ),
-    ("continue-false-bare", POST, out({"continue": False}), {"decision": "deny"}),
+    (
+        "continue-false-with-rewrite",
+        PRE,
+        out({"continue": False, "hookSpecificOutput": _hso_pre(updatedInput=NEW_INPUT)}),
+        {"decision": "modify", "updated_input": NEW_INPUT, "note": "ends the turn"},
+    ),
+    (
+        "continue-false-with-deny",
+        PRE,
+        out(
+            {
+                "continue": False,
+                "stopReason": "s",
+                "hookSpecificOutput": _hso_pre(
+                    permissionDecision="deny", permissionDecisionReason="E2E-DS"
+                ),
+            }
+        ),
+        {"decision": "deny", "reason": "E2E-DS"},
+    ),
+    (
+        "continue-false-bare",
+        POST,
+        out({"continue": False}),
+        {"decision": "allow", "reason": "continue: false", "note": "ends the turn"},
+    ),
+    (
+        "continue-false-prompt",
+        PROMPT,
+        out({"continue": False, "stopReason": "no"}),
+        {"decision": "deny", "reason": "no"},
+    ),
     ("continue-true", PRE, out({"continue": True, "suppressOutput": True}), {"decision": "allow"}),
     # PostToolUse
     (
@@ -233,22 +412,62 @@ CASES = [
             {
                 "hookSpecificOutput": {
                     "hookEventName": "PostToolUse",
-                    "updatedToolOutput": {"stdout": "[redacted]", "stderr": ""},
+                    "updatedToolOutput": BASH_OUTPUT,
                 }
             }
         ),
-        {"decision": "replace", "updated_output": {"stdout": "[redacted]", "stderr": ""}},
+        {"decision": "replace", "updated_output": BASH_OUTPUT},
+    ),
+    # updatedToolOutput for a built-in tool must fit its output shape, else the
+    # model gets the real output; updatedMCPToolOutput is for MCP tools only.
+    # Pinned against the real Claude Code 2.1.197 (post-updatedToolOutput-on-bash,
+    # post-updatedToolOutput-bash-shaped).
+    (
+        "post-updated-output-text-on-bash",
+        POST,
+        out(_post(updatedToolOutput="E2E-REPLACED")),
+        {"decision": "allow", "note": "real output"},
     ),
     (
-        "post-updated-mcp-output",
+        "post-updated-output-missing-interrupted",
         POST,
-        out({"hookSpecificOutput": {"updatedMCPToolOutput": "[redacted]"}}),
+        out(_post(updatedToolOutput={"stdout": "x", "stderr": ""})),
+        {"decision": "allow", "note": "real output"},
+    ),
+    (
+        "post-updated-output-object-on-edit",
+        "claude_post_edit",
+        out(_post(updatedToolOutput={"filePath": "/x"})),
+        {"decision": "replace", "updated_output": {"filePath": "/x"}},
+    ),
+    (
+        "post-updated-output-text-on-mcp",
+        MCP_POST,
+        out(_post(updatedToolOutput="[redacted]")),
         {"decision": "replace", "updated_output": "[redacted]"},
+    ),
+    (
+        "post-updated-mcp-output-on-mcp",
+        MCP_POST,
+        out(_post(updatedMCPToolOutput="[redacted]")),
+        {"decision": "replace", "updated_output": "[redacted]"},
+    ),
+    (
+        "post-updated-output-wins-over-mcp",
+        MCP_POST,
+        out(_post(updatedToolOutput="a", updatedMCPToolOutput="b")),
+        {"decision": "replace", "updated_output": "a"},
+    ),
+    (
+        "post-updated-mcp-output-on-bash",
+        POST,
+        out(_post(updatedMCPToolOutput="x")),
+        {"decision": "allow", "note": "real output"},
     ),
     (
         "post-context",
         POST,
-        out({"hookSpecificOutput": {"additionalContext": "note"}}),
+        out({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "note"}}),
         {"decision": "allow", "context": "note"},
     ),
     (
@@ -339,7 +558,12 @@ CASES = [
         "perm-deny",
         "claude_permission",
         out(
-            {"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "not on fridays"}}}
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PermissionRequest",
+                    "decision": {"behavior": "deny", "message": "not on fridays"},
+                }
+            }
         ),
         {"decision": "deny", "reason": "not on fridays"},
     ),
@@ -349,10 +573,11 @@ CASES = [
         out(
             {
                 "hookSpecificOutput": {
+                    "hookEventName": "PermissionRequest",
                     "decision": {
                         "behavior": "allow",
                         "updatedInput": {"command": "npm publish --dry-run"},
-                    }
+                    },
                 }
             }
         ),
@@ -362,7 +587,14 @@ CASES = [
     (
         "perm-bad-behavior",
         "claude_permission",
-        out({"hookSpecificOutput": {"decision": {"behavior": "perhaps"}}}),
+        out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PermissionRequest",
+                    "decision": {"behavior": "perhaps"},
+                }
+            }
+        ),
         {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
     ),
     # Subagent edit

@@ -13,6 +13,7 @@ from hooktui.tap.model import Outcome, Verdict
 from tests.tap.fixtures import request
 
 NEW = {"command": "git status --short"}
+BASH_OUT = {"stdout": "[redacted]", "stderr": "", "interrupted": False}
 
 
 def V(decision: str, **fields) -> Verdict:
@@ -38,8 +39,10 @@ ROUND_TRIPS = {
         ("claude_post_bash", V("allow")),
         ("claude_post_bash", V("allow", context="c")),
         ("claude_post_bash", V("deny", reason="leak")),
-        ("claude_post_bash", V("replace", updated_output={"stdout": "[redacted]"})),
-        ("claude_post_bash", V("replace", updated_output="x", context="c")),
+        ("claude_post_bash", V("replace", updated_output=BASH_OUT)),
+        ("claude_post_bash", V("replace", updated_output=BASH_OUT, context="c")),
+        ("claude_post_mcp", V("replace", updated_output="x", context="c")),
+        ("claude_post_edit", V("replace", updated_output={"filePath": "/x"})),
         ("claude_prompt", V("allow", context="ctx")),
         ("claude_prompt", V("deny", reason="no secrets")),
         ("claude_stop", V("deny", reason="run the tests first")),
@@ -168,6 +171,9 @@ def test_encode_then_judge_gives_the_verdict_back(runtime, fixture, verdict):
 IMPOSSIBLE = [
     ("claude-code", "claude_pre_bash", V("replace", updated_output="x")),
     ("claude-code", "claude_post_bash", V("modify", updated_input=NEW)),
+    # Bash's output is replaced only by one in its own shape (stdout, stderr, interrupted).
+    ("claude-code", "claude_post_bash", V("replace", updated_output="x")),
+    ("claude-code", "claude_post_bash", V("replace", updated_output={"stdout": "x"})),
     ("claude-code", "claude_session_start", V("deny", reason="r")),
     ("claude-code", "claude_pre_bash", F("timeout")),
     ("codex", "codex_pre_bash", V("ask")),
