@@ -13,6 +13,9 @@ what the real 0.171 runtime did (PROTOCOLS.md, RUNTIMES-E2E.md; the runtime wins
   runs. Unknown shapes (e.g. Gemini-style `decision: "allow"`) fail too.
 - exit 2: blocks with stderr as the reason; exit 2 with empty stderr fails.
   Any other exit, a signal or a timeout: a failed hook, the tool runs.
+- hookSpecificOutput needs a hookEventName Codex knows (any of its events, not
+  necessarily this one: pinned); without one the output does not parse, a
+  failed hook whose context is dropped.
 - PostToolUse: `decision: "block"` + reason (or exit 2 + stderr) replaces the
   result with the reason (= deny after the call); `updatedMCPToolOutput` and
   `updatedToolOutput` are parsed but unsupported (fail open).
@@ -51,10 +54,39 @@ _KNOWN_KEYS = {
     "hookSpecificOutput",
 }
 _TEXT_IS_CONTEXT = {"UserPromptSubmit", "SessionStart"}
+# The event names Codex 0.171 knows. hookSpecificOutput.hookEventName must be one
+# of them, though not necessarily this event's (pinned against the real Codex
+# 0.171.0: "AfterTool" fails the output, "PreToolUse" in a PostToolUse answer is read).
+_EVENT_NAMES = {
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+    "Interrupt",
+}
 
 
 def _failed(why: str) -> Verdict:
     return failure("unsupported", f"{why}; Codex counts the hook as failed and the tool runs")
+
+
+def _invalid_hso(hso: dict) -> str:
+    """Why Codex cannot parse this hookSpecificOutput, or "" when it can."""
+    name = hso.get("hookEventName")
+    if name is None:
+        return 'hookSpecificOutput has no "hookEventName"'
+    if name not in _EVENT_NAMES:
+        return f"hookEventName {name!r} is not a Codex event"
+    if "additionalContext" in hso and not isinstance(hso["additionalContext"], str):
+        return "additionalContext is not a string"
+    return ""
 
 
 class CodexAdapter(Adapter):
@@ -116,6 +148,13 @@ class CodexAdapter(Adapter):
         if hso is not None and not isinstance(hso, dict):
             return _failed("hookSpecificOutput is not an object")
         hso = hso or {}
+        problem = _invalid_hso(hso) if "hookSpecificOutput" in obj else ""
+        if problem:
+            return failure(
+                "invalid_json",
+                f"{problem}: not a valid {native or 'hook'} output; Codex counts the hook as "
+                "failed, drops the whole answer and the tool runs",
+            )
         context = hso.get("additionalContext")
         context = context if isinstance(context, str) else ""
         decision = obj.get("decision")

@@ -573,10 +573,26 @@ CODEX_PINNED = [
         absent=("E2E-CTX",),
         record={"decision": "allow"},
         post_record={"context": ""},
-        disagreement=(
-            "Codex drops hookSpecificOutput whose hookEventName is not the event's "
-            "(no context reaches the model); the adapter records context"
-        ),
+        **_codex_proceeds,
+    ),
+    Case(
+        name="post-context-under-another-event-name",
+        # Any Codex event name parses (an unknown one does not, see above): the
+        # context reaches the model.
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PreToolUse",
+                        "additionalContext": "E2E-CTX2",
+                    }
+                }
+            )
+        },
+        notes_have=("E2E-CTX2",),
+        record={"decision": "allow"},
+        post_record={"decision": "allow", "context": "E2E-CTX2"},
         **_codex_proceeds,
     ),
     Case(

@@ -18,6 +18,14 @@ def hso(**fields):
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **fields}}
 
 
+def _post(**fields):
+    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", **fields}}
+
+
+def _perm(**fields):
+    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", **fields}}
+
+
 CASES = [
     ("exit0-empty", PRE, out(), {"decision": "allow"}),
     ("plain-text-ignored", PRE, out("checked\n"), {"decision": "allow"}),
@@ -157,12 +165,53 @@ CASES = [
         out({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": "x"}}),
         FAIL,
     ),
-    ("post-updated-tool", POST, out({"hookSpecificOutput": {"updatedToolOutput": "x"}}), FAIL),
+    ("post-updated-tool", POST, out(_post(updatedToolOutput="x")), FAIL),
     (
         "post-context",
         POST,
-        out({"hookSpecificOutput": {"additionalContext": "c"}}),
+        out(_post(additionalContext="c")),
         {"decision": "allow", "context": "c"},
+    ),
+    # hookEventName must be an event Codex knows, not necessarily this one:
+    # pinned against the real Codex 0.171.0 (post-context-under-wrong-hookEventName,
+    # post-context-under-another-event-name).
+    (
+        "post-context-unknown-event-name",
+        POST,
+        out({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "c"}}),
+        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds", "context": ""},
+    ),
+    (
+        "post-context-other-codex-event-name",
+        POST,
+        out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "c"}}),
+        {"decision": "allow", "context": "c"},
+    ),
+    (
+        "post-context-without-event-name",
+        POST,
+        out({"hookSpecificOutput": {"additionalContext": "c"}}),
+        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+    ),
+    (
+        "post-context-not-a-string",
+        POST,
+        out(_post(additionalContext=["c"])),
+        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+    ),
+    (
+        "pre-deny-unknown-event-name",
+        PRE,
+        out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "BeforeTool",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "no",
+                }
+            }
+        ),
+        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
     ),
     (
         "post-continue-false",
@@ -213,19 +262,19 @@ CASES = [
     (
         "perm-deny-default-message",
         "codex_permission",
-        out({"hookSpecificOutput": {"decision": {"behavior": "deny"}}}),
+        out(_perm(decision={"behavior": "deny"})),
         {"decision": "deny", "reason": "PermissionRequest hook denied approval"},
     ),
     (
         "perm-updated-input",
         "codex_permission",
-        out({"hookSpecificOutput": {"decision": {"behavior": "allow", "updatedInput": {}}}}),
+        out(_perm(decision={"behavior": "allow", "updatedInput": {}})),
         FAIL,
     ),
     (
         "perm-interrupt",
         "codex_permission",
-        out({"hookSpecificOutput": {"decision": {"behavior": "deny", "interrupt": True}}}),
+        out(_perm(decision={"behavior": "deny", "interrupt": True})),
         FAIL,
     ),
     ("perm-continue-false", "codex_permission", out({"continue": False}), FAIL),
