@@ -52,6 +52,8 @@ CASES = [
         ),
         {"decision": "allow"},
     ),
+    # tool_input replaces the arguments, it does not merge into them (the docs say
+    # merged): pinned against the real Gemini CLI 0.61.0 (tests/e2e rewrite case).
     (
         "tool-input-replaces",
         PRE,
@@ -117,6 +119,20 @@ CASES = [
         {"decision": "deny", "reason": "nope, not that"},
     ),
     ("exit3-stderr", PRE, out(stderr="nope", exit=3), {"decision": "deny", "reason": "nope"}),
+    # exit >= 3 with text on both streams: stdout is the reason, stderr is not.
+    # Pinned against the real Gemini CLI 0.61.0 (tests/e2e exit3-plain-text).
+    (
+        "exit3-stdout-over-stderr",
+        PRE,
+        out("E2E-EXIT3-OUT", "E2E-EXIT3", exit=3),
+        {"decision": "deny", "reason": "E2E-EXIT3-OUT"},
+    ),
+    (
+        "exit4-stdout-over-stderr",
+        PRE,
+        out("no\n", "diagnostic", exit=4),
+        {"decision": "deny", "reason": "no"},
+    ),
     (
         "exit1-warning",
         PRE,
