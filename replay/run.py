@@ -61,8 +61,14 @@ def replay_record(index: int, entry: Entry, options: Options) -> Result:
             index=index, line=entry.line, record=record, cls=compare.SKIPPED, skip_reason=why
         )
     plan = build_plan(record, options.policy, options.timeout_s, options.base_env)
-    # Already there: no cwd lets the runner use posix_spawn instead of fork + chdir.
+    # When the hook would get this very process's cwd and environment, say so
+    # (None): the runner then spawns directly instead of fork + chdir + exec,
+    # which costs a few ms per hook (see hooktui replay's main, which sets
+    # HOOKTUI_REPLAY=1 on its own process so that this is the common case).
     cwd = None if plan.cwd == _here() else plan.cwd
+    env: dict[str, str] | None = plan.env
+    if options.base_env is None and plan.env == os.environ:
+        env = None
     runs: list[Verdict] = []
     first: Outcome | None = None
     for _ in range(max(1, options.repeat)):
@@ -70,7 +76,7 @@ def replay_record(index: int, entry: Entry, options: Options) -> Result:
             plan.argv,
             plan.stdin,
             cwd=cwd,
-            env=plan.env,
+            env=env,
             timeout_s=plan.timeout_s,
             new_session=True,
         )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
+from hooktui.replay.policy import REPLAY_ENV
 from hooktui.replay.report import FAIL_ON, Report, to_json
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import Entry, Session, SessionError, load_session, select
@@ -134,8 +136,6 @@ def prepare(args: argparse.Namespace) -> Job:
 
 
 def watch_targets(args: argparse.Namespace, job: Job) -> list[str]:
-    import os
-
     from hooktui.replay.policy import watch_paths
 
     if args.watch:
@@ -202,6 +202,9 @@ def main(argv: list[str]) -> int:
         fmt = args.format or ("tui" if sys.stdout.isatty() else "text")
         args.format = fmt
         job = prepare(args)
+        # This process only replays: with the marker in its own environment, hooks
+        # that need nothing else can be spawned with it as it is (see replay.run).
+        os.environ[REPLAY_ENV] = "1"
         if fmt == "tui":
             from hooktui.tui.replay_screen import run_app
 

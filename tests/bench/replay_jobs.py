@@ -10,7 +10,9 @@ Goals (issue 4): jobs 2 <= 0.6x jobs 1; jobs 1 <= 1.1x the plain loop.
 
 Run: .venv/bin/python tests/bench/replay_jobs.py [--records N] [--rounds R]
 Replay runs in-process here (hooktui.replay.run.replay), so the ratio measures the
-per-record cost of replay, not the one-off start-up of the `hooktui` command.
+per-record cost of replay, not the one-off start-up of the `hooktui` command. As
+`hooktui replay` does, the process marks itself HOOKTUI_REPLAY=1, and it runs from
+the session's recorded cwd (replaying in the project directory, the usual case).
 """
 
 from __future__ import annotations
@@ -105,6 +107,8 @@ def main() -> int:
         session = tmp_path / "session.jsonl"
         make_session(session, args.records, tmp)
         entries = load_session(str(session)).entries
+        os.environ["HOOKTUI_REPLAY"] = "1"  # as hooktui replay's main does
+        os.chdir(tmp)
         best = {"loop": float("inf"), "jobs1": float("inf"), "jobs2": float("inf")}
         for r in range(args.rounds):
             times = {
