@@ -446,6 +446,13 @@ def test_recorded_cwd_env_and_replay_marker(tmp_path: Path, workdir: Path):
     report = json.loads(proc.stdout)
     (change,) = report["changes"]
     assert change["after"]["reason"] == f"{workdir}|{workdir}|1|ls"
+    # From the recorded cwd with the recorded variables already set (the runner's
+    # direct-spawn path): the same answer.
+    proc = replay_cli(
+        str(stream), "--policy", f"{PYTHON} {probe}", "--format", "json", cwd=workdir, env=env
+    )
+    (change,) = json.loads(proc.stdout)["changes"]
+    assert change["after"]["reason"] == f"{workdir}|{workdir}|1|ls"
 
 
 def test_text_format(tmp_path: Path, workdir: Path):
