@@ -77,8 +77,37 @@ def _failed(why: str) -> Verdict:
     return failure("unsupported", f"{why}; Codex counts the hook as failed and the tool runs")
 
 
-def _invalid_hso(hso: dict) -> str:
+# The fields each event's hookSpecificOutput may hold: Codex refuses any other
+# (pinned against the real Codex 0.171.0: PreToolUse's permissionDecision in a
+# PostToolUse answer drops the answer, context included). updatedToolOutput is
+# left to the PostToolUse reading, which names it as unsupported.
+_HSO_FIELDS = {
+    "PreToolUse": {
+        "hookEventName",
+        "permissionDecision",
+        "permissionDecisionReason",
+        "updatedInput",
+        "additionalContext",
+    },
+    "PostToolUse": {
+        "hookEventName",
+        "additionalContext",
+        "updatedMCPToolOutput",
+        "updatedToolOutput",
+    },
+    "PermissionRequest": {"hookEventName", "decision"},
+    "UserPromptSubmit": {"hookEventName", "additionalContext"},
+    "SessionStart": {"hookEventName", "additionalContext"},
+    "SubagentStart": {"hookEventName", "additionalContext"},
+}
+
+
+def _invalid_hso(native: str, hso: dict) -> str:
     """Why Codex cannot parse this hookSpecificOutput, or "" when it can."""
+    allowed = _HSO_FIELDS.get(native)
+    unknown = sorted(set(hso) - allowed) if allowed else []
+    if unknown:
+        return f"hookSpecificOutput field(s) {', '.join(unknown)} are not {native}'s"
     name = hso.get("hookEventName")
     if name is None:
         return 'hookSpecificOutput has no "hookEventName"'
@@ -148,7 +177,7 @@ class CodexAdapter(Adapter):
         if hso is not None and not isinstance(hso, dict):
             return _failed("hookSpecificOutput is not an object")
         hso = hso or {}
-        problem = _invalid_hso(hso) if "hookSpecificOutput" in obj else ""
+        problem = _invalid_hso(native, hso) if "hookSpecificOutput" in obj else ""
         if problem:
             return failure(
                 "invalid_json",

@@ -596,6 +596,27 @@ CODEX_PINNED = [
         **_codex_proceeds,
     ),
     Case(
+        name="post-context-beside-a-field-of-another-event",
+        # permissionDecision is PreToolUse's: in a PostToolUse answer the output
+        # does not parse, and its context is dropped with it.
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PostToolUse",
+                        "additionalContext": "E2E-CTX3",
+                        "permissionDecision": "deny",
+                    }
+                }
+            )
+        },
+        absent=("E2E-CTX3",),
+        record={"decision": "allow"},
+        post_record={"decision": "failure", "context": "", "effect": "proceeds"},
+        **_codex_proceeds,
+    ),
+    Case(
         name="post-updatedToolOutput",
         answer={},
         post_answer={

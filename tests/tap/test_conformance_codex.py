@@ -172,9 +172,10 @@ CASES = [
         out(_post(additionalContext="c")),
         {"decision": "allow", "context": "c"},
     ),
-    # hookEventName must be an event Codex knows, not necessarily this one:
-    # pinned against the real Codex 0.171.0 (post-context-under-wrong-hookEventName,
-    # post-context-under-another-event-name).
+    # hookEventName must be an event Codex knows, not necessarily this one, and the
+    # fields must be this event's: pinned against the real Codex 0.171.0
+    # (post-context-under-wrong-hookEventName, post-context-under-another-event-name,
+    # post-context-beside-a-field-of-another-event).
     (
         "post-context-unknown-event-name",
         POST,
@@ -186,6 +187,27 @@ CASES = [
         POST,
         out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "c"}}),
         {"decision": "allow", "context": "c"},
+    ),
+    (
+        "post-context-beside-a-pre-field",
+        POST,
+        out(_post(additionalContext="c", permissionDecision="deny")),
+        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds", "context": ""},
+    ),
+    (
+        "pre-deny-beside-a-post-field",
+        PRE,
+        out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "no",
+                    "updatedMCPToolOutput": "x",
+                }
+            }
+        ),
+        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
     ),
     (
         "post-context-without-event-name",
