@@ -16,6 +16,7 @@ received. It is skipped when:
 from __future__ import annotations
 
 import os
+import re
 import shlex
 from typing import Any
 
@@ -38,6 +39,28 @@ class Plan(msgspec.Struct, kw_only=True):
     cwd: str
     env: dict[str, str]
     timeout_s: float
+
+
+# A plain word of a shell command: no quotes, no expansions, no operators.
+_PLAIN_WORD = re.compile(r"[\w.@+-][\w./@+-]*")
+
+
+def anchor_policy(policy: str, cwd: str) -> str:
+    """`policy` with relative paths that exist under `cwd` made absolute.
+
+    Hooks replay in each record's recorded cwd, so `--policy "python3 guard.py"`
+    typed in the guard's folder would otherwise look for guard.py in the wrong
+    place. Only plain words naming an existing file or folder are touched; the
+    rest of the command line (quotes, pipes, variables) is left as typed.
+    """
+    parts = re.split(r"(\s+)", policy)
+    for i, word in enumerate(parts):
+        if not _PLAIN_WORD.fullmatch(word) or word.startswith("-") or not word.strip("."):
+            continue
+        candidate = os.path.join(cwd, word)
+        if ("/" in word or "." in word) and os.path.exists(candidate):
+            parts[i] = shlex.quote(os.path.abspath(candidate))
+    return "".join(parts)
 
 
 def policy_argv(policy: str) -> list[str]:

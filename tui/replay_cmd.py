@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "Exit status: 0 nothing changed (per --fail-on), 1 something did, 2 bad usage "
-            "or a bad session. Use absolute paths in --policy: hooks run in the recorded cwd."
+            "or a bad session. Relative paths in --policy are taken from the current folder."
         ),
     )
     p.add_argument("session", metavar="SESSION.jsonl", help="a stream written by `hooktui tap`")
@@ -116,8 +116,11 @@ class Job:
 
 def prepare(args: argparse.Namespace) -> Job:
     """Load and select; raises SessionError for a session that cannot be replayed."""
-    from hooktui.replay.policy import skip_reason
+    from hooktui.replay.policy import anchor_policy, skip_reason
 
+    if args.policy is not None:
+        # Hooks run in each record's recorded cwd: pin the user's relative paths here.
+        args.policy = anchor_policy(args.policy, os.getcwd())
     session = load_session(args.session)
     entries = select(session, args.filter)
     if not entries:

@@ -8,6 +8,7 @@ session order as records finish. With watch targets, every save re-runs it.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from typing import ClassVar
 
@@ -656,6 +657,10 @@ def open_replay(
         if answer is None:
             return
         command = answer.strip() or None
+        if command is not None:
+            from hooktui.replay.policy import anchor_policy
+
+            command = anchor_policy(command, os.getcwd())
         app.push_screen(ReplayScreen(entries, Options(policy=command), session=session))
 
     if policy is not None:

@@ -543,3 +543,22 @@ def test_replace_compared_key_order_insensitively(tmp_path: Path, workdir: Path)
     assert (change["class"], change["direction"]) == ("changed", "")
     assert change["before"]["updated_output"] == {"stdout": "", "code": 0}
     assert change["after"]["updated_output"] == {"code": 0, "stdout": "[hidden]"}
+
+
+def test_relative_policy_path_is_taken_from_where_replay_runs(tmp_path: Path, workdir: Path):
+    # The session was recorded in `workdir`; the edited guard sits in another
+    # folder and is named relative to it, as a user would type it there.
+    (tmp_path / "guards").mkdir()
+    guard = write_guard(tmp_path / "guards" / "guard.py", V1)
+    stream = tmp_path / "session.jsonl"
+    records = record_session(stream, "claude-code", [PYTHON, str(guard)], COMMANDS, workdir)
+    write_guard(guard, V2)
+    code, report = replay_json(
+        str(stream), "--policy", f"{PYTHON} guard.py", cwd=tmp_path / "guards"
+    )
+    assert report["failed"] == 0, report["changes"]
+    assert code == 1
+    assert by_id(report["changes"]) == {
+        records[1]["id"]: ("changed", "loosened"),
+        records[4]["id"]: ("changed", "tightened"),
+    }

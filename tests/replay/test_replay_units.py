@@ -252,3 +252,23 @@ def test_report_counts_exit_and_json():
     quiet = Report(results=[result(0, "failed"), result(1, "reason_only")])
     assert quiet.exit_status("changed") == 0
     assert Report(results=[result(0, "unchanged", flaky=True)]).exit_status() == 1
+
+
+def test_anchor_policy_pins_existing_relative_paths_only(tmp_path):
+    from hooktui.replay.policy import anchor_policy
+
+    (tmp_path / "guard.py").write_text("")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "g.sh").write_text("")
+    base = str(tmp_path)
+    assert anchor_policy("python3 guard.py", base) == f"python3 {tmp_path}/guard.py"
+    assert anchor_policy("sh ./lib/g.sh --strict", base) == f"sh {tmp_path}/lib/g.sh --strict"
+    # Left as typed: absolute paths, missing files, options, quoted and shell syntax.
+    for command in (
+        f"python3 {tmp_path}/guard.py",
+        "python3 missing.py",
+        "node -e 'x.js' | jq .",
+        'python3 "guard.py"',
+        "echo $HOME/guard.py",
+    ):
+        assert anchor_policy(command, base) == command
