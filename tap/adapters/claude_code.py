@@ -231,10 +231,14 @@ class ClaudeCodeAdapter(Adapter):
             if native in _TEXT_IS_CONTEXT:
                 return Verdict(decision="allow", context=out.text)
             return Verdict(decision="allow")
-        return failure(
-            "invalid_json",
-            "stdout starts with `{` but is not valid JSON; Claude Code does not read it as an "
-            "answer and the action proceeds",
+        # Broken JSON is plain text to Claude Code (pinned against 2.1.197: no error,
+        # the call goes ahead). Say so: the hook's author almost surely meant an answer.
+        return Verdict(
+            decision="allow",
+            failure_detail=(
+                "stdout starts with `{` but is not valid JSON; Claude Code reads it as plain "
+                "text, not as an answer, and the action proceeds"
+            ),
         )
 
     def _judge_json(self, call: Call, obj: dict) -> Verdict:
@@ -330,6 +334,8 @@ class ClaudeCodeAdapter(Adapter):
         d = verdict.decision
         ctx = {"additionalContext": verdict.context} if verdict.context else {}
         if d == "failure":
+            if verdict.failure == "invalid_json":  # broken JSON is plain text: an allow
+                raise cannot(self.name, verdict, native)
             return encode_generic_failure(self.name, call, verdict)
         if native == "PreToolUse":
             hso: dict[str, Any] = {"hookEventName": native}

@@ -138,7 +138,7 @@ CLAUDE_PINNED = [
     Case(
         name="invalid-json",
         answer={"stdout": "{not json"},
-        record={"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        record={"decision": "allow"},  # 2.1.197 reads broken JSON as plain text
         **_claude_proceeds,
     ),
     Case(

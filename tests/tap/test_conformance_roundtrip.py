@@ -35,7 +35,6 @@ ROUND_TRIPS = {
         ("claude_pre_bash", V("modify", updated_input=NEW)),
         ("claude_pre_bash", V("modify", updated_input=NEW, context="rewritten")),
         ("claude_pre_bash", F("exit_code")),
-        ("claude_pre_bash", F("invalid_json")),
         ("claude_post_bash", V("allow")),
         ("claude_post_bash", V("allow", context="c")),
         ("claude_post_bash", V("deny", reason="leak")),
@@ -192,6 +191,8 @@ IMPOSSIBLE = [
     ("fastpace", "fastpace_pre_seed", V("ask")),
     ("fastpace", "fastpace_pre_seed", F("signal")),
     ("unknown", "claude_pre_bash", F("timeout")),
+    # Claude Code reads broken JSON as plain text (an allow), never as a failure.
+    ("claude-code", "claude_pre_bash", F("invalid_json")),
 ]
 
 
