@@ -475,3 +475,17 @@ async def test_odd_records_show_in_every_tab(tmp_path: Path) -> None:
         assert "digest only" in seen[1]["response"] and "truncated" in seen[1]["response"]
         assert "+new output" in seen[1]["diff"]
         assert "no-such-decision" in seen[2]["summary"]
+
+
+async def test_a_note_on_a_non_failure_is_shown(tmp_path: Path) -> None:
+    # The runtime read the answer, but not as its author meant: the pane says so.
+    note = "stdout starts with `{` but is not valid JSON; Claude Code reads it as plain text"
+    path = write_stream(
+        tmp_path / "s.jsonl", [make_record(1, decision="allow", failure_detail=note)]
+    )
+    app = WatchApp([str(path)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        summary = _plain(app, "summary-body")
+        assert "note" in summary and "not valid JSON" in summary
+        assert "failed" not in summary

@@ -160,6 +160,10 @@ def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
                 EFFECT_TEXT.get(record.effect, record.effect), style="bold red" if fail_open else ""
             ),
         )
+    elif record.failure_detail:
+        # The runtime read the answer, but not as its author likely meant
+        # (broken JSON taken as text, an ignored replacement, `continue: false`).
+        grid.add_row("note", _t(record.failure_detail, style="dark_orange"))
     grid.add_row("tool", _t(record.tool_name or "—", style="bold"))
     if record.summary:
         grid.add_row("summary", _t(record.summary))
