@@ -20,6 +20,8 @@ from hooktui.replay.report import Report, Result, to_builtins, to_json
 from hooktui.replay.session import SessionError, load_session, select
 from hooktui.tap.model import HookInfo, Record, Redaction, Verdict, encode_record
 
+from tests import records
+
 V = Verdict
 
 
@@ -98,14 +100,11 @@ def rec(**kw) -> Record:
     base = dict(
         id="r1",
         ts="2026-12-02T10:00:00Z",
-        runtime="claude-code",
-        event="pre_tool_use",
-        decision="allow",
+        tool_name="",  # these records never named their tool
         request={"hook_event_name": "PreToolUse", "tool_input": {"command": "ls"}},
         hook=HookInfo(argv=["guard"]),
     )
-    base.update(kw)
-    return Record(**base)
+    return records.record(base, **kw)
 
 
 def test_skip_rules():

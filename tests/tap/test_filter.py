@@ -6,23 +6,20 @@ import pytest
 from hooktui.tap.filter import FilterError, compile_filter, describe_filter, is_empty_filter
 from hooktui.tap.model import HookHead, RecordHead
 
+from tests import records
+
 
 def head(**kw) -> RecordHead:
     base = dict(
         id="x",
         ts="2026-03-01T10:00:00Z",
-        runtime="claude-code",
-        event="pre_tool_use",
         native_event="PreToolUse",
-        tool_name="Bash",
-        decision="allow",
         summary="git status",
         duration_ms=20.0,
         exit_code=0,
         hook=HookHead(label="guard.py", timeout_ms=5000),
     )
-    base.update(kw)
-    return RecordHead(**base)
+    return records.head(base, **kw)
 
 
 BASH_ALLOW = head(id="a")

@@ -16,20 +16,11 @@ from hooktui.tap.reader import (
     split_lines,
 )
 
+from tests import records
+
 
 def rec(i: int = 0, **kw) -> model.Record:
-    fields = dict(
-        id=f"r{i}",
-        ts=f"2026-03-01T10:00:{i:02d}Z",
-        runtime="claude-code",
-        event="pre_tool_use",
-        tool_name="Bash",
-        decision="allow",
-        summary=f"echo {i}",
-        request={"tool_input": {"command": f"echo {i}"}},
-    )
-    fields.update(kw)
-    return model.Record(**fields)
+    return records.record(records.numbered(i), **kw)
 
 
 # --- split_lines ----------------------------------------------------------

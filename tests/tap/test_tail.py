@@ -10,18 +10,11 @@ from hooktui.tap import model
 from hooktui.tap.reader import BadLine, decode_head, load_stream
 from hooktui.tap.tail import Tailer
 
+from tests import records
+
 
 def line(i: int) -> bytes:
-    r = model.Record(
-        id=f"r{i}",
-        ts=f"2026-03-01T10:00:{i % 60:02d}Z",
-        runtime="codex",
-        event="pre_tool_use",
-        tool_name="Bash",
-        decision="allow",
-        summary=f"echo {i}",
-    )
-    return model.encode_record(r)
+    return model.encode_record(records.record(records.numbered(i), runtime="codex", request=None))
 
 
 def append(path, data: bytes) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 from hooktui.tap.model import Blob, HookInfo, Record, encode_record
 
+from tests import records
+
 BASE_TIME = datetime(2026, 3, 14, 1, 59, 0, tzinfo=UTC)
 
 
@@ -31,11 +33,7 @@ def make_record(i: int, **fields: Any) -> Record:
     defaults: dict[str, Any] = dict(
         id=f"call-{i:05d}",
         ts=(BASE_TIME + timedelta(seconds=7 * i)).isoformat().replace("+00:00", "Z"),
-        runtime="claude-code",
-        event="pre_tool_use",
         native_event="PreToolUse",
-        tool_name="Bash",
-        decision="allow",
         exit_code=0,
         duration_ms=12.5,
         summary=command,
@@ -46,8 +44,7 @@ def make_record(i: int, **fields: Any) -> Record:
         stdout=Blob(data='{"continue": true}', length=18, sha256="ab" * 32),
         tap_version="0.1.0",
     )
-    defaults.update(fields)
-    return Record(**defaults)
+    return records.record(defaults, **fields)
 
 
 def varied_records() -> list[Record]:

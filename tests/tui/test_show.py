@@ -13,25 +13,20 @@ from pathlib import Path
 import pytest
 from hooktui.tap import model
 
+from tests import records
 from tests.conftest import HOOKTUI
 
 
 def rec(i: int, **kw) -> model.Record:
-    fields = dict(
-        id=f"r{i}",
-        ts=f"2026-03-01T10:00:{i:02d}.000Z",
-        runtime="claude-code",
-        event="pre_tool_use",
-        tool_name="Bash",
-        decision="allow",
-        summary=f"echo number-{i}",
-        duration_ms=12.0 + i,
-        exit_code=0,
-        request={"tool_input": {"command": f"echo number-{i}"}},
-        hook=model.HookInfo(label="guard.py", timeout_ms=60000),
+    return records.record(
+        records.numbered(i, f"echo number-{i}", ts_suffix=".000Z"),
+        dict(
+            duration_ms=12.0 + i,
+            exit_code=0,
+            hook=model.HookInfo(label="guard.py", timeout_ms=60000),
+        ),
+        **kw,
     )
-    fields.update(kw)
-    return model.Record(**fields)
 
 
 RECORDS = [
