@@ -10,37 +10,15 @@ import threading
 from collections import Counter
 from pathlib import Path
 
+from hooktui.tui.cli_args import OneLineParser, number
 from hooktui.tui.demo_traffic import Generator
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
-        sys.stderr.write(f"{self.prog}: {message}\n")
-        raise SystemExit(2)
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (forever) or more, not {text}")
-    return value
+_positive = number(float, "a number", lambda v: v > 0, "must be more than 0, not {text}")
+_count = number(int, "a whole number", lambda v: v >= 0, "must be 0 (forever) or more, not {text}")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = OneLineParser(
         prog="hooktui demo",
         description="Run example guards through the real tap on realistic requests from "
         "Claude Code, Codex, Gemini CLI, basis and fastpace, and watch the traffic.",

@@ -7,17 +7,12 @@ import os
 import sys
 
 from hooktui.tap import install as inst
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
-        sys.stderr.write(f"{self.prog}: {message}\n")
-        raise SystemExit(2)
+from hooktui.tui.cli_args import OneLineParser
 
 
 def _parser(name: str, install: bool) -> argparse.ArgumentParser:
     verb = "wrap every command hook of" if install else "restore"
-    p = _Parser(
+    p = OneLineParser(
         prog=f"hooktui {name}",
         description=f"{verb.capitalize()} a runtime's hook settings"
         + (" in the hooktui tap." if install else " as they were before `hooktui install`."),

@@ -11,6 +11,7 @@ from hooktui.replay.policy import REPLAY_ENV
 from hooktui.replay.report import FAIL_ON, Report, to_json
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import Entry, Session, SessionError, load_session, select
+from hooktui.tui.cli_args import number
 
 FORMATS = ("tui", "text", "json")
 
@@ -24,24 +25,8 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0: {text!r}")
-    return value
+_positive_int = number(int, "a whole number", lambda v: v >= 1, "must be at least 1: {text!r}")
+_seconds = number(float, "a number of seconds", lambda v: v > 0, "must be more than 0: {text!r}")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,36 @@
+"""Argument parsing the subcommands share: a one-line-error parser and number checks."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+N = TypeVar("N", int, float)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Bad usage is one line on stderr and exit 2, without argparse's usage dump."""
+
+    def error(self, message: str) -> None:
+        sys.stderr.write(f"{self.prog}: {message}\n")
+        raise SystemExit(2)
+
+
+def number(
+    convert: Callable[[str], N], what: str, ok: Callable[[N], bool], must: str
+) -> Callable[[str], N]:
+    """An argparse `type`: `convert(text)`, refused as "not <what>: 'text'" when it is not a
+    number and with `must` (formatted with `text`) when `ok(value)` is false."""
+
+    def parse(text: str) -> N:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        if not ok(value):
+            raise argparse.ArgumentTypeError(must.format(text=text))
+        return value
+
+    return parse
