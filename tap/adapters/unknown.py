@@ -25,7 +25,7 @@ from hooktui.tap.adapters.base import (
 )
 from hooktui.tap.adapters.cursor import EVENTS as CURSOR
 from hooktui.tap.adapters.gemini_cli import EVENTS as GEMINI
-from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.model import EVENTS, Call, Outcome, Verdict
 
 _WORDS = {
     "allow": "allow",
@@ -35,15 +35,9 @@ _WORDS = {
     "ask": "ask",
     "defer": "ask",
 }
-_SNAKE = {
-    "pre_tool_use",
-    "post_tool_use",
-    "user_prompt",
-    "permission_request",
-    "stop",
-    "session",
-    "notification",
-}
+# A native name that already is a canonical event stays as it is ("other" included:
+# it would come out as "other" through the name tables too).
+_SNAKE = frozenset(EVENTS)
 
 
 def _event(native: str) -> str:
