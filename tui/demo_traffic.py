@@ -158,49 +158,44 @@ def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
     def pick(items: list, i: int):
         return items[(i // len(_ROUND)) % len(items)]
 
-    def deny(i: int) -> Scenario:
-        req = rq.claude("PreToolUse", "Bash", {"command": pick(_FORCE_PUSHES, i)})
-        return Scenario(
-            "claude-code",
-            "PreToolUse:Bash",
-            "deny_force_push",
-            req,
-            "deny",
-            600_000,
-            env=claude_env,
-        )
+    # Each guard gets calls it acts on and calls it lets through: one builder serves both.
+    def claude_bash(commands: list[str], expected: str) -> Callable[[int], Scenario]:
+        def make(i: int) -> Scenario:
+            req = rq.claude("PreToolUse", "Bash", {"command": pick(commands, i)})
+            return Scenario(
+                "claude-code",
+                "PreToolUse:Bash",
+                "deny_force_push",
+                req,
+                expected,
+                600_000,
+                env=claude_env,
+            )
 
-    def claude_allow(i: int) -> Scenario:
-        req = rq.claude("PreToolUse", "Bash", {"command": pick(_SAFE_COMMANDS, i)})
-        return Scenario(
-            "claude-code",
-            "PreToolUse:Bash",
-            "deny_force_push",
-            req,
-            "allow",
-            600_000,
-            env=claude_env,
-        )
+        return make
 
-    def modify(i: int) -> Scenario:
-        req = rq.codex({"command": pick(_FORCE_REWRITES, i)})
-        return Scenario("codex", "PreToolUse:Bash", "drop_force", req, "modify", 10_000)
+    def codex_bash(commands: list[str], expected: str) -> Callable[[int], Scenario]:
+        def make(i: int) -> Scenario:
+            req = rq.codex({"command": pick(commands, i)})
+            return Scenario("codex", "PreToolUse:Bash", "drop_force", req, expected, 10_000)
 
-    def codex_allow(i: int) -> Scenario:
-        req = rq.codex({"command": pick(_CODEX_SAFE, i)})
-        return Scenario("codex", "PreToolUse:Bash", "drop_force", req, "allow", 10_000)
+        return make
 
-    def replace(i: int) -> Scenario:
-        command, output = pick(_SECRET_OUTPUTS, i)
-        return Scenario(
-            "basis", "post_tool_use", "redact_output", rq.basis(command, output), "replace"
-        )
+    def basis_output(outputs: list[tuple[str, str]], expected: str) -> Callable[[int], Scenario]:
+        def make(i: int) -> Scenario:
+            command, output = pick(outputs, i)
+            return Scenario(
+                "basis", "post_tool_use", "redact_output", rq.basis(command, output), expected
+            )
 
-    def basis_allow(i: int) -> Scenario:
-        command, output = pick(_PLAIN_OUTPUTS, i)
-        return Scenario(
-            "basis", "post_tool_use", "redact_output", rq.basis(command, output), "allow"
-        )
+        return make
+
+    deny = claude_bash(_FORCE_PUSHES, "deny")
+    claude_allow = claude_bash(_SAFE_COMMANDS, "allow")
+    modify = codex_bash(_FORCE_REWRITES, "modify")
+    codex_allow = codex_bash(_CODEX_SAFE, "allow")
+    replace = basis_output(_SECRET_OUTPUTS, "replace")
+    basis_allow = basis_output(_PLAIN_OUTPUTS, "allow")
 
     def slow(i: int) -> Scenario:
         req = rq.gemini(pick(_SAFE_COMMANDS, i))
