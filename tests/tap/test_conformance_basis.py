@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check, out, request
+from tests.tap.fixtures import check_case, out, request, verdict_table
 
 A = ADAPTERS["basis"]
 
@@ -93,12 +92,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("fixture", "outcome", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
-)
+@verdict_table(CASES)
 def test_basis_verdicts(fixture, outcome, expected):
-    call = A.parse(request(fixture))
-    check(A.judge(call, outcome), expected)
+    check_case(A, fixture, outcome, expected)
 
 
 def test_failures_block():
