@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, verdict_table
 
 A = ADAPTERS["basis"]
 
@@ -13,10 +13,7 @@ POST = "basis_post_seed"
 
 
 def fail(kind, detail=None):
-    expected = {"decision": "failure", "failure": kind, "effect": "blocks"}
-    if detail:
-        expected["detail"] = detail
-    return expected
+    return failed(kind, "blocks", detail=detail) if detail else failed(kind, "blocks")
 
 
 # The seed's four response examples, verbatim.

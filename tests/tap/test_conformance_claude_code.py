@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, verdict_table
 
 A = ADAPTERS["claude-code"]
 
@@ -53,7 +53,7 @@ CASES = [
         "exit1-failure",
         PRE,
         out(stderr="boom", exit=1),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds", "detail": "exit 1"},
+        failed("exit_code", "proceeds", detail="exit 1"),
     ),
     # JSON on stdout is read whatever the exit code, 2 aside: pinned against the
     # real Claude Code 2.1.197 (tests/e2e: deny-json-with-exit1, deny-json-with-exit3,
@@ -81,13 +81,13 @@ CASES = [
         "exit1-plain-text",
         PRE,
         out("just some text", "oops", exit=1),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "exit1-broken-json",
         PRE,
         out("{not json", exit=1),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "exit2-json-deny-reason",
@@ -104,7 +104,7 @@ CASES = [
         "exit2-invalid-answer",
         PRE,
         out({"decision": "allow"}, "E2E-EXIT2", exit=2),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     (
         "hso-without-event-name",
@@ -112,12 +112,7 @@ CASES = [
         out(
             {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}}
         ),
-        {
-            "decision": "failure",
-            "failure": "unsupported",
-            "effect": "proceeds",
-            "detail": "hookEventName",
-        },
+        failed("unsupported", "proceeds", detail="hookEventName"),
     ),
     (
         "hso-other-event-name",
@@ -131,72 +126,67 @@ CASES = [
                 }
             }
         ),
-        {
-            "decision": "failure",
-            "failure": "unsupported",
-            "effect": "proceeds",
-            "detail": "PostToolUse",
-        },
+        failed("unsupported", "proceeds", detail="PostToolUse"),
     ),
     (
         "hso-other-event-name-exit2",
         PRE,
         out({"hookSpecificOutput": {"hookEventName": "Stop"}}, "blocked", exit=2),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     (
         "hso-unknown-event-name",
         POST,
         out({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "c"}}),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     (
         "reason-not-a-string",
         PRE,
         out({"decision": "block", "reason": None}),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     (
         "continue-not-a-bool",
         PRE,
         out({"continue": "no"}),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     (
         "updated-input-not-an-object",
         PRE,
         out(_pre(updatedInput="git status")),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     (
         "exit3-failure",
         PRE,
         out(exit=3),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "exit127",
         PRE,
         out(stderr="sh: x: not found", exit=127),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "signal",
         PRE,
         out(signal=9),
-        {"decision": "failure", "failure": "signal", "effect": "proceeds"},
+        failed("signal", "proceeds"),
     ),
     (
         "timeout",
         PRE,
         out(timeout=True, signal=15),
-        {"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        failed("timeout", "proceeds"),
     ),
     (
         "spawn",
         PRE,
         out(spawn="No such file", exit=127),
-        {"decision": "failure", "failure": "spawn_error", "effect": "proceeds"},
+        failed("spawn_error", "proceeds"),
     ),
     # Plain text
     ("text-pre-ignored", PRE, out("looks fine to me\n"), {"decision": "allow", "context": ""}),
@@ -265,7 +255,7 @@ CASES = [
         "pd-unknown",
         PRE,
         out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "maybe"}}),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     (
         "pd-allow-updated",
@@ -347,7 +337,7 @@ CASES = [
         "gemini-style-allow",
         PRE,
         out({"decision": "allow"}),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     # continue: false at a tool event: the tool still runs (PostToolUse fires), then
     # the turn ends; a deny beside it blocks and the model reads its reason (the turn
@@ -474,7 +464,7 @@ CASES = [
         "post-failure-exit1",
         "claude_post_failure",
         out(exit=1),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     # UserPromptSubmit
     (
@@ -527,12 +517,7 @@ CASES = [
         "session-exit2",
         "claude_session_start",
         out(stderr="x", exit=2),
-        {
-            "decision": "failure",
-            "failure": "exit_code",
-            "effect": "proceeds",
-            "detail": "cannot block",
-        },
+        failed("exit_code", "proceeds", detail="cannot block"),
     ),
     (
         "notification-block",
@@ -595,7 +580,7 @@ CASES = [
                 }
             }
         ),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     # Subagent edit
     (

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, verdict_table
 
 A = ADAPTERS["codex"]
 
 PRE = "codex_pre_bash"
 POST = "codex_post_bash"
-FAIL = {"decision": "failure", "failure": "unsupported", "effect": "proceeds"}
+FAIL = failed("unsupported", "proceeds")
 
 
 def hso(**fields):
@@ -76,25 +76,25 @@ CASES = [
         "exit1",
         PRE,
         out(stderr="oops", exit=1),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "exit2-empty-stderr",
         PRE,
         out(exit=2),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "exit2-blank-stderr",
         PRE,
         out(stderr=" \n", exit=2),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "gemini-style-json",
         PRE,
         out({"decision": "deny", "reason": "x"}),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        failed("invalid_json", "proceeds"),
     ),
     ("unknown-field", PRE, out({"permission": "deny"}), FAIL),
     ("legacy-approve", PRE, out({"decision": "approve"}), FAIL),
@@ -109,31 +109,31 @@ CASES = [
         "invalid-json",
         PRE,
         out("{oops"),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        failed("invalid_json", "proceeds"),
     ),
     (
         "array-json",
         PRE,
         out("[1]"),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        failed("invalid_json", "proceeds"),
     ),
     (
         "signal",
         PRE,
         out(signal=9),
-        {"decision": "failure", "failure": "signal", "effect": "proceeds"},
+        failed("signal", "proceeds"),
     ),
     (
         "timeout",
         PRE,
         out(timeout=True, signal=9),
-        {"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        failed("timeout", "proceeds"),
     ),
     (
         "spawn",
         PRE,
         out(spawn="ENOENT"),
-        {"decision": "failure", "failure": "spawn_error", "effect": "proceeds"},
+        failed("spawn_error", "proceeds"),
     ),
     (
         "context-only",
@@ -179,7 +179,7 @@ CASES = [
         "post-context-unknown-event-name",
         POST,
         out({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "c"}}),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds", "context": ""},
+        failed("invalid_json", "proceeds", context=""),
     ),
     (
         "post-context-other-codex-event-name",
@@ -191,7 +191,7 @@ CASES = [
         "post-context-beside-a-pre-field",
         POST,
         out(_post(additionalContext="c", permissionDecision="deny")),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds", "context": ""},
+        failed("invalid_json", "proceeds", context=""),
     ),
     (
         "pre-deny-beside-a-post-field",
@@ -206,19 +206,19 @@ CASES = [
                 }
             }
         ),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        failed("invalid_json", "proceeds"),
     ),
     (
         "post-context-without-event-name",
         POST,
         out({"hookSpecificOutput": {"additionalContext": "c"}}),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        failed("invalid_json", "proceeds"),
     ),
     (
         "post-context-not-a-string",
         POST,
         out(_post(additionalContext=["c"])),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        failed("invalid_json", "proceeds"),
     ),
     (
         "pre-deny-unknown-event-name",
@@ -232,7 +232,7 @@ CASES = [
                 }
             }
         ),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        failed("invalid_json", "proceeds"),
     ),
     (
         "post-continue-false",

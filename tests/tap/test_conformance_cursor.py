@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, verdict_table
 
 A = ADAPTERS["cursor"]
 
@@ -48,13 +48,13 @@ CASES = [
         "unknown-permission",
         SHELL,
         out({"permission": "block"}),
-        {"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
+        failed("unsupported", "proceeds"),
     ),
     (
         "invalid-json",
         SHELL,
         out("allow"),
-        {"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+        failed("invalid_json", "proceeds"),
     ),
     ("exit2", SHELL, out(stderr="blocked", exit=2), {"decision": "deny", "reason": "blocked"}),
     (
@@ -67,19 +67,19 @@ CASES = [
         "exit1",
         SHELL,
         out(exit=1),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "timeout",
         SHELL,
         out(timeout=True, signal=9),
-        {"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        failed("timeout", "proceeds"),
     ),
     (
         "signal",
         SHELL,
         out(signal=11),
-        {"decision": "failure", "failure": "signal", "effect": "proceeds"},
+        failed("signal", "proceeds"),
     ),
     (
         "mcp-deny",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, verdict_table
 
 A = ADAPTERS["fastpace"]
 
@@ -13,10 +13,7 @@ PROMPT = "fastpace_prompt"
 
 
 def fail(kind, detail=None):
-    expected = {"decision": "failure", "failure": kind, "effect": "proceeds"}
-    if detail:
-        expected["detail"] = detail
-    return expected
+    return failed(kind, "proceeds", detail=detail) if detail else failed(kind, "proceeds")
 
 
 CASES = [

@@ -6,7 +6,7 @@ import json
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, verdict_table
 
 A = ADAPTERS["gemini-cli"]
 
@@ -136,13 +136,13 @@ CASES = [
         "exit1-warning",
         PRE,
         out(stderr="warn", exit=1),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     (
         "exit1-empty",
         PRE,
         out(exit=1),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
     ("exit2-no-output", PRE, out(exit=2), {"decision": "allow"}),
     (
@@ -169,19 +169,19 @@ CASES = [
         "timeout",
         PRE,
         out(timeout=True, signal=15),
-        {"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        failed("timeout", "proceeds"),
     ),
     (
         "signal",
         PRE,
         out(signal=9),
-        {"decision": "failure", "failure": "signal", "effect": "proceeds"},
+        failed("signal", "proceeds"),
     ),
     (
         "spawn",
         PRE,
         out(spawn="ENOENT"),
-        {"decision": "failure", "failure": "spawn_error", "effect": "proceeds"},
+        failed("spawn_error", "proceeds"),
     ),
     # AfterTool: deny replaces the result with the reason
     (

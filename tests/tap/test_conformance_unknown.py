@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check, out
+from tests.tap.fixtures import check, failed, out
 
 A = ADAPTERS["unknown"]
 
@@ -16,22 +16,22 @@ CASES = [
     ("exit0-text", out("hello"), {"decision": "allow"}),
     ("exit0-invalid-json", out("{nope"), {"decision": "allow"}),
     ("exit2-stderr", out(stderr="no way\n", exit=2), {"decision": "deny", "reason": "no way"}),
-    ("exit1", out(exit=1), {"decision": "failure", "failure": "exit_code", "effect": "proceeds"}),
+    ("exit1", out(exit=1), failed("exit_code", "proceeds")),
     (
         "exit42",
         out("{}", exit=42),
-        {"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        failed("exit_code", "proceeds"),
     ),
-    ("signal", out(signal=9), {"decision": "failure", "failure": "signal", "effect": "proceeds"}),
+    ("signal", out(signal=9), failed("signal", "proceeds")),
     (
         "timeout",
         out(timeout=True),
-        {"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        failed("timeout", "proceeds"),
     ),
     (
         "spawn",
         out(spawn="ENOENT"),
-        {"decision": "failure", "failure": "spawn_error", "effect": "proceeds"},
+        failed("spawn_error", "proceeds"),
     ),
     # Every known spelling of a decision is honoured.
     (
