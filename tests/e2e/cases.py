@@ -46,6 +46,72 @@ def _secret_case(proceeds: dict[str, Any]) -> Case:
     )
 
 
+# The same hook answer on every runtime, and the same record of it; `seen` is what
+# that runtime was seen to do with it.
+
+
+def _exit2_case(**seen: Any) -> Case:
+    return Case(
+        name="exit2",
+        answer={"stderr": "E2E-EXIT2", "exit": 2},
+        ran=None,
+        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
+        post_fires=False,
+        **seen,
+    )
+
+
+def _timeout_case(late_answer: str, **seen: Any) -> Case:
+    """The hook would answer `late_answer` (carrying "E2E-LATE") after its 2 s timeout."""
+    return Case(
+        name="timeout",
+        answer={"stdout": late_answer, "sleep": 6},
+        pre_timeout=2,
+        absent=("E2E-LATE",),
+        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        **seen,
+    )
+
+
+def _post_deny_case(name: str, answer: str, reason: str, **seen: Any) -> Case:
+    """The post hook answers {"decision": `answer`, "reason": `reason`}: a deny."""
+    return Case(
+        name=name,
+        answer={},
+        post_answer={"stdout": _json(decision=answer, reason=reason)},
+        record={"decision": "allow"},
+        post_record={"decision": "deny", "reason": reason},
+        **seen,
+    )
+
+
+def _post_exit2_case(name: str, **seen: Any) -> Case:
+    return Case(
+        name=name,
+        answer={},
+        post_answer={"stderr": "E2E-POSTEXIT2", "exit": 2},
+        record={"decision": "allow"},
+        post_record={"decision": "deny", "reason": "E2E-POSTEXIT2", "exit_code": 2},
+        **seen,
+    )
+
+
+def _post_context_case(name: str, event: str, context: str, **seen: Any) -> Case:
+    """The post hook adds `context` under hookSpecificOutput for `event`."""
+    return Case(
+        name=name,
+        answer={},
+        post_answer={
+            "stdout": json.dumps(
+                {"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}
+            )
+        },
+        record={"decision": "allow"},
+        post_record={"decision": "allow", "context": context},
+        **seen,
+    )
+
+
 REWROTE = "marker-rewritten"
 
 # --- Claude Code 2.1.197 ------------------------------------------------------------
@@ -64,16 +130,8 @@ CLAUDE_MAIN = [
         record={"decision": "deny", "reason": "E2E-DENY"},
         post_fires=False,
     ),
-    Case(
-        name="exit2",
-        answer={"stderr": "E2E-EXIT2", "exit": 2},
-        ran=None,
-        is_error=True,
-        # The model reads "PreToolUse:Bash hook error: [<command>]: E2E-EXIT2".
-        content_has="E2E-EXIT2",
-        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
-        post_fires=False,
-    ),
+    # The model reads "PreToolUse:Bash hook error: [<command>]: E2E-EXIT2".
+    _exit2_case(is_error=True, content_has="E2E-EXIT2"),
     Case(
         name="rewrite",
         answer={"stdout": _hso(permissionDecision="allow", updatedInput=_claude_rewrite)},
@@ -287,51 +345,19 @@ CLAUDE_PINNED = [
         record={"decision": "deny", "reason": "E2E-DS"},
         **_claude_blocks,
     ),
-    Case(
-        name="timeout",
-        # Killed at its 2 s timeout before it could block: the tool runs.
-        answer={"stdout": _json(decision="block", reason="E2E-LATE"), "sleep": 6},
-        pre_timeout=2,
-        absent=("E2E-LATE",),
-        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
-        **_claude_proceeds,
+    # Killed at its 2 s timeout before it could block: the tool runs.
+    _timeout_case(_json(decision="block", reason="E2E-LATE"), **_claude_proceeds),
+    # The result stays; the reason rides along as a <system-reminder> text block
+    # that quotes the hook's command line.
+    _post_deny_case(
+        "post-block", "block", "E2E-POSTBLOCK", notes_have=("E2E-POSTBLOCK",), **_claude_proceeds
     ),
-    Case(
-        name="post-block",
-        # The result stays; the reason rides along as a <system-reminder> text block
-        # that quotes the hook's command line.
-        answer={},
-        post_answer={"stdout": _json(decision="block", reason="E2E-POSTBLOCK")},
-        notes_have=("E2E-POSTBLOCK",),
-        record={"decision": "allow"},
-        post_record={"decision": "deny", "reason": "E2E-POSTBLOCK"},
-        **_claude_proceeds,
-    ),
-    Case(
-        name="post-exit2",
-        answer={},
-        post_answer={"stderr": "E2E-POSTEXIT2", "exit": 2},
-        notes_have=("E2E-POSTEXIT2",),
-        record={"decision": "allow"},
-        post_record={"decision": "deny", "reason": "E2E-POSTEXIT2", "exit_code": 2},
-        **_claude_proceeds,
-    ),
-    Case(
-        name="post-additional-context",
-        answer={},
-        post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PostToolUse",
-                        "additionalContext": "E2E-CONTEXT",
-                    }
-                }
-            )
-        },
+    _post_exit2_case("post-exit2", notes_have=("E2E-POSTEXIT2",), **_claude_proceeds),
+    _post_context_case(
+        "post-additional-context",
+        "PostToolUse",
+        "E2E-CONTEXT",
         notes_have=("E2E-CONTEXT",),
-        record={"decision": "allow"},
-        post_record={"decision": "allow", "context": "E2E-CONTEXT"},
         **_claude_proceeds,
     ),
     Case(
@@ -396,15 +422,7 @@ CODEX_MAIN = [
         record={"decision": "deny", "reason": "E2E-DENY"},
         post_fires=False,
     ),
-    Case(
-        name="exit2",
-        answer={"stderr": "E2E-EXIT2", "exit": 2},
-        ran=None,
-        is_error=False,
-        content_has=_codex_blocked.format("E2E-EXIT2"),
-        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
-        post_fires=False,
-    ),
+    _exit2_case(is_error=False, content_has=_codex_blocked.format("E2E-EXIT2")),
     Case(
         name="rewrite",
         answer={"stdout": _hso(permissionDecision="allow", updatedInput=_codex_rewrite)},
@@ -507,54 +525,30 @@ CODEX_PINNED = [
         record={"decision": "allow"},
         **_codex_proceeds,
     ),
-    Case(
-        name="timeout",
-        answer={"stdout": _json(decision="block", reason="E2E-LATE"), "sleep": 6},
-        pre_timeout=2,
-        absent=("E2E-LATE",),
-        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
-        **_codex_proceeds,
-    ),
-    Case(
-        name="post-block",
-        # The tool ran, but the model gets the reason instead of its output.
-        answer={},
-        post_answer={"stdout": _json(decision="block", reason="E2E-POSTBLOCK")},
+    _timeout_case(_json(decision="block", reason="E2E-LATE"), **_codex_proceeds),
+    # The tool ran, but the model gets the reason instead of its output.
+    _post_deny_case(
+        "post-block",
+        "block",
+        "E2E-POSTBLOCK",
         ran=RAN,
         is_error=False,
         content_has="E2E-POSTBLOCK",
         absent=("original-ran",),
-        record={"decision": "allow"},
-        post_record={"decision": "deny", "reason": "E2E-POSTBLOCK"},
     ),
-    Case(
-        name="post-exit2",
-        answer={},
-        post_answer={"stderr": "E2E-POSTEXIT2", "exit": 2},
+    _post_exit2_case(
+        "post-exit2",
         ran=RAN,
         is_error=False,
         content_has="E2E-POSTEXIT2",
         absent=("original-ran",),
-        record={"decision": "allow"},
-        post_record={"decision": "deny", "reason": "E2E-POSTEXIT2", "exit_code": 2},
     ),
-    Case(
-        name="post-additional-context",
-        # Goes to the model as a developer message right after the call.
-        answer={},
-        post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PostToolUse",
-                        "additionalContext": "E2E-CONTEXT",
-                    }
-                }
-            )
-        },
+    # Goes to the model as a developer message right after the call.
+    _post_context_case(
+        "post-additional-context",
+        "PostToolUse",
+        "E2E-CONTEXT",
         notes_have=("E2E-CONTEXT",),
-        record={"decision": "allow"},
-        post_record={"decision": "allow", "context": "E2E-CONTEXT"},
         **_codex_proceeds,
     ),
     Case(
@@ -657,15 +651,7 @@ GEMINI_MAIN = [
         record={"decision": "deny", "reason": "E2E-DENY"},
         post_fires=False,
     ),
-    Case(
-        name="exit2",
-        answer={"stderr": "E2E-EXIT2", "exit": 2},
-        ran=None,
-        is_error=True,
-        content_has=_gemini_blocked("E2E-EXIT2"),
-        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
-        post_fires=False,
-    ),
+    _exit2_case(is_error=True, content_has=_gemini_blocked("E2E-EXIT2")),
     Case(
         # hookSpecificOutput.tool_input REPLACES the arguments: the AfterTool
         # request shows the input the tool ran with, and assert_records checks
@@ -768,56 +754,32 @@ GEMINI_PINNED = [
         record={"decision": "allow"},
         **_gemini_proceeds,
     ),
-    Case(
-        name="timeout",
-        answer={"stdout": _json(decision="deny", reason="E2E-LATE"), "sleep": 6},
-        pre_timeout=2,
-        absent=("E2E-LATE",),
-        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
-        **_gemini_proceeds,
-    ),
-    Case(
-        name="after-tool-deny",
-        # The tool ran, but the model gets the reason as an error instead of its output.
-        answer={},
-        post_answer={"stdout": _json(decision="deny", reason="E2E-POSTDENY")},
+    _timeout_case(_json(decision="deny", reason="E2E-LATE"), **_gemini_proceeds),
+    # The tool ran, but the model gets the reason as an error instead of its output.
+    _post_deny_case(
+        "after-tool-deny",
+        "deny",
+        "E2E-POSTDENY",
         ran=RAN,
         is_error=True,
         content_has="E2E-POSTDENY",
         absent=("original-ran",),
-        record={"decision": "allow"},
-        post_record={"decision": "deny", "reason": "E2E-POSTDENY"},
     ),
-    Case(
-        name="after-tool-exit2",
-        answer={},
-        post_answer={"stderr": "E2E-POSTEXIT2", "exit": 2},
+    _post_exit2_case(
+        "after-tool-exit2",
         ran=RAN,
         is_error=True,
         content_has="E2E-POSTEXIT2",
         absent=("original-ran",),
-        record={"decision": "allow"},
-        post_record={"decision": "deny", "reason": "E2E-POSTEXIT2", "exit_code": 2},
     ),
-    Case(
-        name="after-tool-additional-context",
-        # Appended to the output as <hook_context>…</hook_context>.
-        answer={},
-        post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "AfterTool",
-                        "additionalContext": "E2E-CTX",
-                    }
-                }
-            )
-        },
+    # Appended to the output as <hook_context>…</hook_context>.
+    _post_context_case(
+        "after-tool-additional-context",
+        "AfterTool",
+        "E2E-CTX",
         ran=RAN,
         is_error=False,
         content_has="<hook_context>E2E-CTX</hook_context>",
-        record={"decision": "allow"},
-        post_record={"decision": "allow", "context": "E2E-CTX"},
     ),
 ]
 
