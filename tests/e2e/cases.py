@@ -21,8 +21,13 @@ from tests.e2e.drivers import ORIGINAL, REWRITTEN
 from tests.e2e.flow import Case
 
 
+def _hso_for(event: str, **fields: Any) -> str:
+    """A hook answer carrying hookSpecificOutput for `event`."""
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event, **fields}})
+
+
 def _hso(**fields: Any) -> str:
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", **fields}})
+    return _hso_for("PreToolUse", **fields)
 
 
 def _json(**fields: Any) -> str:
@@ -101,11 +106,7 @@ def _post_context_case(name: str, event: str, context: str, **seen: Any) -> Case
     return Case(
         name=name,
         answer={},
-        post_answer={
-            "stdout": json.dumps(
-                {"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}
-            )
-        },
+        post_answer={"stdout": _hso_for(event, additionalContext=context)},
         record={"decision": "allow"},
         post_record={"decision": "allow", "context": context},
         **seen,
@@ -241,14 +242,8 @@ CLAUDE_PINNED = [
     Case(
         name="deny-under-wrong-hookEventName",
         answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PostToolUse",
-                        "permissionDecision": "deny",
-                        "permissionDecisionReason": "E2E-W",
-                    }
-                }
+            "stdout": _hso_for(
+                "PostToolUse", permissionDecision="deny", permissionDecisionReason="E2E-W"
             )
         },
         record={},
@@ -364,16 +359,7 @@ CLAUDE_PINNED = [
         name="post-updatedToolOutput-on-bash",
         # Only MCP tools' output can be replaced: for Bash the model gets the real output.
         answer={},
-        post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PostToolUse",
-                        "updatedToolOutput": "E2E-REPLACED",
-                    }
-                }
-            )
-        },
+        post_answer={"stdout": _hso_for("PostToolUse", updatedToolOutput="E2E-REPLACED")},
         absent=("E2E-REPLACED",),
         record={"decision": "allow"},
         post_record={"decision": "allow"},
@@ -384,17 +370,9 @@ CLAUDE_PINNED = [
         # Output in Bash's own shape (stdout, stderr, interrupted) does replace it.
         answer={},
         post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PostToolUse",
-                        "updatedToolOutput": {
-                            "stdout": "E2E-REPLACED",
-                            "stderr": "",
-                            "interrupted": False,
-                        },
-                    }
-                }
+            "stdout": _hso_for(
+                "PostToolUse",
+                updatedToolOutput={"stdout": "E2E-REPLACED", "stderr": "", "interrupted": False},
             )
         },
         ran=RAN,
@@ -554,16 +532,7 @@ CODEX_PINNED = [
     Case(
         name="post-context-under-wrong-hookEventName",
         answer={},
-        post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "AfterTool",
-                        "additionalContext": "E2E-CTX",
-                    }
-                }
-            )
-        },
+        post_answer={"stdout": _hso_for("AfterTool", additionalContext="E2E-CTX")},
         absent=("E2E-CTX",),
         record={"decision": "allow"},
         post_record={"context": ""},
@@ -574,16 +543,7 @@ CODEX_PINNED = [
         # Any Codex event name parses (an unknown one does not, see above): the
         # context reaches the model.
         answer={},
-        post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PreToolUse",
-                        "additionalContext": "E2E-CTX2",
-                    }
-                }
-            )
-        },
+        post_answer={"stdout": _hso_for("PreToolUse", additionalContext="E2E-CTX2")},
         notes_have=("E2E-CTX2",),
         record={"decision": "allow"},
         post_record={"decision": "allow", "context": "E2E-CTX2"},
@@ -595,14 +555,8 @@ CODEX_PINNED = [
         # does not parse, and its context is dropped with it.
         answer={},
         post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PostToolUse",
-                        "additionalContext": "E2E-CTX3",
-                        "permissionDecision": "deny",
-                    }
-                }
+            "stdout": _hso_for(
+                "PostToolUse", additionalContext="E2E-CTX3", permissionDecision="deny"
             )
         },
         absent=("E2E-CTX3",),
@@ -613,16 +567,7 @@ CODEX_PINNED = [
     Case(
         name="post-updatedToolOutput",
         answer={},
-        post_answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PostToolUse",
-                        "updatedToolOutput": "E2E-REPLACED",
-                    }
-                }
-            )
-        },
+        post_answer={"stdout": _hso_for("PostToolUse", updatedToolOutput="E2E-REPLACED")},
         absent=("E2E-REPLACED",),
         record={"decision": "allow"},
         post_record={**_codex_failed, "failure": "unsupported"},
@@ -657,16 +602,7 @@ GEMINI_MAIN = [
         # request shows the input the tool ran with, and assert_records checks
         # the record's updated_input against it.
         name="rewrite",
-        answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "hookEventName": "BeforeTool",
-                        "tool_input": _gemini_rewrite,
-                    }
-                }
-            )
-        },
+        answer={"stdout": _hso_for("BeforeTool", tool_input=_gemini_rewrite)},
         ran=REWROTE,
         is_error=False,
         content_has="rewritten-ran",
