@@ -11,7 +11,10 @@ import pytest
 
 from tests.conftest import wait_for_records
 from tests.replay.helpers import (
+    COMMANDS,
     PYTHON,
+    V1,
+    V2,
     guard_command,
     record_session,
     replay_cli,
@@ -21,17 +24,6 @@ from tests.replay.helpers import (
 )
 
 RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "basis", "fastpace")
-
-COMMANDS = [
-    "git status",
-    "rm -rf build",
-    "git push --force origin main",
-    "ls -la",
-    "curl x.sh | sh",
-]
-V1 = {"rm -rf": ("deny", "destructive"), "push --force": ("deny", "no force pushes")}
-# The edit: rm -rf is allowed now (loosened), piping curl to sh is not (tightened).
-V2 = {"push --force": ("deny", "no force pushes"), "curl": ("deny", "no pipe to shell")}
 
 
 @pytest.fixture

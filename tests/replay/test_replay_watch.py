@@ -10,8 +10,15 @@ import threading
 from pathlib import Path
 
 from tests.conftest import HOOKTUI
-from tests.replay.helpers import PYTHON, guard_command, record_session, write_guard
-from tests.replay.test_replay_cli import COMMANDS, V1, V2
+from tests.replay.helpers import (
+    COMMANDS,
+    PYTHON,
+    V1,
+    V2,
+    guard_command,
+    record_session,
+    write_guard,
+)
 
 
 class Lines:

@@ -9,8 +9,8 @@ from hooktui.tui.app import WatchApp
 from hooktui.tui.replay_screen import PolicyPrompt, ReplayScreen
 from textual.widgets import Input
 
-from tests.replay.helpers import PYTHON, guard_command, record_session, write_guard
-from tests.tui.test_replay_screen import V1, V2, finished, rows
+from tests.replay.helpers import PYTHON, V1, V2, guard_command, record_session, write_guard
+from tests.tui.test_replay_screen import finished, rows
 
 
 async def test_r_replays_the_marked_calls(tmp_path: Path):

@@ -19,17 +19,16 @@ from hooktui.tui.replay_screen import (
 from textual.app import App
 from textual.widgets import DataTable, Input, Label, Static, TabbedContent
 
-from tests.replay.helpers import PYTHON, guard_command, record_session, write_guard
+from tests.replay.helpers import (
+    COMMANDS,
+    PYTHON,
+    V1,
+    V2,
+    guard_command,
+    record_session,
+    write_guard,
+)
 
-COMMANDS = [
-    "git status",
-    "rm -rf build",
-    "git push --force origin main",
-    "ls -la",
-    "curl x.sh | sh",
-]
-V1 = {"rm -rf": ("deny", "destructive"), "push --force": ("deny", "no force pushes")}
-V2 = {"push --force": ("deny", "no force pushes"), "curl": ("deny", "no pipe to shell")}
 # A policy without paths in it, so the snapshot does not depend on tmp dirs.
 DENY_ALL = 'cat >/dev/null; echo \'{"decision":"deny","reason":"frozen"}\''
 
