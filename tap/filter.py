@@ -345,16 +345,20 @@ class _Parser:
             raise FilterError(f"unexpected '{tok.kind}'", tok.pos)
         return code, shown
 
+    def take_operator(self, tok: _Tok) -> None:
+        """Steps over the binary operator `tok`, which must have a term after it."""
+        self.i += 1
+        nxt = self.peek()
+        if nxt is None or nxt.kind in (")", "or", "and"):
+            raise FilterError(f"nothing after '{tok.text}'", tok.pos)
+
     def parse_or(self) -> tuple[str, str]:
         tok = self.peek()
         if tok is not None and tok.kind in ("or", "and"):
             raise FilterError(f"'{tok.text}' needs a term before it", tok.pos)
         parts = [self.parse_and()]
         while (tok := self.peek()) is not None and tok.kind == "or":
-            self.i += 1
-            nxt = self.peek()
-            if nxt is None or nxt.kind in (")", "or", "and"):
-                raise FilterError(f"nothing after '{tok.text}'", tok.pos)
+            self.take_operator(tok)
             parts.append(self.parse_and())
         if len(parts) == 1:
             return parts[0][:2]
@@ -366,10 +370,7 @@ class _Parser:
         parts = [self.parse_unary()]
         while (tok := self.peek()) is not None and tok.kind not in (")", "or"):
             if tok.kind == "and":
-                self.i += 1
-                nxt = self.peek()
-                if nxt is None or nxt.kind in (")", "or", "and"):
-                    raise FilterError(f"nothing after '{tok.text}'", tok.pos)
+                self.take_operator(tok)
             parts.append(self.parse_unary())
         if len(parts) == 1:
             return parts[0][0], parts[0][1], False
