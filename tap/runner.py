@@ -134,6 +134,14 @@ def _write_all(fd: int, data: bytes) -> bool:
     return True
 
 
+def _read(fd: int) -> bytes:
+    """The next chunk of `fd`; b"" at EOF and on a read error alike (the writer is gone)."""
+    try:
+        return os.read(fd, CHUNK)
+    except OSError:
+        return b""
+
+
 def pump(
     pid: int,
     in_w: int,
@@ -232,10 +240,7 @@ def pump(
                     os.close(in_w)
                     in_w, writing, pending, queue = -1, False, memoryview(b""), []
             elif fd == src_fd:
-                try:
-                    data = os.read(src_fd, CHUNK)
-                except OSError:
-                    data = b""
+                data = _read(src_fd)
                 if data:
                     request.append(data)
                     if watchdog is not None:
@@ -247,10 +252,7 @@ def pump(
                     src_fd = -1
             elif fd in sinks:
                 chunks, through, kind = sinks[fd]
-                try:
-                    data = os.read(fd, CHUNK)
-                except OSError:
-                    data = b""
+                data = _read(fd)
                 if data:
                     chunks.append(data)
                     if watchdog is not None:
@@ -326,10 +328,7 @@ def read_all(fd: int, grace_s: float = GRACE_S) -> bytes:
     poller.register(fd, _IN)
     chunks = []
     while poller.poll(int(grace_s * 1000)):
-        try:
-            data = os.read(fd, CHUNK)
-        except OSError:
-            break
+        data = _read(fd)
         if not data:
             break
         chunks.append(data)
