@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, failed, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, specific, verdict_table
 
 A = ADAPTERS["claude-code"]
 
@@ -21,11 +21,11 @@ def _hso_pre(**fields):
 
 
 def _pre(**fields):
-    return {"hookSpecificOutput": _hso_pre(**fields)}
+    return specific("PreToolUse", **fields)
 
 
 def _post(**fields):
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", **fields}}
+    return specific("PostToolUse", **fields)
 
 
 CASES = [
@@ -42,7 +42,7 @@ CASES = [
         "exit2-stdout-ignored",
         PRE,
         out(
-            {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}},
+            _pre(permissionDecision="allow"),
             "blocked",
             exit=2,
         ),
@@ -117,15 +117,7 @@ CASES = [
     (
         "hso-other-event-name",
         PRE,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PostToolUse",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "E2E-W",
-                }
-            }
-        ),
+        out(_post(permissionDecision="deny", permissionDecisionReason="E2E-W")),
         failed("unsupported", "proceeds", detail="PostToolUse"),
     ),
     (
@@ -137,7 +129,7 @@ CASES = [
     (
         "hso-unknown-event-name",
         POST,
-        out({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "c"}}),
+        out(specific("AfterTool", additionalContext="c")),
         failed("unsupported", "proceeds"),
     ),
     (
@@ -214,95 +206,55 @@ CASES = [
     (
         "pd-allow",
         PRE,
-        out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}),
+        out(_pre(permissionDecision="allow")),
         {"decision": "allow"},
     ),
     (
         "pd-deny",
         PRE,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "no force push",
-                }
-            }
-        ),
+        out(_pre(permissionDecision="deny", permissionDecisionReason="no force push")),
         {"decision": "deny", "reason": "no force push"},
     ),
     (
         "pd-ask",
         PRE,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "ask",
-                    "permissionDecisionReason": "confirm?",
-                }
-            }
-        ),
+        out(_pre(permissionDecision="ask", permissionDecisionReason="confirm?")),
         {"decision": "ask", "reason": "confirm?"},
     ),
     (
         "pd-defer",
         PRE,
-        out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}),
+        out(_pre(permissionDecision="defer")),
         {"decision": "ask", "reason": "defer"},
     ),
     (
         "pd-unknown",
         PRE,
-        out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "maybe"}}),
+        out(_pre(permissionDecision="maybe")),
         failed("unsupported", "proceeds"),
     ),
     (
         "pd-allow-updated",
         PRE,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "allow",
-                    "updatedInput": NEW_INPUT,
-                }
-            }
-        ),
+        out(_pre(permissionDecision="allow", updatedInput=NEW_INPUT)),
         {"decision": "modify", "updated_input": NEW_INPUT},
     ),
     (
         "updated-alone",
         PRE,
-        out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": NEW_INPUT}}),
+        out(_pre(updatedInput=NEW_INPUT)),
         {"decision": "modify", "updated_input": NEW_INPUT},
     ),
     (
         "pd-ask-updated",
         PRE,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "ask",
-                    "updatedInput": NEW_INPUT,
-                }
-            }
-        ),
+        out(_pre(permissionDecision="ask", updatedInput=NEW_INPUT)),
         {"decision": "ask", "updated_input": NEW_INPUT},
     ),
     (
         "pd-context",
         PRE,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "allow",
-                    "additionalContext": "ran in CI",
-                }
-            }
-        ),
+        out(_pre(permissionDecision="allow", additionalContext="ran in CI")),
         {"decision": "allow", "context": "ran in CI"},
     ),
     (
@@ -398,14 +350,7 @@ CASES = [
     (
         "post-updated-output",
         POST,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PostToolUse",
-                    "updatedToolOutput": BASH_OUTPUT,
-                }
-            }
-        ),
+        out(_post(updatedToolOutput=BASH_OUTPUT)),
         {"decision": "replace", "updated_output": BASH_OUTPUT},
     ),
     # updatedToolOutput for a built-in tool must fit its output shape, else the
@@ -457,7 +402,7 @@ CASES = [
     (
         "post-context",
         POST,
-        out({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "note"}}),
+        out(_post(additionalContext="note")),
         {"decision": "allow", "context": "note"},
     ),
     (
@@ -482,14 +427,7 @@ CASES = [
     (
         "prompt-context-json",
         PROMPT,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "UserPromptSubmit",
-                    "additionalContext": "ctx",
-                }
-            }
-        ),
+        out(specific("UserPromptSubmit", additionalContext="ctx")),
         {"decision": "allow", "context": "ctx"},
     ),
     # Stop: block = do not stop
@@ -529,26 +467,16 @@ CASES = [
     (
         "perm-allow",
         "claude_permission",
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PermissionRequest",
-                    "decision": {"behavior": "allow"},
-                }
-            }
-        ),
+        out(specific("PermissionRequest", decision={"behavior": "allow"})),
         {"decision": "allow"},
     ),
     (
         "perm-deny",
         "claude_permission",
         out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PermissionRequest",
-                    "decision": {"behavior": "deny", "message": "not on fridays"},
-                }
-            }
+            specific(
+                "PermissionRequest", decision={"behavior": "deny", "message": "not on fridays"}
+            )
         ),
         {"decision": "deny", "reason": "not on fridays"},
     ),
@@ -556,15 +484,13 @@ CASES = [
         "perm-allow-updated",
         "claude_permission",
         out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PermissionRequest",
-                    "decision": {
-                        "behavior": "allow",
-                        "updatedInput": {"command": "npm publish --dry-run"},
-                    },
-                }
-            }
+            specific(
+                "PermissionRequest",
+                decision={
+                    "behavior": "allow",
+                    "updatedInput": {"command": "npm publish --dry-run"},
+                },
+            )
         ),
         {"decision": "modify", "updated_input": {"command": "npm publish --dry-run"}},
     ),
@@ -572,14 +498,7 @@ CASES = [
     (
         "perm-bad-behavior",
         "claude_permission",
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PermissionRequest",
-                    "decision": {"behavior": "perhaps"},
-                }
-            }
-        ),
+        out(specific("PermissionRequest", decision={"behavior": "perhaps"})),
         failed("unsupported", "proceeds"),
     ),
     # Subagent edit

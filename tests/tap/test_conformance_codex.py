@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, failed, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, specific, verdict_table
 
 A = ADAPTERS["codex"]
 
@@ -14,15 +14,15 @@ FAIL = failed("unsupported", "proceeds")
 
 
 def hso(**fields):
-    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **fields}}
+    return specific("PreToolUse", **fields)
 
 
 def _post(**fields):
-    return {"hookSpecificOutput": {"hookEventName": "PostToolUse", **fields}}
+    return specific("PostToolUse", **fields)
 
 
 def _perm(**fields):
-    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", **fields}}
+    return specific("PermissionRequest", **fields)
 
 
 CASES = [
@@ -161,7 +161,7 @@ CASES = [
     (
         "post-updated-mcp",
         POST,
-        out({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": "x"}}),
+        out(_post(updatedMCPToolOutput="x")),
         FAIL,
     ),
     ("post-updated-tool", POST, out(_post(updatedToolOutput="x")), FAIL),
@@ -178,13 +178,13 @@ CASES = [
     (
         "post-context-unknown-event-name",
         POST,
-        out({"hookSpecificOutput": {"hookEventName": "AfterTool", "additionalContext": "c"}}),
+        out(specific("AfterTool", additionalContext="c")),
         failed("invalid_json", "proceeds", context=""),
     ),
     (
         "post-context-other-codex-event-name",
         POST,
-        out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "c"}}),
+        out(hso(additionalContext="c")),
         {"decision": "allow", "context": "c"},
     ),
     (
@@ -197,14 +197,11 @@ CASES = [
         "pre-deny-beside-a-post-field",
         PRE,
         out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "no",
-                    "updatedMCPToolOutput": "x",
-                }
-            }
+            hso(
+                permissionDecision="deny",
+                permissionDecisionReason="no",
+                updatedMCPToolOutput="x",
+            )
         ),
         failed("invalid_json", "proceeds"),
     ),
@@ -223,15 +220,7 @@ CASES = [
     (
         "pre-deny-unknown-event-name",
         PRE,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "BeforeTool",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "no",
-                }
-            }
-        ),
+        out(specific("BeforeTool", permissionDecision="deny", permissionDecisionReason="no")),
         failed("invalid_json", "proceeds"),
     ),
     (
@@ -270,14 +259,7 @@ CASES = [
     (
         "perm-allow",
         "codex_permission",
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PermissionRequest",
-                    "decision": {"behavior": "allow"},
-                }
-            }
-        ),
+        out(_perm(decision={"behavior": "allow"})),
         {"decision": "allow"},
     ),
     (

@@ -6,7 +6,7 @@ import json
 
 from hooktui.tap.adapters import ADAPTERS
 
-from tests.tap.fixtures import check_case, failed, out, request, verdict_table
+from tests.tap.fixtures import check_case, failed, out, request, specific, verdict_table
 
 A = ADAPTERS["gemini-cli"]
 
@@ -40,15 +40,7 @@ CASES = [
     (
         "claude-style-ignored",
         PRE,
-        out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "x",
-                }
-            }
-        ),
+        out(specific("PreToolUse", permissionDecision="deny", permissionDecisionReason="x")),
         {"decision": "allow"},
     ),
     # tool_input replaces the arguments, it does not merge into them (the docs say
