@@ -19,11 +19,12 @@ from typing import Any
 
 from tests.e2e.drivers import ORIGINAL, REWRITTEN
 from tests.e2e.flow import Case
+from tests.tap.fixtures import specific
 
 
 def _hso_for(event: str, **fields: Any) -> str:
-    """A hook answer carrying hookSpecificOutput for `event`."""
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event, **fields}})
+    """A hook answer carrying hookSpecificOutput for `event`, as the hook prints it."""
+    return json.dumps(specific(event, **fields))
 
 
 def _hso(**fields: Any) -> str:
