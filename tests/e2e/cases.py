@@ -36,6 +36,8 @@ def _json(**fields: Any) -> str:
 
 
 RAN = "marker-original"
+# What every runtime shows when the original command runs as asked.
+_PROCEEDS = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
 # AWS's documented example key: the shape redaction looks for, valid nowhere.
 SECRET = "AKIAIOSFODNN7EXAMPLE"
 SECRET_COMMAND = f"echo {SECRET} >/dev/null && {ORIGINAL}"
@@ -54,6 +56,34 @@ def _secret_case(proceeds: dict[str, Any]) -> Case:
 
 # The same hook answer on every runtime, and the same record of it; `seen` is what
 # that runtime was seen to do with it.
+
+
+def _rewrite_case(stdout: str, rewrite: dict[str, Any]) -> Case:
+    """The hook answers `stdout`, rewriting the command's input to `rewrite`."""
+    return Case(
+        name="rewrite",
+        answer={"stdout": stdout},
+        ran=REWROTE,
+        is_error=False,
+        content_has="rewritten-ran",
+        record={"decision": "modify", "updated_input": rewrite},
+    )
+
+
+def _allow_case(answer: dict[str, Any]) -> Case:
+    return Case(name="allow", answer=answer, record={"decision": "allow"}, **_PROCEEDS)
+
+
+def _deny_case(stdout: str, **seen: Any) -> Case:
+    """The hook answers `stdout`, a deny with the reason "E2E-DENY"."""
+    return Case(
+        name="deny",
+        answer={"stdout": stdout},
+        ran=None,
+        record={"decision": "deny", "reason": "E2E-DENY"},
+        post_fires=False,
+        **seen,
+    )
 
 
 def _exit2_case(**seen: Any) -> Case:
@@ -123,51 +153,32 @@ REWROTE = "marker-rewritten"
 _claude_rewrite = {"command": REWRITTEN, "description": "leave a marker"}
 
 CLAUDE_MAIN = [
-    Case(
-        name="deny",
-        answer={"stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-DENY")},
-        ran=None,
+    _deny_case(
+        _hso(permissionDecision="deny", permissionDecisionReason="E2E-DENY"),
         is_error=True,
         content_has="E2E-DENY",
-        record={"decision": "deny", "reason": "E2E-DENY"},
-        post_fires=False,
     ),
     # The model reads "PreToolUse:Bash hook error: [<command>]: E2E-EXIT2".
     _exit2_case(is_error=True, content_has="E2E-EXIT2"),
-    Case(
-        name="rewrite",
-        answer={"stdout": _hso(permissionDecision="allow", updatedInput=_claude_rewrite)},
-        ran=REWROTE,
-        is_error=False,
-        content_has="rewritten-ran",
-        record={"decision": "modify", "updated_input": _claude_rewrite},
-    ),
-    Case(
-        name="allow",
-        answer={"stdout": _hso(permissionDecision="allow")},
-        ran=RAN,
-        is_error=False,
-        content_has="original-ran",
-        record={"decision": "allow"},
-    ),
+    _rewrite_case(_hso(permissionDecision="allow", updatedInput=_claude_rewrite), _claude_rewrite),
+    _allow_case({"stdout": _hso(permissionDecision="allow")}),
 ]
 
-_claude_proceeds = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
 _claude_blocks = {"ran": None, "is_error": True, "post_fires": False}
 
 CLAUDE_PINNED = [
-    _secret_case(_claude_proceeds),
+    _secret_case(_PROCEEDS),
     Case(
         name="exit1",
         answer={"stderr": "E2E-EXIT1", "exit": 1},
         record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="exit3",
         answer={"stderr": "E2E-EXIT3", "exit": 3},
         record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="exit2-no-stderr",
@@ -187,19 +198,19 @@ CLAUDE_PINNED = [
         name="empty-output",
         answer={},
         record={"decision": "allow"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="plain-text",
         answer={"stdout": "just some text"},
         record={"decision": "allow"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="invalid-json",
         answer={"stdout": "{not json"},
         record={"decision": "allow"},  # 2.1.197 reads broken JSON as plain text
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="legacy-block",
@@ -212,7 +223,7 @@ CLAUDE_PINNED = [
         name="legacy-approve",
         answer={"stdout": _json(decision="approve", reason="ok")},
         record={"decision": "allow"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="ask-headless",
@@ -248,7 +259,7 @@ CLAUDE_PINNED = [
             )
         },
         record={},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="continue-false",
@@ -277,13 +288,13 @@ CLAUDE_PINNED = [
         # Read as a plain success: no hook error.
         answer={"stdout": _hso(permissionDecision="allow"), "stderr": "E2E-EXIT1", "exit": 1},
         record={"decision": "allow", "failure": ""},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="plain-text-with-exit1",
         answer={"stdout": "just some text", "stderr": "E2E-EXIT1", "exit": 1},
         record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="deny-json-with-exit2",
@@ -303,7 +314,7 @@ CLAUDE_PINNED = [
         answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
         absent=("E2E-EXIT2",),
         record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="deny-without-hookEventName",
@@ -319,7 +330,7 @@ CLAUDE_PINNED = [
         },
         absent=("E2E-N",),
         record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="deny-and-continue-false",
@@ -342,19 +353,19 @@ CLAUDE_PINNED = [
         **_claude_blocks,
     ),
     # Killed at its 2 s timeout before it could block: the tool runs.
-    _timeout_case(_json(decision="block", reason="E2E-LATE"), **_claude_proceeds),
+    _timeout_case(_json(decision="block", reason="E2E-LATE"), **_PROCEEDS),
     # The result stays; the reason rides along as a <system-reminder> text block
     # that quotes the hook's command line.
     _post_deny_case(
-        "post-block", "block", "E2E-POSTBLOCK", notes_have=("E2E-POSTBLOCK",), **_claude_proceeds
+        "post-block", "block", "E2E-POSTBLOCK", notes_have=("E2E-POSTBLOCK",), **_PROCEEDS
     ),
-    _post_exit2_case("post-exit2", notes_have=("E2E-POSTEXIT2",), **_claude_proceeds),
+    _post_exit2_case("post-exit2", notes_have=("E2E-POSTEXIT2",), **_PROCEEDS),
     _post_context_case(
         "post-additional-context",
         "PostToolUse",
         "E2E-CONTEXT",
         notes_have=("E2E-CONTEXT",),
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="post-updatedToolOutput-on-bash",
@@ -364,7 +375,7 @@ CLAUDE_PINNED = [
         absent=("E2E-REPLACED",),
         record={"decision": "allow"},
         post_record={"decision": "allow"},
-        **_claude_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="post-updatedToolOutput-bash-shaped",
@@ -392,59 +403,40 @@ _codex_rewrite = {"command": REWRITTEN}
 _codex_blocked = "Command blocked by PreToolUse hook: {}. Command: " + ORIGINAL
 
 CODEX_MAIN = [
-    Case(
-        name="deny",
-        answer={"stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-DENY")},
-        ran=None,
+    _deny_case(
+        _hso(permissionDecision="deny", permissionDecisionReason="E2E-DENY"),
         is_error=False,
         content_has=_codex_blocked.format("E2E-DENY"),
-        record={"decision": "deny", "reason": "E2E-DENY"},
-        post_fires=False,
     ),
     _exit2_case(is_error=False, content_has=_codex_blocked.format("E2E-EXIT2")),
-    Case(
-        name="rewrite",
-        answer={"stdout": _hso(permissionDecision="allow", updatedInput=_codex_rewrite)},
-        ran=REWROTE,
-        is_error=False,
-        content_has="rewritten-ran",
-        record={"decision": "modify", "updated_input": _codex_rewrite},
-    ),
-    Case(
-        # Codex has no JSON "allow": permissionDecision:"allow" alone is a failed
-        # hook (pinned below). A hook allows by answering nothing.
-        name="allow",
-        answer={},
-        ran=RAN,
-        is_error=False,
-        content_has="original-ran",
-        record={"decision": "allow"},
-    ),
+    _rewrite_case(_hso(permissionDecision="allow", updatedInput=_codex_rewrite), _codex_rewrite),
+    # Codex has no JSON "allow": permissionDecision:"allow" alone is a failed
+    # hook (pinned below). A hook allows by answering nothing.
+    _allow_case({}),
 ]
 
-_codex_proceeds = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
 _codex_blocks = {"ran": None, "is_error": False, "post_fires": False}
 _codex_failed = {"decision": "failure", "effect": "proceeds"}
 
 CODEX_PINNED = [
-    _secret_case(_codex_proceeds),
+    _secret_case(_PROCEEDS),
     Case(
         name="allow-json-is-a-failure",
         answer={"stdout": _hso(permissionDecision="allow")},
         record={**_codex_failed, "failure": "unsupported"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="ask",
         answer={"stdout": _hso(permissionDecision="ask", permissionDecisionReason="E2E-ASK")},
         record={**_codex_failed, "failure": "unsupported"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="continue-false",
         answer={"stdout": _json(**{"continue": False, "stopReason": "E2E-STOP"})},
         record={**_codex_failed, "failure": "unsupported"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="legacy-block",
@@ -457,25 +449,25 @@ CODEX_PINNED = [
         name="gemini-style-deny",
         answer={"stdout": _json(decision="deny", reason="E2E-GEM")},
         record=_codex_failed,
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="exit1",
         answer={"stderr": "E2E-EXIT1", "exit": 1},
         record={**_codex_failed, "failure": "exit_code"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="exit3",
         answer={"stderr": "E2E-EXIT3", "exit": 3},
         record={**_codex_failed, "failure": "exit_code"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="exit2-no-stderr",
         answer={"exit": 2},
         record={**_codex_failed, "exit_code": 2},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="deny-json-with-exit1",
@@ -484,27 +476,27 @@ CODEX_PINNED = [
             "exit": 1,
         },
         record={**_codex_failed, "failure": "exit_code"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="updated-input-without-allow",
         answer={"stdout": _hso(updatedInput=_codex_rewrite)},
         record={**_codex_failed, "failure": "unsupported"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="invalid-json",
         answer={"stdout": "{not json"},
         record={**_codex_failed, "failure": "invalid_json"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="plain-text",
         answer={"stdout": "just some text"},
         record={"decision": "allow"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
-    _timeout_case(_json(decision="block", reason="E2E-LATE"), **_codex_proceeds),
+    _timeout_case(_json(decision="block", reason="E2E-LATE"), **_PROCEEDS),
     # The tool ran, but the model gets the reason instead of its output.
     _post_deny_case(
         "post-block",
@@ -528,7 +520,7 @@ CODEX_PINNED = [
         "PostToolUse",
         "E2E-CONTEXT",
         notes_have=("E2E-CONTEXT",),
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="post-context-under-wrong-hookEventName",
@@ -537,7 +529,7 @@ CODEX_PINNED = [
         absent=("E2E-CTX",),
         record={"decision": "allow"},
         post_record={"context": ""},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="post-context-under-another-event-name",
@@ -548,7 +540,7 @@ CODEX_PINNED = [
         notes_have=("E2E-CTX2",),
         record={"decision": "allow"},
         post_record={"decision": "allow", "context": "E2E-CTX2"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="post-context-beside-a-field-of-another-event",
@@ -563,7 +555,7 @@ CODEX_PINNED = [
         absent=("E2E-CTX3",),
         record={"decision": "allow"},
         post_record={"decision": "failure", "context": "", "effect": "proceeds"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="post-updatedToolOutput",
@@ -572,7 +564,7 @@ CODEX_PINNED = [
         absent=("E2E-REPLACED",),
         record={"decision": "allow"},
         post_record={**_codex_failed, "failure": "unsupported"},
-        **_codex_proceeds,
+        **_PROCEEDS,
     ),
 ]
 
@@ -588,42 +580,23 @@ def _gemini_blocked(reason: str) -> str:
 
 
 GEMINI_MAIN = [
-    Case(
-        name="deny",
-        answer={"stdout": _json(decision="deny", reason="E2E-DENY")},
-        ran=None,
+    _deny_case(
+        _json(decision="deny", reason="E2E-DENY"),
         is_error=True,
         content_has=_gemini_blocked("E2E-DENY"),
-        record={"decision": "deny", "reason": "E2E-DENY"},
-        post_fires=False,
     ),
     _exit2_case(is_error=True, content_has=_gemini_blocked("E2E-EXIT2")),
-    Case(
-        # hookSpecificOutput.tool_input REPLACES the arguments: the AfterTool
-        # request shows the input the tool ran with, and assert_records checks
-        # the record's updated_input against it.
-        name="rewrite",
-        answer={"stdout": _hso_for("BeforeTool", tool_input=_gemini_rewrite)},
-        ran=REWROTE,
-        is_error=False,
-        content_has="rewritten-ran",
-        record={"decision": "modify", "updated_input": _gemini_rewrite},
-    ),
-    Case(
-        name="allow",
-        answer={"stdout": _json(decision="allow")},
-        ran=RAN,
-        is_error=False,
-        content_has="original-ran",
-        record={"decision": "allow"},
-    ),
+    # hookSpecificOutput.tool_input REPLACES the arguments: the AfterTool
+    # request shows the input the tool ran with, and assert_records checks
+    # the record's updated_input against it.
+    _rewrite_case(_hso_for("BeforeTool", tool_input=_gemini_rewrite), _gemini_rewrite),
+    _allow_case({"stdout": _json(decision="allow")}),
 ]
 
-_gemini_proceeds = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
 _gemini_blocks = {"ran": None, "is_error": True, "post_fires": False}
 
 GEMINI_PINNED = [
-    _secret_case(_gemini_proceeds),
+    _secret_case(_PROCEEDS),
     Case(
         name="block-alias",
         answer={"stdout": _json(decision="block", reason="E2E-BLOCK")},
@@ -659,39 +632,39 @@ GEMINI_PINNED = [
         name="exit1",
         answer={"stderr": "E2E-EXIT1", "exit": 1},
         record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_gemini_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="exit2-no-output",
         answer={"exit": 2},
         record={},
-        **_gemini_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="exit2-json-allow",
         answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
         record={"decision": "allow"},
-        **_gemini_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="claude-style-deny",
         answer={"stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-C")},
         record={},
-        **_gemini_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="invalid-json",
         answer={"stdout": "{not json"},
         record={},
-        **_gemini_proceeds,
+        **_PROCEEDS,
     ),
     Case(
         name="empty-output",
         answer={},
         record={"decision": "allow"},
-        **_gemini_proceeds,
+        **_PROCEEDS,
     ),
-    _timeout_case(_json(decision="deny", reason="E2E-LATE"), **_gemini_proceeds),
+    _timeout_case(_json(decision="deny", reason="E2E-LATE"), **_PROCEEDS),
     # The tool ran, but the model gets the reason as an error instead of its output.
     _post_deny_case(
         "after-tool-deny",
