@@ -70,8 +70,19 @@ def _rewrite_case(stdout: str, rewrite: dict[str, Any]) -> Case:
     )
 
 
-def _allow_case(answer: dict[str, Any]) -> Case:
-    return Case(name="allow", answer=answer, record={"decision": "allow"}, **_PROCEEDS)
+def _allowed_case(name: str, answer: dict[str, Any]) -> Case:
+    """An answer the runtime reads as an allow: the command runs as asked."""
+    return Case(name=name, answer=answer, record={"decision": "allow"}, **_PROCEEDS)
+
+
+def _exit_failure_case(code: int) -> Case:
+    """Exit `code` with text on stderr: a failed hook the runtime runs the command past."""
+    return Case(
+        name=f"exit{code}",
+        answer={"stderr": f"E2E-EXIT{code}", "exit": code},
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        **_PROCEEDS,
+    )
 
 
 def _deny_case(stdout: str, **seen: Any) -> Case:
@@ -161,25 +172,15 @@ CLAUDE_MAIN = [
     # The model reads "PreToolUse:Bash hook error: [<command>]: E2E-EXIT2".
     _exit2_case(is_error=True, content_has="E2E-EXIT2"),
     _rewrite_case(_hso(permissionDecision="allow", updatedInput=_claude_rewrite), _claude_rewrite),
-    _allow_case({"stdout": _hso(permissionDecision="allow")}),
+    _allowed_case("allow", {"stdout": _hso(permissionDecision="allow")}),
 ]
 
 _claude_blocks = {"ran": None, "is_error": True, "post_fires": False}
 
 CLAUDE_PINNED = [
     _secret_case(_PROCEEDS),
-    Case(
-        name="exit1",
-        answer={"stderr": "E2E-EXIT1", "exit": 1},
-        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="exit3",
-        answer={"stderr": "E2E-EXIT3", "exit": 3},
-        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_PROCEEDS,
-    ),
+    _exit_failure_case(1),
+    _exit_failure_case(3),
     Case(
         name="exit2-no-stderr",
         answer={"exit": 2},
@@ -194,18 +195,8 @@ CLAUDE_PINNED = [
         record={"decision": "deny", "reason": "E2E-EXIT2"},
         **_claude_blocks,
     ),
-    Case(
-        name="empty-output",
-        answer={},
-        record={"decision": "allow"},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="plain-text",
-        answer={"stdout": "just some text"},
-        record={"decision": "allow"},
-        **_PROCEEDS,
-    ),
+    _allowed_case("empty-output", {}),
+    _allowed_case("plain-text", {"stdout": "just some text"}),
     Case(
         name="invalid-json",
         answer={"stdout": "{not json"},
@@ -219,12 +210,7 @@ CLAUDE_PINNED = [
         record={"decision": "deny", "reason": "E2E-LEGACY"},
         **_claude_blocks,
     ),
-    Case(
-        name="legacy-approve",
-        answer={"stdout": _json(decision="approve", reason="ok")},
-        record={"decision": "allow"},
-        **_PROCEEDS,
-    ),
+    _allowed_case("legacy-approve", {"stdout": _json(decision="approve", reason="ok")}),
     Case(
         name="ask-headless",
         # -p mode cannot ask: the call is refused and the model reads the reason.
@@ -412,7 +398,7 @@ CODEX_MAIN = [
     _rewrite_case(_hso(permissionDecision="allow", updatedInput=_codex_rewrite), _codex_rewrite),
     # Codex has no JSON "allow": permissionDecision:"allow" alone is a failed
     # hook (pinned below). A hook allows by answering nothing.
-    _allow_case({}),
+    _allowed_case("allow", {}),
 ]
 
 _codex_blocks = {"ran": None, "is_error": False, "post_fires": False}
@@ -451,18 +437,8 @@ CODEX_PINNED = [
         record=_codex_failed,
         **_PROCEEDS,
     ),
-    Case(
-        name="exit1",
-        answer={"stderr": "E2E-EXIT1", "exit": 1},
-        record={**_codex_failed, "failure": "exit_code"},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="exit3",
-        answer={"stderr": "E2E-EXIT3", "exit": 3},
-        record={**_codex_failed, "failure": "exit_code"},
-        **_PROCEEDS,
-    ),
+    _exit_failure_case(1),
+    _exit_failure_case(3),
     Case(
         name="exit2-no-stderr",
         answer={"exit": 2},
@@ -490,12 +466,7 @@ CODEX_PINNED = [
         record={**_codex_failed, "failure": "invalid_json"},
         **_PROCEEDS,
     ),
-    Case(
-        name="plain-text",
-        answer={"stdout": "just some text"},
-        record={"decision": "allow"},
-        **_PROCEEDS,
-    ),
+    _allowed_case("plain-text", {"stdout": "just some text"}),
     _timeout_case(_json(decision="block", reason="E2E-LATE"), **_PROCEEDS),
     # The tool ran, but the model gets the reason instead of its output.
     _post_deny_case(
@@ -590,7 +561,7 @@ GEMINI_MAIN = [
     # request shows the input the tool ran with, and assert_records checks
     # the record's updated_input against it.
     _rewrite_case(_hso_for("BeforeTool", tool_input=_gemini_rewrite), _gemini_rewrite),
-    _allow_case({"stdout": _json(decision="allow")}),
+    _allowed_case("allow", {"stdout": _json(decision="allow")}),
 ]
 
 _gemini_blocks = {"ran": None, "is_error": True, "post_fires": False}
@@ -628,23 +599,15 @@ GEMINI_PINNED = [
         record={},
         **_gemini_blocks,
     ),
-    Case(
-        name="exit1",
-        answer={"stderr": "E2E-EXIT1", "exit": 1},
-        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_PROCEEDS,
-    ),
+    _exit_failure_case(1),
     Case(
         name="exit2-no-output",
         answer={"exit": 2},
         record={},
         **_PROCEEDS,
     ),
-    Case(
-        name="exit2-json-allow",
-        answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
-        record={"decision": "allow"},
-        **_PROCEEDS,
+    _allowed_case(
+        "exit2-json-allow", {"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2}
     ),
     Case(
         name="claude-style-deny",
@@ -658,12 +621,7 @@ GEMINI_PINNED = [
         record={},
         **_PROCEEDS,
     ),
-    Case(
-        name="empty-output",
-        answer={},
-        record={"decision": "allow"},
-        **_PROCEEDS,
-    ),
+    _allowed_case("empty-output", {}),
     _timeout_case(_json(decision="deny", reason="E2E-LATE"), **_PROCEEDS),
     # The tool ran, but the model gets the reason as an error instead of its output.
     _post_deny_case(
