@@ -43,15 +43,15 @@ SECRET = "AKIAIOSFODNN7EXAMPLE"
 SECRET_COMMAND = f"echo {SECRET} >/dev/null && {ORIGINAL}"
 
 
-def _secret_case(proceeds: dict[str, Any]) -> Case:
-    return Case(
-        name="secret-in-command",
-        answer={},
-        command=SECRET_COMMAND,
-        secret=SECRET,
-        record={"decision": "allow"},
-        **proceeds,
-    )
+# A secret in the command: the hooks get it, the stream must not; the command runs as asked.
+_SECRET_CASE = Case(
+    name="secret-in-command",
+    answer={},
+    command=SECRET_COMMAND,
+    secret=SECRET,
+    record={"decision": "allow"},
+    **_PROCEEDS,
+)
 
 
 # The same hook answer on every runtime, and the same record of it; `seen` is what
@@ -178,7 +178,7 @@ CLAUDE_MAIN = [
 _claude_blocks = {"ran": None, "is_error": True, "post_fires": False}
 
 CLAUDE_PINNED = [
-    _secret_case(_PROCEEDS),
+    _SECRET_CASE,
     _exit_failure_case(1),
     _exit_failure_case(3),
     Case(
@@ -405,7 +405,7 @@ _codex_blocks = {"ran": None, "is_error": False, "post_fires": False}
 _codex_failed = {"decision": "failure", "effect": "proceeds"}
 
 CODEX_PINNED = [
-    _secret_case(_PROCEEDS),
+    _SECRET_CASE,
     Case(
         name="allow-json-is-a-failure",
         answer={"stdout": _hso(permissionDecision="allow")},
@@ -567,7 +567,7 @@ GEMINI_MAIN = [
 _gemini_blocks = {"ran": None, "is_error": True, "post_fires": False}
 
 GEMINI_PINNED = [
-    _secret_case(_PROCEEDS),
+    _SECRET_CASE,
     Case(
         name="block-alias",
         answer={"stdout": _json(decision="block", reason="E2E-BLOCK")},
