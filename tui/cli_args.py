@@ -18,6 +18,17 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+class UsageError(Exception):
+    """Bad usage: one line for the user, exit 2."""
+
+
+class RaisingParser(argparse.ArgumentParser):
+    """Bad usage raises UsageError, for a subcommand that words the line itself."""
+
+    def error(self, message: str) -> None:
+        raise UsageError(message)
+
+
 def number(
     convert: Callable[[str], N], what: str, ok: Callable[[N], bool], must: str
 ) -> Callable[[str], N]:

@@ -11,18 +11,9 @@ from hooktui.replay.policy import REPLAY_ENV
 from hooktui.replay.report import FAIL_ON, Report, to_json
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import Entry, Session, SessionError, load_session, select
-from hooktui.tui.cli_args import number
+from hooktui.tui.cli_args import RaisingParser, UsageError, number
 
 FORMATS = ("tui", "text", "json")
-
-
-class UsageError(Exception):
-    """Bad usage: one line for the user, exit 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, exit 2, like every hooktui error
-        raise UsageError(message)
 
 
 _positive_int = number(int, "a whole number", lambda v: v >= 1, "must be at least 1: {text!r}")
@@ -30,7 +21,7 @@ _seconds = number(float, "a number of seconds", lambda v: v > 0, "must be more t
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = RaisingParser(
         prog="hooktui replay",
         description=(
             "Re-run the requests of a recorded session against a hook (the edited policy, "

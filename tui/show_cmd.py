@@ -24,6 +24,7 @@ from hooktui.tap.filter import FilterError, compile_filter, is_empty_filter
 from hooktui.tap.model import RecordHead
 from hooktui.tap.reader import BadLine, decode_head, load_stream, merge_by_time
 from hooktui.tap.tail import Tailer
+from hooktui.tui.cli_args import RaisingParser, UsageError
 
 PROG = "hooktui show"
 _NO_VALUE = ("", None)
@@ -47,20 +48,10 @@ def default_stream_path() -> str:
     return os.path.join(state, "hooktui", "stream.jsonl")
 
 
-class _ArgError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    # argparse prints usage and exits on its own; one clear line is wanted instead.
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _ArgError(message)
-
-
-def _parser() -> _Parser:
+def _parser() -> RaisingParser:
     from hooktui.tap.filter import HELP as filter_help
 
-    p = _Parser(
+    p = RaisingParser(
         prog=PROG,
         description="Print recorded hook calls: a table, or the JSON lines themselves.",
         epilog=filter_help,
@@ -474,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
         i += 1
     try:
         args = _parser().parse_args(args_list)
-    except _ArgError as exc:
+    except UsageError as exc:
         sys.stderr.write(f"{PROG}: {exc} (try `{PROG} --help`)\n")
         return 2
     if (sys.stderr.encoding or "").lower().replace("-", "") != "utf8":
