@@ -38,6 +38,13 @@ def _json(**fields: Any) -> str:
 RAN = "marker-original"
 # What every runtime shows when the original command runs as asked.
 _PROCEEDS = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
+
+
+def _output_replaced(text: str, *, is_error: bool) -> dict[str, Any]:
+    """The command ran, but the model gets `text` instead of its output."""
+    return {"ran": RAN, "is_error": is_error, "content_has": text, "absent": ("original-ran",)}
+
+
 # AWS's documented example key: the shape redaction looks for, valid nowhere.
 SECRET = "AKIAIOSFODNN7EXAMPLE"
 SECRET_COMMAND = f"echo {SECRET} >/dev/null && {ORIGINAL}"
@@ -373,10 +380,7 @@ CLAUDE_PINNED = [
                 updatedToolOutput={"stdout": "E2E-REPLACED", "stderr": "", "interrupted": False},
             )
         },
-        ran=RAN,
-        is_error=False,
-        content_has="E2E-REPLACED",
-        absent=("original-ran",),
+        **_output_replaced("E2E-REPLACED", is_error=False),
         record={"decision": "allow"},
         post_record={"decision": "replace"},
     ),
@@ -473,17 +477,11 @@ CODEX_PINNED = [
         "post-block",
         "block",
         "E2E-POSTBLOCK",
-        ran=RAN,
-        is_error=False,
-        content_has="E2E-POSTBLOCK",
-        absent=("original-ran",),
+        **_output_replaced("E2E-POSTBLOCK", is_error=False),
     ),
     _post_exit2_case(
         "post-exit2",
-        ran=RAN,
-        is_error=False,
-        content_has="E2E-POSTEXIT2",
-        absent=("original-ran",),
+        **_output_replaced("E2E-POSTEXIT2", is_error=False),
     ),
     # Goes to the model as a developer message right after the call.
     _post_context_case(
@@ -628,17 +626,11 @@ GEMINI_PINNED = [
         "after-tool-deny",
         "deny",
         "E2E-POSTDENY",
-        ran=RAN,
-        is_error=True,
-        content_has="E2E-POSTDENY",
-        absent=("original-ran",),
+        **_output_replaced("E2E-POSTDENY", is_error=True),
     ),
     _post_exit2_case(
         "after-tool-exit2",
-        ran=RAN,
-        is_error=True,
-        content_has="E2E-POSTEXIT2",
-        absent=("original-ran",),
+        **_output_replaced("E2E-POSTEXIT2", is_error=True),
     ),
     # Appended to the output as <hook_context>…</hook_context>.
     _post_context_case(
