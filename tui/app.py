@@ -93,6 +93,13 @@ class WatchApp(App[int]):
         Binding("slash", "filter_key", "Filter", priority=True, id="watch.filter"),
         Binding("enter", "enter_key", "Detail", show=False, priority=True, id="watch.enter"),
         Binding("escape", "clear", "Clear", show=False, id="watch.clear"),
+        # The detail tabs answer from the list too: a glance at the diff without
+        # leaving the list (inside the pane, its own 1-5 bindings take these).
+        Binding("1", "detail_tab('summary')", show=False, id="watch.tab.summary"),
+        Binding("2", "detail_tab('request')", show=False, id="watch.tab.request"),
+        Binding("3", "detail_tab('response')", show=False, id="watch.tab.response"),
+        Binding("4", "detail_tab('diff')", show=False, id="watch.tab.diff"),
+        Binding("5", "detail_tab('raw')", show=False, id="watch.tab.raw"),
         Binding("f", "follow", "Follow", id="watch.follow"),
         Binding("p", "pause", "Pause", id="watch.pause"),
         Binding("m", "mark", "Mark", show=False, id="watch.mark"),
@@ -386,6 +393,9 @@ class WatchApp(App[int]):
             bar.remove_class("-active")
 
     # -- follow, pause -------------------------------------------------------
+
+    def action_detail_tab(self, tab: str) -> None:
+        self.detail.action_tab(tab)
 
     def action_follow(self) -> None:
         self.calls.set_following(not self.calls.following)

@@ -122,6 +122,22 @@ async def test_detail_tab_keys(stream: Path) -> None:
         assert tabs.active == "summary"
 
 
+async def test_detail_tab_keys_work_from_the_list(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("g", "j", "j", "j")  # the modify
+        await wait_until(pilot, lambda: app.detail.loaded.entry is app.calls.current)
+        tabs = app.query_one(TabbedContent)
+        await pilot.press("4")
+        assert tabs.active == "diff"
+        assert app.focused is app.calls  # still on the list: j/k keep moving
+        await pilot.press("k")
+        assert app.calls.current is not None and tabs.active == "diff"
+        await pilot.press("1")
+        assert tabs.active == "summary"
+
+
 async def test_filter_as_you_type(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -141,6 +157,12 @@ async def test_filter_as_you_type(stream: Path) -> None:
         await pilot.press("escape")  # clears it
         assert app.view.filter_text == ""
         assert len(app.view) == 8
+        # Digits typed in the filter are the filter's, not the detail tab keys.
+        tabs = app.query_one(TabbedContent)
+        before = tabs.active
+        await pilot.press("slash", *"exit:2")
+        await wait_until(pilot, lambda: app.view.filter_text == "exit:2")
+        assert tabs.active == before
 
 
 async def test_invalid_filter_is_shown_inline_not_raised(stream: Path) -> None:
