@@ -12,9 +12,21 @@ import sys
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "tap": ("hooktui.tap.shim", "main", "wrap a hook: pass its traffic through, record each call"),
     "watch": ("hooktui.tui.watch_cmd", "main", "live dashboard of recorded hook calls"),
-    "show": ("hooktui.tui.show_cmd", "main", "print recorded calls without a TUI (scripts, CI logs)"),
-    "replay": ("hooktui.tui.replay_cmd", "main", "re-run a recorded session against an edited policy"),
-    "install": ("hooktui.tui.install_cmd", "install_main", "wrap a runtime's configured hooks in the tap"),
+    "show": (
+        "hooktui.tui.show_cmd",
+        "main",
+        "print recorded calls without a TUI (scripts, CI logs)",
+    ),
+    "replay": (
+        "hooktui.tui.replay_cmd",
+        "main",
+        "re-run a recorded session against an edited policy",
+    ),
+    "install": (
+        "hooktui.tui.install_cmd",
+        "install_main",
+        "wrap a runtime's configured hooks in the tap",
+    ),
     "uninstall": ("hooktui.tui.install_cmd", "uninstall_main", "restore a runtime's hook settings"),
     "demo": ("hooktui.tui.demo_cmd", "main", "real traffic through the real tap, for a first look"),
 }
