@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hooktui.tap.guards import guard_path
 from hooktui.tui.demo_traffic import ROUND_SIZE, SLOW_SLEEP_MS, SLOW_TIMEOUT_MS, scenarios
+from hooktui.tui.format import near_timeout
 
 from tests.conftest import HOOKTUI, wait_for_records
 
@@ -58,6 +59,8 @@ def test_no_ui_writes_count_records_covering_runtimes_and_decisions(tmp_path):
     slow = [r for r in records if r["runtime"] == "gemini-cli"]
     assert slow and all(r["hook"]["timeout_ms"] == SLOW_TIMEOUT_MS for r in slow)
     assert all(r["duration_ms"] >= SLOW_SLEEP_MS for r in slow)  # it sleeps at least that long
+    # ...which is what watch flags as close to the timeout: the demo shows the marker.
+    assert all(near_timeout(r["duration_ms"], r["hook"]["timeout_ms"]) for r in slow)
     # The tally counts what the stream holds.
     for decision in decisions:
         assert f"{decision} {sum(r['decision'] == decision for r in records)}" in tally
