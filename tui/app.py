@@ -10,11 +10,18 @@ from pathlib import Path
 from typing import BinaryIO, ClassVar
 
 from hooktui.tap.reader import read_line_at
+from hooktui.tap.stream import error_log_path
 from hooktui.tui.commands import WatchCommands
 from hooktui.tui.format import printable
 from hooktui.tui.help_screen import HelpScreen
 from hooktui.tui.live import LiveStreams, follow
-from hooktui.tui.messages import RecordsAppended, StreamPresence, StreamReset, StreamsLoaded
+from hooktui.tui.messages import (
+    RecordsAppended,
+    StreamPresence,
+    StreamReset,
+    StreamsLoaded,
+    TapErrors,
+)
 from hooktui.tui.view import CallView, Entry
 from hooktui.tui.widgets.call_list import CallList
 from hooktui.tui.widgets.detail import DetailPane, focus_now
@@ -122,6 +129,7 @@ class WatchApp(App[int]):
         )
         self.loaded = False
         self.missing = [False] * len(self.paths)
+        self.tap_errors = [0] * len(self.paths)  # lines in each stream's tap error log
         self._held: list[Message] = []  # records that arrived while paused
         self._stop = asyncio.Event()
         self._header_due = False
@@ -174,6 +182,8 @@ class WatchApp(App[int]):
     def on_streams_loaded(self, message: StreamsLoaded) -> None:
         self.loaded = True
         self.missing = message.missing
+        for source, count in enumerate(message.tap_errors):
+            self._set_tap_errors(source, count)
         self.view.replace_all(message.entries)
 
     def on_records_appended(self, message: RecordsAppended) -> None:
@@ -193,6 +203,19 @@ class WatchApp(App[int]):
 
     def on_stream_presence(self, message: StreamPresence) -> None:
         self.missing[message.source] = message.missing
+        self._changed()
+
+    def on_tap_errors(self, message: TapErrors) -> None:
+        # Shown even while paused: it says whether anything is being recorded at all.
+        self._set_tap_errors(message.source, message.count)
+
+    def _set_tap_errors(self, source: int, count: int) -> None:
+        self.tap_errors[source] = count
+        self.state.tap_errors = [
+            (display_path(error_log_path(path)), n)
+            for path, n in zip(self.paths, self.tap_errors, strict=True)
+            if n
+        ]
         self._changed()
 
     def _apply(self, message: Message) -> None:

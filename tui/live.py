@@ -17,7 +17,14 @@ from pathlib import Path
 
 from hooktui.tap.reader import decode_heads, load_stream, merge_by_time
 from hooktui.tap.tail import Tailer
-from hooktui.tui.messages import RecordsAppended, StreamPresence, StreamReset, StreamsLoaded
+from hooktui.tui.messages import (
+    RecordsAppended,
+    StreamPresence,
+    StreamReset,
+    StreamsLoaded,
+    TapErrors,
+)
+from hooktui.tui.tap_errors import TapErrorLog
 from hooktui.tui.view import Entry, make_entries
 from textual.message import Message
 
@@ -33,6 +40,7 @@ class LiveStreams:
         self.paths = [str(p) for p in paths]
         self.tailers: list[Tailer] = []
         self.missing: list[bool] = [False] * len(self.paths)
+        self.error_logs = [TapErrorLog(p) for p in self.paths]
 
     def load(self) -> StreamsLoaded:
         """Read every stream whole (blocking: run it in a thread)."""
@@ -63,7 +71,9 @@ class LiveStreams:
         else:
             entries = [Entry(s, offset, head) for s, offset, head in merge_by_time(per_stream)]
         self.tailers = [Tailer(p, offset=end) for p, end in zip(self.paths, ends, strict=True)]
-        return StreamsLoaded(entries, list(self.missing))
+        for log in self.error_logs:
+            log.check()
+        return StreamsLoaded(entries, list(self.missing), [log.count for log in self.error_logs])
 
     def poll(self) -> list[Message]:
         """One look at every stream (blocking: run it in a thread)."""
@@ -86,6 +96,10 @@ class LiveStreams:
                 appended.extend(entries)
         if appended:
             out.append(RecordsAppended(appended))
+        # One stat per stream for its tap error log; lines are counted only when it changed.
+        for source, log in enumerate(self.error_logs):
+            if log.check():
+                out.append(TapErrors(source, log.count))
         return out
 
     def close(self) -> None:
@@ -104,6 +118,8 @@ async def follow(
     """Load, then follow the streams until `stop` is set, posting messages with `post`."""
     post(await asyncio.to_thread(streams.load))
     wanted = {str(Path(p).resolve()) for p in streams.paths}
+    # The tap's error logs wake the poll too (the periodic stat would find them anyway).
+    wanted |= {str(Path(log.path).resolve()) for log in streams.error_logs}
 
     async def poll_and_post() -> None:
         for message in await asyncio.to_thread(streams.poll):

@@ -9,10 +9,14 @@ from textual.message import Message
 class StreamsLoaded(Message):
     """The initial read of every stream, merged by time."""
 
-    def __init__(self, entries: list[Entry], missing: list[bool]) -> None:
+    def __init__(
+        self, entries: list[Entry], missing: list[bool], tap_errors: list[int] | None = None
+    ) -> None:
         super().__init__()
         self.entries = entries
         self.missing = missing
+        # Lines in each stream's tap error log (all 0 when there is none).
+        self.tap_errors = tap_errors if tap_errors is not None else [0] * len(missing)
 
 
 class RecordsAppended(Message):
@@ -39,3 +43,12 @@ class StreamPresence(Message):
         super().__init__()
         self.source = source
         self.missing = missing
+
+
+class TapErrors(Message):
+    """The tap's error log beside a stream gained (or lost) lines."""
+
+    def __init__(self, source: int, count: int) -> None:
+        super().__init__()
+        self.source = source
+        self.count = count

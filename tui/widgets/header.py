@@ -14,6 +14,7 @@ from hooktui.tui.format import (
     printable,
     sparkline,
 )
+from hooktui.tui.tap_errors import tap_error_summary
 from hooktui.tui.view import CallView
 from rich.text import Text
 from textual.widgets import Static
@@ -28,6 +29,8 @@ class HeaderState:
         self.buffered = 0  # records held back while paused
         self.new = 0  # rows added while not following
         self.title = ""
+        # (path as shown, lines) of each tap error log with lines: the tap could not record.
+        self.tap_errors: list[tuple[str, int]] = []
 
 
 def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
@@ -87,16 +90,36 @@ def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
     # Each line is cut at the edge rather than wrapped: the header has two rows.
     line1.truncate(width, overflow="ellipsis")
     line2.truncate(width, overflow="ellipsis")
-    return Text("\n", no_wrap=True).join([line1, line2])
+    lines = [line1, line2]
+    if state.tap_errors:
+        lines.append(tap_errors_line(state.tap_errors, width))
+    return Text("\n", no_wrap=True).join(lines)
+
+
+def tap_errors_line(logs: list[tuple[str, int]], width: int) -> Text:
+    """A third header row: the tap hit problems and wrote them to these logs.
+
+    Without it, a tap that stopped recording looks like an agent that stopped
+    calling hooks. The paths shrink to file names when the full ones do not fit.
+    """
+    total = sum(count for _, count in logs)
+    badge = Text(f" {FAIL_OPEN_MARK} {tap_error_summary(total)} ", style=FAIL_OPEN_STYLE)
+    where = ", ".join(printable(path) for path, _ in logs)
+    if badge.cell_len + len(where) + 8 > width:
+        where = ", ".join(printable(os.path.basename(path)) for path, _ in logs)
+    line = Text.assemble(" ", badge, (f" (see {where})", "bold red"), no_wrap=True)
+    line.truncate(width, overflow="ellipsis")
+    return line
 
 
 class StatsHeader(Static):
-    """Two lines at the top of the watch screen."""
+    """Two lines at the top of the watch screen (three when the tap logged errors)."""
 
     _shown: tuple[CallView, HeaderState] | None = None
 
     def show(self, view: CallView, state: HeaderState) -> None:
         self._shown = (view, state)
+        self.set_class(bool(state.tap_errors), "-tap-errors")
         self.update(header_text(view, state, self.size.width or 120))
 
     def on_resize(self) -> None:
