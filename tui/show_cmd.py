@@ -337,6 +337,19 @@ def _follow(
             time.sleep(POLL_SECONDS)
 
 
+def _report_tap_errors(paths: list[str]) -> None:
+    """One stderr line per stream whose tap error log has lines: the tap may have missed calls."""
+    from hooktui.tui.tap_errors import TapErrorLog, tap_error_summary
+
+    for path in paths:
+        log = TapErrorLog(path)
+        log.check()
+        if log.count:
+            sys.stdout.flush()  # after the table, also when both go to one terminal
+            sys.stderr.write(f"{PROG}: {tap_error_summary(log.count)} in {log.path}\n")
+            sys.stderr.flush()
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
         pred = compile_filter(args.filter)
@@ -431,7 +444,9 @@ def _run(args: argparse.Namespace) -> int:
     text.rows([(names[si], e) for si, _, e in chosen])
     if not args.follow:
         text.tally(tally)
+        _report_tap_errors(paths)
         return 0
+    _report_tap_errors(paths)  # --follow has no end: say it before waiting
     if not chosen:
         text.note("following: new calls appear here as they are recorded (Ctrl-C to stop)")
 
