@@ -87,7 +87,8 @@ def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
     p50, p95 = stats.percentile(50), stats.percentile(95)
     if p50 is not None and p95 is not None:
         line2.append(f"p50 {format_latency(p50)}  p95 {format_latency(p95)}  ")
-    # Each line is cut at the edge rather than wrapped: the header has two rows.
+    # Each line is cut at the edge rather than wrapped: the header has two rows
+    # (a third, below, only when the tap logged errors).
     line1.truncate(width, overflow="ellipsis")
     line2.truncate(width, overflow="ellipsis")
     lines = [line1, line2]
