@@ -26,8 +26,10 @@ from typing import Any
 
 import msgspec
 from hooktui.tap import model
+from hooktui.tap.adapters import ADAPTERS, judge_request
 from hooktui.tap.model import Blob, HookInfo, Outcome, Record, Redaction, Verdict
 from hooktui.tap.request import load_request
+from hooktui.tap.summary import summarize
 
 BLOB_CAP = 256 * 1024
 
@@ -89,11 +91,9 @@ def default_label(argv: list[str]) -> str:
 
 def hook_env() -> dict[str, str]:
     """The runtime variables hooks read, as this hook saw them."""
-    from hooktui.tap import adapters
-
     names = {"HOOKTUI_REPLAY"}
-    for adapter in adapters.ADAPTERS.values():
-        names.update(getattr(adapter, "env_vars", ()))
+    for adapter in ADAPTERS.values():
+        names.update(adapter.env_vars)
     return {name: os.environ[name] for name in sorted(names) if name in os.environ}
 
 
@@ -106,21 +106,6 @@ def rfc3339(ts: float) -> str:
     micros = int(round(ts * 1_000_000))
     seconds, micros = divmod(micros, 1_000_000)
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{micros:06d}Z"
-
-
-def judge(request: Any, outcome: Outcome, runtime: str | None):
-    """(adapter, call, verdict), by the adapters' own entry point (never raises)."""
-    from hooktui.tap.adapters import judge_request
-
-    return judge_request(request, outcome, runtime)
-
-
-def summarize(call) -> str:
-    try:
-        from hooktui.tap.summary import summarize as summarize_call
-    except ImportError:
-        return ""
-    return summarize_call(call)
 
 
 def _blob_text(raw: bytes) -> tuple[str, str]:
@@ -179,7 +164,7 @@ def build_record(
     request, request_format = load_request(raw_request)
     tap_error = ""
     try:
-        _adapter, call, verdict = judge(request, outcome, runtime)
+        _adapter, call, verdict = judge_request(request, outcome, runtime)
     except Exception as exc:  # a bug in an adapter must not lose the call
         tap_error = f"judging failed: {exc!r}"
         call = model.Call(runtime=runtime or model.UNKNOWN, event="other")

@@ -63,13 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"hooktui: unknown command {args[0]!r} (try `hooktui --help`)\n")
         return 2
     module_name, func_name, _ = entry
-    try:
-        module = __import__(module_name, fromlist=[func_name])
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise
-        sys.stderr.write(f"hooktui: `{args[0]}` is not available yet in this version\n")
-        return 2
+    module = __import__(module_name, fromlist=[func_name])
     return getattr(module, func_name)(args[1:])
 
 

@@ -76,14 +76,6 @@ def main(argv: list[str]) -> int:
     count = args.count if args.count is not None else (40 if args.no_ui else 0)
 
     if not args.no_ui:
-        try:
-            from hooktui.tui.app import WatchApp  # noqa: F401 - is watch in this version?
-        except ImportError:
-            sys.stderr.write(
-                "hooktui demo: the watch screen is not available yet in this version; "
-                "use `hooktui demo --no-ui`\n"
-            )
-            return 2
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             sys.stderr.write(
                 "hooktui demo: the watch screen needs a terminal; use `hooktui demo --no-ui`\n"

@@ -23,6 +23,7 @@ from typing import IO
 from hooktui.tap.filter import FilterError, compile_filter, is_empty_filter
 from hooktui.tap.model import RecordHead
 from hooktui.tap.reader import BadLine, decode_head, load_stream, merge_by_time
+from hooktui.tap.stream import default_stream_path
 from hooktui.tap.tail import Tailer
 from hooktui.tui.cli_args import RaisingParser, UsageError
 
@@ -30,22 +31,6 @@ PROG = "hooktui show"
 _NO_VALUE = ("", None)
 
 POLL_SECONDS = 0.1
-
-
-def default_stream_path() -> str:
-    try:
-        from hooktui.tap.stream import default_stream_path as from_stream
-
-        return str(from_stream())
-    except ImportError:
-        pass
-    env = os.environ.get("HOOKTUI_STREAM")
-    if env:
-        return env
-    state = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return os.path.join(state, "hooktui", "stream.jsonl")
 
 
 def _parser() -> RaisingParser:

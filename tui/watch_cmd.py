@@ -7,14 +7,7 @@ import os
 import sys
 from datetime import UTC
 
-
-def default_stream() -> str:
-    try:
-        from hooktui.tap.stream import default_stream_path
-    except ImportError:  # older tap: the same rule, inline
-        state = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
-        return os.environ.get("HOOKTUI_STREAM") or os.path.join(state, "hooktui", "stream.jsonl")
-    return default_stream_path()
+from hooktui.tap.stream import default_stream_path
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,7 +39,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
-    paths = args.streams or [default_stream()]
+    paths = args.streams or [default_stream_path()]
     for path in paths:
         if os.path.isdir(path):
             sys.stderr.write(f"hooktui watch: {path} is a directory, not a stream file\n")
