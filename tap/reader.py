@@ -200,7 +200,7 @@ def load_stream(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], int]
     return entries, base
 
 
-def _ts_key(ts: str) -> str:
+def ts_sort_key(ts: str) -> str:
     # Records are written in UTC; dropping the zone suffix makes "...:05Z" sort
     # before "...:05.25Z" (a prefix sorts first) as it should.
     if ts.endswith("Z") or ts.endswith("z"):
@@ -227,7 +227,7 @@ def merge_by_time(
         last = ""
         for off, e in entries:
             if isinstance(e, RecordHead):
-                last = _ts_key(e.ts)
+                last = ts_sort_key(e.ts)
             yield last, index, off, e
 
     merged = heapq.merge(*(keyed(i, s) for i, s in enumerate(streams)), key=lambda t: (t[0], t[1]))

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 from hooktui.tap.model import DECISIONS, RecordHead
+from hooktui.tap.reader import ts_sort_key
 from hooktui.tui.format import parse_ts
 
 # How many minutes of calls-per-minute history the header's sparkline shows.
@@ -55,11 +56,6 @@ def make_entries(source: int, items: Iterable[tuple[int, Any]]) -> list[Entry]:
     return [Entry(source, offset, head) for offset, head in items]
 
 
-def _ts_key(ts: str) -> str:
-    # Records are UTC ("...Z"); without the suffix, "…:05Z" sorts before "…:05.25Z".
-    return ts[:-1] if ts.endswith(("Z", "z")) else ts
-
-
 def merge_by_time(per_source: list[list[Entry]]) -> list[Entry]:
     """One list ordered by time; each stream keeps its own file order.
 
@@ -70,7 +66,7 @@ def merge_by_time(per_source: list[list[Entry]]) -> list[Entry]:
         last = ""
         for e in entries:
             if isinstance(e.head, RecordHead):
-                last = _ts_key(e.head.ts)
+                last = ts_sort_key(e.head.ts)
             yield last, e.source, e
 
     if len(per_source) == 1:
