@@ -21,6 +21,7 @@ import shlex
 from typing import Any
 
 import msgspec
+from hooktui.tap.command import is_launcher, split_words
 from hooktui.tap.model import Record
 
 DEFAULT_TIMEOUT_S = 10.0
@@ -152,27 +153,12 @@ def build_plan(
     )
 
 
-# Interpreters and launchers: `python3 guard.py` is watched at guard.py, not python3.
-_LAUNCHERS = frozenset(
-    "sh bash zsh dash ksh fish env python python3 pypy3 node deno bun ruby perl php "
-    "uv uvx npx pnpm yarn run exec nohup timeout".split()
-)
-
-
-def _is_launcher(word: str) -> bool:
-    name = os.path.basename(word).rstrip("0123456789.")  # python3.11 -> python
-    return name in _LAUNCHERS or os.path.basename(word) in _LAUNCHERS
-
-
 def _flatten(words: list[str]) -> list[str]:
     """Words of a command, with `sh -c "..."` scripts split into their own words."""
     out: list[str] = []
     for word in words:
         if any(c.isspace() for c in word):
-            try:
-                out.extend(shlex.split(word))
-            except ValueError:
-                out.extend(word.split())
+            out.extend(split_words(word))
         else:
             out.append(word)
     return out
@@ -184,10 +170,7 @@ def watch_paths(policy: str | None, records: list[Record]) -> list[str]:
     policy, the same for each distinct recorded hook command)."""
     commands: list[list[str]] = []
     if policy is not None:
-        try:
-            commands.append(shlex.split(policy))
-        except ValueError:
-            commands.append(policy.split())
+        commands.append(split_words(policy))
     else:
         seen: set[tuple[str, ...]] = set()
         for record in records:
@@ -198,7 +181,7 @@ def watch_paths(policy: str | None, records: list[Record]) -> list[str]:
     paths: list[str] = []
     for words in commands:
         for word in _flatten(words):
-            if os.path.isfile(word) and not _is_launcher(word):
+            if os.path.isfile(word) and not is_launcher(word):
                 full = os.path.abspath(word)
                 if full not in paths:
                     paths.append(full)

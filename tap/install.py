@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hooktui.tap.command import script_name, split_words
+
 RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor")
 BACKUP_SUFFIX = ".hooktui-backup"
 
@@ -35,9 +37,6 @@ _DEFAULT_TIMEOUT_MS: dict[str, int | None] = {
     "gemini-cli": 60_000,
     "cursor": None,
 }
-
-# Interpreters whose script, not themselves, names a hook for `--label-from command`.
-_INTERPRETERS = {"python", "python3", "node", "bash", "sh", "zsh", "deno", "bun", "ruby", "perl"}
 
 
 class InstallError(Exception):
@@ -214,22 +213,8 @@ def _timeout_ms(runtime: str, handler: dict) -> int | None:
 
 
 def _command_word(command: str, args: list[str] | None) -> str:
-    if args is not None:
-        words = [command, *args]
-    else:
-        try:
-            words = shlex.split(command)
-        except ValueError:
-            words = command.split()
-    words = [w for w in words if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", w)]  # FOO=1 cmd
-    if not words:
-        return "hook"
-    first = os.path.basename(words[0])
-    if first in _INTERPRETERS or re.match(r"^python3(\.\d+)?$", first):
-        scripts = [w for w in words[1:] if not w.startswith("-")]
-        if scripts:
-            return os.path.basename(scripts[0])
-    return first or "hook"
+    words = [command, *args] if args is not None else split_words(command)
+    return script_name(words) or "hook"
 
 
 def _label(opts: Options, event: str, matcher: Any, command: str, args: list[str] | None) -> str:

@@ -20,13 +20,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import shlex
 import time
 from typing import Any
 
 import msgspec
 from hooktui.tap import model
 from hooktui.tap.adapters import ADAPTERS, judge_request
+from hooktui.tap.command import script_name
 from hooktui.tap.model import Blob, HookInfo, Outcome, Record, Redaction, Verdict
 from hooktui.tap.request import load_request
 from hooktui.tap.summary import summarize
@@ -48,13 +48,6 @@ DIGEST_FIELDS = frozenset(
     }
 )
 
-# Interpreters and launchers skipped when naming a hook after its script.
-_LAUNCHERS = frozenset(
-    "sh bash zsh dash ksh fish env python python3 node deno bun ruby perl php "
-    "uv uvx npx pnpm yarn run exec nohup timeout".split()
-)
-_SHELLS = frozenset("sh bash zsh dash ksh fish".split())
-
 
 def digest_marker(value: Any) -> str:
     """`[digest sha256:<hex> len:<n>]` for a string, or a value's compact JSON."""
@@ -71,22 +64,7 @@ def default_label(argv: list[str]) -> str:
     `python3 /x/guard.py` -> `guard.py`; `sh -c 'uv run ~/h/policy.py --strict'`
     -> `policy.py`; `/usr/local/bin/gate` -> `gate`.
     """
-    if not argv:
-        return ""
-    words = list(argv)
-    if os.path.basename(words[0]) in _SHELLS and len(words) > 2 and words[1] == "-c":
-        try:
-            words = shlex.split(words[2])
-        except ValueError:
-            words = words[2].split()
-    for word in words:
-        name = os.path.basename(word.rstrip("/;&|"))
-        if not name or word.startswith("-") or ("=" in word and not word.startswith("/")):
-            continue
-        if name in _LAUNCHERS or name.startswith("python"):
-            continue
-        return name
-    return os.path.basename(argv[0]) or argv[0]
+    return script_name(argv)
 
 
 def hook_env() -> dict[str, str]:

@@ -168,6 +168,7 @@ def test_hook_info_is_redacted_too():
         (["sh", "-c", "cat; exit 3"], "cat"),
         (["sh", "-c", "'unbalanced"], "'unbalanced"),
         (["/usr/bin/python3"], "python3"),
+        (["python3.11", "hooks/python_guard.py"], "python_guard.py"),  # a script may start "python"
         ([], ""),
     ],
 )
