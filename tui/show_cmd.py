@@ -15,7 +15,6 @@ import os
 import signal
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import UTC
 from typing import IO
@@ -26,6 +25,7 @@ from hooktui.tap.reader import BadLine, decode_head, load_stream, merge_by_time
 from hooktui.tap.stream import default_stream_path
 from hooktui.tap.tail import Tailer
 from hooktui.tui.cli_args import RaisingParser, UsageError
+from hooktui.tui.view import Entry, Stats
 
 PROG = "hooktui show"
 _NO_VALUE = ("", None)
@@ -66,41 +66,36 @@ def _parser() -> RaisingParser:
 
 
 class _Tally:
-    """Counts for the closing line."""
+    """Counts for the closing line: the numbers watch's header shows, on one line."""
 
     def __init__(self) -> None:
         self.total = 0
         self.shown = 0
-        self.decisions: Counter[str] = Counter()
-        self.fail_open = 0
         self.bad = 0
-        self.latencies: list[float] = []
+        self.stats = Stats()
 
     def add(self, head: RecordHead) -> None:
         self.shown += 1
-        self.decisions[head.decision] += 1
-        if head.decision == "failure" and head.effect != "blocks":
-            self.fail_open += 1
-        self.latencies.append(head.duration_ms)
+        self.stats.add(Entry(0, 0, head))
 
     def line(self) -> str:
         from hooktui.tui.format import format_latency
 
+        stats = self.stats
         parts = [
             f"{self.shown} of {self.total} calls"
             if self.shown != self.total
             else f"{self.total} calls"
         ]
-        if self.decisions:
+        decisions = stats.decisions
+        if stats.calls:
             order = ["allow", "deny", "ask", "modify", "replace", "failure"]
-            names = order + sorted(set(self.decisions) - set(order))
-            parts.append(", ".join(f"{self.decisions[d]} {d}" for d in names if self.decisions[d]))
-        if self.fail_open:
-            parts.append(f"{self.fail_open} failed open")
-        if self.latencies:
-            lat = sorted(self.latencies)
-            p50 = lat[(len(lat) - 1) // 2]
-            p95 = lat[min(len(lat) - 1, int(len(lat) * 0.95))]
+            names = order + sorted(set(decisions) - set(order))
+            parts.append(", ".join(f"{decisions[d]} {d}" for d in names if decisions[d]))
+        if stats.fail_open:
+            parts.append(f"{stats.fail_open} failed open")
+        p50, p95 = stats.percentile(50), stats.percentile(95)
+        if p50 is not None and p95 is not None:
             parts.append(f"p50 {format_latency(p50)}, p95 {format_latency(p95)}")
         if self.bad:
             parts.append(f"{self.bad} bad line{'s' if self.bad != 1 else ''}")

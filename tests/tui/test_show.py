@@ -124,6 +124,15 @@ def test_text_table_rows_bad_lines_and_tally(stream):
     assert "1 failed open" in tally and "1 bad line" in tally
 
 
+def test_tally_percentiles_are_the_watch_headers(tmp_path):
+    # 20 calls of 1..20 ms: watch's header (nearest rank) puts p95 at the 19th;
+    # show's tally is computed by the same Stats, so it says the same.
+    p = tmp_path / "s.jsonl"
+    write(p, [rec(i, duration_ms=float(i)) for i in range(1, 21)])
+    tally = show(str(p)).stdout.splitlines()[-1]
+    assert "p50 10ms, p95 19ms" in tally
+
+
 def test_text_with_filter_hides_bad_lines_but_counts_them(stream):
     p, _ = stream
     r = show(str(p), "--filter", "decision:deny or failure:timeout")
