@@ -346,6 +346,21 @@ def decode_status(status: int | None) -> tuple[int | None, int | None]:
     return None, None
 
 
+# Hooks `run_hook` is waiting on: pid -> whether it leads its own group.
+_running: dict[int, bool] = {}
+
+
+def kill_running() -> None:
+    """Kill every hook `run_hook` is still waiting on (its group, when it has one).
+
+    For an interrupted replay: its hooks run in sessions of their own, so the
+    terminal's Ctrl-C never reaches them, and worker threads would otherwise
+    wait them out.
+    """
+    for pid, group in list(_running.items()):
+        _kill(pid, group)
+
+
 def run_hook(
     argv: list[str],
     stdin: bytes,
@@ -373,9 +388,16 @@ def run_hook(
             spawn_error=spawn_message(argv[0] if argv else "", exc),
             duration_ms=(time.monotonic() - started) * 1000,
         )
-    _, out, err, status, timed_out = pump(
-        pid, in_w, out_r, err_r, feed=stdin, timeout_s=timeout_s, kill_group=new_session
-    )
+    _running[pid] = new_session
+    try:
+        _, out, err, status, timed_out = pump(
+            pid, in_w, out_r, err_r, feed=stdin, timeout_s=timeout_s, kill_group=new_session
+        )
+    except BaseException:  # Ctrl-C in this thread: leave no hook running
+        _kill(pid, new_session)
+        raise
+    finally:
+        _running.pop(pid, None)
     code, sig = decode_status(status)
     if timed_out and new_session:
         _kill(pid, True)  # stragglers of the group

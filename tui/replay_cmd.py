@@ -11,6 +11,7 @@ from hooktui.replay.policy import REPLAY_ENV
 from hooktui.replay.report import FAIL_ON, Report, to_json
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import Entry, Session, SessionError, load_session, select
+from hooktui.tap.runner import kill_running
 from hooktui.tui.cli_args import RaisingParser, UsageError, number
 
 FORMATS = ("tui", "text", "json")
@@ -170,6 +171,7 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
                 sys.stdout.flush()
             wait_for_change(targets, since)
     except KeyboardInterrupt:
+        kill_running()
         if report is None:  # stopped before a single complete report
             return 130
     return report.exit_status(args.fail_on)
@@ -195,4 +197,5 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"hooktui replay: {exc}\n")
         return 2
     except KeyboardInterrupt:
+        kill_running()
         return 130

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import wait_for_records
+from tests.conftest import HOOKTUI, wait_for_records
 from tests.replay.helpers import (
     COMMANDS,
     PYTHON,
@@ -204,6 +206,46 @@ def test_hanging_policy_times_out_and_its_group_is_killed(tmp_path: Path, workdi
     assert change["direction"] == ""  # allowed before, proceeds now
     child = int(pidfile.read_text())
     assert _gone(child), "the hook's background child outlived the timeout"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_leaves_no_hook_running(tmp_path: Path, workdir: Path, jobs: str):
+    # Hooks replay in sessions of their own, out of the terminal's reach: an
+    # interrupted replay must stop the ones it started itself.
+    guard = write_guard(tmp_path / "guard.py", V1)
+    stream = tmp_path / "session.jsonl"
+    record_session(stream, "claude-code", [PYTHON, str(guard)], COMMANDS[:2], workdir)
+    pids = tmp_path / "pids"
+    policy = f"echo $$ >> {pids}; sleep 300"
+    proc = subprocess.Popen(
+        [
+            HOOKTUI,
+            "replay",
+            str(stream),
+            "--policy",
+            policy,
+            "--jobs",
+            jobs,
+            "--timeout",
+            "600",
+            "--format",
+            "json",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    want = int(jobs)
+    for _ in range(600):  # until the hooks are running
+        if pids.exists() and len(pids.read_text().split()) >= want:
+            break
+        time.sleep(0.05)
+    started = [int(p) for p in pids.read_text().split()]
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 130
+    assert "Traceback" not in proc.stderr.read().decode()
+    for pid in started:
+        assert _gone(pid), f"hook {pid} outlived the interrupted replay"
 
 
 def _gone(pid: int) -> bool:
