@@ -26,8 +26,8 @@ from hooktui.tap.model import Record
 
 DEFAULT_TIMEOUT_S = 10.0
 REPLAY_ENV = "HOOKTUI_REPLAY"
-REDACTION_MARKER = "[REDACTED:"  # hooktui.tap.redact.MARKER_PREFIX
-DIGEST_MARKER = "[digest sha256:"  # hooktui.tap.recorder.digest_marker
+REDACTION_MARKER = "[REDACTED:"  # hooktui.tap.record.redact.MARKER_PREFIX
+DIGEST_MARKER = "[digest sha256:"  # hooktui.tap.record.recorder.digest_marker
 
 _json = msgspec.json.Encoder()
 

@@ -44,7 +44,7 @@ def default_jobs() -> int:
 
 def _judge(record: Record, outcome: Outcome) -> Verdict:
     """The verdict of the runtime that recorded the call (judge_request never raises)."""
-    from hooktui.tap.adapters import judge_request
+    from hooktui.tap.runtimes import judge_request
 
     _, _, verdict = judge_request(record.request, outcome, runtime=record.runtime or None)
     return verdict
@@ -52,7 +52,7 @@ def _judge(record: Record, outcome: Outcome) -> Verdict:
 
 def replay_record(index: int, entry: Entry, options: Options) -> Result:
     """Replay one record (options.repeat times) and classify it."""
-    from hooktui.tap.runner import run_hook
+    from hooktui.tap.hotpath.runner import run_hook
 
     record = entry.record
     why = skip_reason(record, options.policy)

@@ -63,7 +63,7 @@ def select(session: Session, filter_expr: str | None) -> list[Entry]:
     """
     if not filter_expr:
         return list(session.entries)
-    from hooktui.tap.filter import FilterError, compile_filter
+    from hooktui.tap.read.filter import FilterError, compile_filter
 
     try:
         predicate = compile_filter(filter_expr)

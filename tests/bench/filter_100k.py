@@ -12,8 +12,8 @@ import random
 import sys
 import time
 
-from hooktui.tap.filter import compile_filter
 from hooktui.tap.model import HookHead, RecordHead
+from hooktui.tap.read.filter import compile_filter
 
 GOAL_MS = 300.0
 EXPRESSIONS = [

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from hooktui.tap import model
-from hooktui.tap.reader import BadLine, load_stream, read_record_at
+from hooktui.tap.read.reader import BadLine, load_stream, read_record_at
 
 TOOLS = ["Bash", "Edit", "Read", "Write", "mcp__github__create_issue", "apply_patch"]
 DECISIONS = ["allow"] * 8 + ["deny", "ask", "modify", "failure"]

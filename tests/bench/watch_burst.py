@@ -26,10 +26,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from hooktui.tap.filter import compile_filter
 from hooktui.tap.model import HookInfo, Record, decode_head, encode_record
-from hooktui.tui.app import WatchApp
-from hooktui.tui.view import CallView, Entry
+from hooktui.tap.read.filter import compile_filter
+from hooktui.tap.read.view import CallView, Entry
+from hooktui.tui.app.watch import WatchApp
 from textual import events
 
 KEY_GOAL_P95_MS = 100.0

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from hooktui.tap.model import Record, encode_record
-from hooktui.tui.app import WatchApp
+from hooktui.tui.app.watch import WatchApp
 
 GOAL_P95_MS = 200.0
 INTERVAL_S = 0.05

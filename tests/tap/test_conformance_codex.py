@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hooktui.tap.adapters import ADAPTERS
+from hooktui.tap.runtimes import ADAPTERS
 
 from tests.tap.fixtures import check_case, failed, out, request, specific, verdict_table
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hooktui.tap.adapters import ADAPTERS
+from hooktui.tap.runtimes import ADAPTERS
 
 from tests.tap.fixtures import check_case, failed, out, request, specific, verdict_table
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hooktui.tap.adapters import ADAPTERS
+from hooktui.tap.runtimes import ADAPTERS
 
 from tests.tap.fixtures import check, failed, out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hooktui.tap import model
-from hooktui.tap.adapters import (
+from hooktui.tap.runtimes import (
     ADAPTERS,
     RUNTIME_NAMES,
     Adapter,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hooktui.tap.filter import FilterError, compile_filter, describe_filter, is_empty_filter
 from hooktui.tap.model import HookHead, RecordHead
+from hooktui.tap.read.filter import FilterError, compile_filter, describe_filter, is_empty_filter
 
 from tests import records
 

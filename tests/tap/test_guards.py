@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
-from hooktui.tap.adapters import judge_request
 from hooktui.tap.guards import GUARDS, guard_path
 from hooktui.tap.model import Outcome
+from hooktui.tap.runtimes import judge_request
 
 
 def run_guard(name: str, request: dict, *args: str) -> subprocess.CompletedProcess:

@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hooktui.tap import install as inst
+from hooktui.tap.install import settings as inst
 
 from tests.conftest import HOOKTUI, wait_for_records
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap import model
-from hooktui.tap.reader import (
+from hooktui.tap.read.reader import (
     BadLine,
     decode_head,
     load_stream,
@@ -211,7 +211,7 @@ def test_merge_of_one_stream_is_that_stream():
 
 
 def test_load_stream_chunk_boundaries_give_the_same_entries(tmp_path, monkeypatch):
-    import hooktui.tap.reader as reader
+    import hooktui.tap.read.reader as reader
 
     p = tmp_path / "s.jsonl"
     long = rec(5, request={"tool_input": {"command": "z" * 5000}})

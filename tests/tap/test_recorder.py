@@ -10,7 +10,7 @@ import re
 import pytest
 from hooktui.tap import model
 from hooktui.tap.model import HookInfo, Outcome
-from hooktui.tap.recorder import (
+from hooktui.tap.record.recorder import (
     BLOB_CAP,
     build_record,
     default_label,
@@ -18,7 +18,7 @@ from hooktui.tap.recorder import (
     new_id,
     rfc3339,
 )
-from hooktui.tap.request import load_request
+from hooktui.tap.record.request import load_request
 
 REQUEST = {
     "session_id": "s1",

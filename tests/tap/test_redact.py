@@ -6,7 +6,7 @@ import copy
 import hashlib
 
 import pytest
-from hooktui.tap.redact import escape_pointer_token, redact_text, redact_tree
+from hooktui.tap.record.redact import escape_pointer_token, redact_text, redact_tree
 
 
 def digest(secret: str) -> str:

@@ -7,8 +7,8 @@ import signal
 import sys
 import time
 
+from hooktui.tap.hotpath.runner import run_hook
 from hooktui.tap.model import Outcome
-from hooktui.tap.runner import run_hook
 
 
 def test_feeds_stdin_and_captures_both_pipes():

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from hooktui.tap.adapters import ADAPTERS, detect
 from hooktui.tap.model import Call
-from hooktui.tap.summary import summarize
+from hooktui.tap.record.summary import summarize
+from hooktui.tap.runtimes import ADAPTERS, detect
 
 from tests.tap.fixtures import request
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from hooktui.tap import model
-from hooktui.tap.reader import BadLine, decode_head, load_stream
-from hooktui.tap.tail import Tailer
+from hooktui.tap.read.reader import BadLine, decode_head, load_stream
+from hooktui.tap.read.tail import Tailer
 
 from tests import records
 

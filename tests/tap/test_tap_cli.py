@@ -309,7 +309,8 @@ def test_recording_errors_stay_off_the_hooks_stderr(tmp_path):
 
 
 def test_shim_runtime_names_match_the_model():
-    from hooktui.tap import model, shim
+    from hooktui.tap import model
+    from hooktui.tap.hotpath import shim
 
     assert set(shim.RUNTIMES) == {*model.RUNTIMES, model.UNKNOWN}
     assert set(shim.CAPTURES) == set(model.CAPTURES)

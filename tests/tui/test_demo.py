@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 from hooktui.tap.guards import guard_path
-from hooktui.tui.demo_traffic import ROUND_SIZE, SLOW_SLEEP_MS, SLOW_TIMEOUT_MS, scenarios
-from hooktui.tui.format import near_timeout
+from hooktui.tui.cli.demo_traffic import ROUND_SIZE, SLOW_SLEEP_MS, SLOW_TIMEOUT_MS, scenarios
+from hooktui.tui.cli.format import near_timeout
 
 from tests.conftest import HOOKTUI, wait_for_records
 
@@ -117,8 +117,8 @@ async def test_ui_mode_shows_the_demo_traffic_live(tmp_path):
     import asyncio
     import threading
 
-    from hooktui.tui.demo_cmd import watch_app
-    from hooktui.tui.demo_traffic import Generator
+    from hooktui.tui.cli.demo import watch_app
+    from hooktui.tui.cli.demo_traffic import Generator
 
     stream = tmp_path / "ui.jsonl"
     gen = Generator(str(stream), rate=50, count=ROUND_SIZE, wait=False)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC
 from pathlib import Path
 
-from hooktui.tui.app import WatchApp
-from hooktui.tui.replay_screen import PolicyPrompt, ReplayScreen
+from hooktui.tui.app.replay import PolicyPrompt, ReplayScreen
+from hooktui.tui.app.watch import WatchApp
 from textual.widgets import Input
 
 from tests.replay.helpers import PYTHON, V1, V2, guard_command, record_session, write_guard

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hooktui.replay.run import Options
 from hooktui.replay.session import load_session
-from hooktui.tui.replay_screen import (
+from hooktui.tui.app.replay import (
     COLUMNS,
     PolicyPrompt,
     ReplayApp,

@@ -7,12 +7,12 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
-from hooktui.tui.app import WatchApp
-from hooktui.tui.help_screen import HelpScreen
-from hooktui.tui.widgets.call_list import CallList
-from hooktui.tui.widgets.detail import TABS
-from hooktui.tui.widgets.filter_bar import FilterBar
-from hooktui.tui.widgets.prompt import PathPrompt
+from hooktui.tui.app.help import HelpScreen
+from hooktui.tui.app.watch import WatchApp
+from hooktui.tui.app.widgets.call_list import CallList
+from hooktui.tui.app.widgets.detail import TABS
+from hooktui.tui.app.widgets.filter_bar import FilterBar
+from hooktui.tui.app.widgets.prompt import PathPrompt
 from rich.console import Console
 from textual import events
 from textual.widgets import Input, Static, TabbedContent

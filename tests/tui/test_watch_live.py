@@ -7,7 +7,7 @@ from datetime import UTC
 from pathlib import Path
 
 from hooktui.tap.model import RecordHead, encode_record
-from hooktui.tui.app import WatchApp
+from hooktui.tui.app.watch import WatchApp
 
 from tests.tui.conftest import make_record, varied_records, wait_until, write_stream
 

@@ -10,7 +10,7 @@ from datetime import UTC
 from pathlib import Path
 
 import pytest
-from hooktui.tui.app import WatchApp
+from hooktui.tui.app.watch import WatchApp
 
 from tests.tui.conftest import varied_records, wait_until, write_stream
 

@@ -6,9 +6,9 @@ import subprocess
 from datetime import UTC
 from pathlib import Path
 
-from hooktui.tap.stream import error_log_path
-from hooktui.tui.app import WatchApp
-from hooktui.tui.tap_errors import TapErrorLog
+from hooktui.tap.hotpath.stream import error_log_path
+from hooktui.tap.read.errlog import TapErrorLog
+from hooktui.tui.app.watch import WatchApp
 from textual.geometry import Region
 
 from tests.conftest import HOOKTUI, wait_for_lines

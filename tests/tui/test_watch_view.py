@@ -5,19 +5,19 @@ from __future__ import annotations
 import math
 from datetime import UTC
 
-from hooktui.tap.filter import compile_filter
 from hooktui.tap.model import HookInfo, decode_head, encode_record
-from hooktui.tap.reader import decode_head as reader_decode_head
-from hooktui.tui.format import (
+from hooktui.tap.read.filter import compile_filter
+from hooktui.tap.read.reader import decode_head as reader_decode_head
+from hooktui.tap.read.reader import parse_ts
+from hooktui.tap.read.view import CallView, make_entries, merge_by_time
+from hooktui.tui.app.widgets.rows import call_row, columns_for, header_row
+from hooktui.tui.cli.format import (
     format_latency,
     latency_style,
     near_timeout,
     one_line,
-    parse_ts,
     sparkline,
 )
-from hooktui.tui.view import CallView, make_entries, merge_by_time
-from hooktui.tui.widgets.rows import call_row, columns_for, header_row
 
 from tests.tui.conftest import make_record, varied_records
 
@@ -171,7 +171,7 @@ def test_formatting_helpers() -> None:
 
 
 def test_runtime_default_timeout_is_used_when_the_hook_has_none() -> None:
-    from hooktui.tap.adapters import get_adapter
+    from hooktui.tap.runtimes import get_adapter
 
     default = get_adapter("claude-code").default_timeout_ms
     record = make_record(0, duration_ms=(default or 0) * 0.9, hook=HookInfo(label="g"))

@@ -1,0 +1,149 @@
+"""Following a stream as it grows: complete lines only, across truncation and rotation.
+
+No threads and no file-system events here: the caller decides when to poll
+(watch polls on a watchfiles event and on a timer; show polls on a timer). A poll
+when nothing changed costs one `os.stat`.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import msgspec
+from hooktui.tap.read.reader import split_lines
+
+_CHUNK = 4 << 20
+
+
+class TailBatch(msgspec.Struct, kw_only=True):
+    """What one poll found."""
+
+    # New complete lines: (file offset of the first byte, bytes without the newline).
+    lines: list[tuple[int, bytes]] = []
+    # The file was truncated or replaced: drop what was read before; `lines`
+    # then start at offset 0 of the new file.
+    reset: bool = False
+    # The file does not exist right now (not yet, or deleted).
+    missing: bool = False
+
+
+class Tailer:
+    """Incremental reader of one stream file.
+
+    `offset` is where the next complete line starts: bytes after it that have
+    no newline yet are buffered here and yielded once their newline arrives.
+    """
+
+    def __init__(self, path: str, offset: int = 0) -> None:
+        self.path = path
+        self._offset = offset  # start of the first line not yet yielded
+        self._pending = bytearray()  # bytes read past _offset, no newline among them
+        self._fd: int | None = None
+        self._ident: tuple[int, int] | None = None  # (st_dev, st_ino) of the open file
+        # The file we read from went away: whatever is opened next is a reset.
+        self._lost = False
+
+    @property
+    def offset(self) -> int:
+        return self._offset
+
+    @property
+    def pending_bytes(self) -> int:
+        """Bytes of a line whose newline has not arrived yet."""
+        return len(self._pending)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> Tailer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _drop(self) -> None:
+        """Forget the current file and everything read from it."""
+        self.close()
+        self._ident = None
+        self._offset = 0
+        self._pending.clear()
+
+    def poll(self) -> TailBatch:
+        try:
+            st = os.stat(self.path)
+        except OSError:  # gone (or unreadable): wait for it to come back
+            st = None
+        if st is None or stat.S_ISDIR(st.st_mode):
+            if self._fd is not None or self._offset or self._pending:
+                self._drop()
+                self._lost = True  # the next file we open is a new one
+            return TailBatch(missing=True)
+
+        reset = False
+        if self._fd is None or (st.st_dev, st.st_ino) != self._ident:
+            if self._fd is not None:  # replaced: renamed away, or deleted and recreated
+                self._drop()
+                reset = True
+            try:
+                fd = os.open(self.path, os.O_RDONLY)
+            except OSError:
+                self._lost = self._lost or reset
+                return TailBatch(missing=True, reset=reset)
+            self._fd = fd
+            # Identity from the descriptor itself: the path may have changed
+            # again between the stat and the open.
+            fst = os.fstat(fd)
+            self._ident = (fst.st_dev, fst.st_ino)
+            size = fst.st_size
+            if self._lost:
+                reset = True
+                self._lost = False
+        else:
+            size = st.st_size
+
+        read_pos = self._offset + len(self._pending)
+        if size < read_pos:
+            # Truncated in place (or, on the first open, not the file a
+            # promised offset came from): start again from its beginning.
+            reset = True
+            self._offset = 0
+            self._pending.clear()
+            read_pos = 0
+        if size == read_pos:
+            return TailBatch(reset=reset)
+        return TailBatch(lines=self._read_new(read_pos), reset=reset)
+
+    def _read_new(self, read_pos: int) -> list[tuple[int, bytes]]:
+        assert self._fd is not None
+        chunks: list[bytes] = []
+        newline_seen = False
+        # Read to the end as it is now (it may have grown since the stat).
+        while True:
+            chunk = os.pread(self._fd, _CHUNK, read_pos)
+            if not chunk:
+                break
+            read_pos += len(chunk)
+            if not newline_seen and b"\n" in chunk:
+                newline_seen = True
+            chunks.append(chunk)
+            if len(chunk) < _CHUNK:
+                break
+        if not newline_seen:
+            # Still inside one (maybe huge) line: keep it, yield nothing.
+            for c in chunks:
+                self._pending += c
+            return []
+        data = bytes(self._pending) + b"".join(chunks) if self._pending else b"".join(chunks)
+        lines, consumed = split_lines(data, self._offset)
+        self._pending = bytearray(data[consumed:])
+        self._offset += consumed
+        return lines

@@ -1,0 +1,153 @@
+"""basis (seed 000, module `wire`): one JSON object in, one JSON object out.
+
+Rules, all from the seed:
+- Request: `hook_schema`, `event` (pre_tool_use | post_tool_use), `workspace`,
+  `agent_id`, `tool_call_id`, `tool_name`, `input` (parsed, or the raw string);
+  post adds `output` and `is_error` (absent before the call, never null).
+- Answer: `{"decision": "allow"|"deny"|"modify"|"replace", "reason"?, "input"?,
+  "output"?, "is_error"?}`. modify belongs to pre, replace to post; the wrong one
+  "has not answered, and takes the failure path".
+- "stdout is the decision; the exit code is only a liveness signal": non-zero
+  exit is a failure whatever was printed; exit 0 decides whatever was printed.
+- "Silence is not an answer": empty stdout is a failure, not consent.
+- Deny at post: the model sees the reason in place of the output, as an error.
+
+The failure effect: the seed never says "fail open", and its reasoning only holds
+if a failure is NOT consent. Empty stdout is "treated as a failure rather than as
+consent, because a hook that crashed before printing looks exactly like one that
+meant to say nothing", and a wrong decision is not "quietly reinterpreted"
+because that "would give a guard powers it did not ask for". If the failure path
+let the call through, silence would be consent after all and both sentences
+would be empty. So basis fails closed: effect "blocks" (before the call the call
+is refused; after it the output does not go through as it was). PROTOCOLS.md's
+"fail-open is the norm" describes the vendor runtimes; the seed is basis's spec.
+A crash, a kill and a timeout take the same path (a hook that did not answer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.runtimes.base import (
+    Adapter,
+    Stdout,
+    as_dict,
+    failure,
+    json_line,
+    s,
+    str_field,
+)
+
+_EVENTS = {"pre_tool_use": "pre_tool_use", "post_tool_use": "post_tool_use"}
+_CONSEQUENCE = (
+    "basis takes the failure path (fail-closed: a hook that did not answer is not consent)"
+)
+
+
+def _fail(kind: str, what: str) -> Verdict:
+    return failure(kind, f"{what}; {_CONSEQUENCE}", "blocks")
+
+
+class BasisAdapter(Adapter):
+    name = "basis"
+    title = "basis"
+    env_vars = ()  # the seed names none
+    default_timeout_ms = None  # the seed names none
+
+    def detect(self, request: Any) -> bool:
+        return isinstance(request, dict) and "hook_schema" in request
+
+    def parse(self, request: Any) -> Call:
+        r = as_dict(request)
+        native = s(r, "event")
+        is_error = r.get("is_error")
+        return Call(
+            runtime=self.name,
+            event=_EVENTS.get(native, "other"),
+            native_event=native,
+            tool_name=s(r, "tool_name"),
+            tool_input=r.get("input"),
+            tool_output=r.get("output"),
+            is_error=is_error if isinstance(is_error, bool) else None,
+            agent_id=s(r, "agent_id"),
+            tool_call_id=s(r, "tool_call_id"),
+            cwd=s(r, "workspace"),
+        )
+
+    def judge(self, call: Call, outcome: Outcome) -> Verdict:
+        if outcome.spawn_error:
+            return _fail("spawn_error", f"the hook could not be started ({outcome.spawn_error})")
+        if outcome.timed_out:
+            return _fail("timeout", "the hook ran past its timeout")
+        if outcome.signal is not None or outcome.exit_code is None:
+            return _fail("signal", f"the hook was killed by signal {outcome.signal}")
+        if outcome.exit_code != 0:
+            return _fail(
+                "exit_code",
+                f"exit {outcome.exit_code}: a non-zero exit is a failure whatever was printed",
+            )
+        out = Stdout(outcome.stdout)
+        if out.kind == "empty":
+            return _fail("empty_output", "empty stdout: silence is not an answer")
+        if out.kind != "json":
+            return _fail("invalid_json", "stdout is not JSON")
+        obj = out.obj
+        if obj is None:
+            return _fail("unsupported", "stdout is JSON but not an object")
+        decision = obj.get("decision")
+        reason = str_field(obj, "reason")
+        pre = call.event == "pre_tool_use"
+        post = call.event == "post_tool_use"
+        if decision == "allow":
+            return Verdict(decision="allow", reason=reason)
+        if decision == "deny":
+            return Verdict(decision="deny", reason=reason)
+        if decision == "modify":
+            if post:
+                return _fail("wrong_decision", "modify answered after the call (it belongs to pre)")
+            if "input" not in obj:
+                return _fail("unsupported", "modify without an input")
+            return Verdict(decision="modify", reason=reason, updated_input=obj["input"])
+        if decision == "replace":
+            if pre:
+                return _fail(
+                    "wrong_decision", "replace answered before the call (it belongs to post)"
+                )
+            if "output" not in obj:
+                return _fail("unsupported", "replace without an output")
+            return Verdict(decision="replace", reason=reason, updated_output=obj["output"])
+        if decision is None:
+            return _fail("unsupported", "the answer has no decision")
+        return _fail("unsupported", f"unknown decision {decision!r}")
+
+    def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
+        d = verdict.decision
+        out: dict[str, Any] = {}
+        if d == "failure":
+            kind = verdict.failure
+            if kind == "exit_code":
+                # Non-zero exit with a perfectly good answer: still a failure.
+                return json_line({"decision": "allow"}), b"hook error\n", 1
+            if kind == "empty_output":
+                return b"", b"", 0
+            if kind == "invalid_json":
+                return b"allow\n", b"", 0
+            if kind == "wrong_decision":
+                if call.event == "post_tool_use":
+                    return json_line({"decision": "modify", "input": call.tool_input}), b"", 0
+                return json_line({"decision": "replace", "output": ""}), b"", 0
+            if kind == "unsupported":
+                return json_line({"decision": "maybe"}), b"", 0
+            raise ValueError(f"basis has no hook answer that means failure ({kind})")
+        if d in ("allow", "deny"):
+            out["decision"] = d
+        elif d == "modify" and call.event != "post_tool_use":
+            out = {"decision": "modify", "input": verdict.updated_input}
+        elif d == "replace" and call.event != "pre_tool_use":
+            out = {"decision": "replace", "output": verdict.updated_output, "is_error": False}
+        else:
+            raise ValueError(f"basis has no hook answer that means {d} at {call.native_event}")
+        if verdict.reason:
+            out["reason"] = verdict.reason
+        return json_line(out), b"", 0

@@ -1,0 +1,335 @@
+"""Codex CLI: Claude's wire format, read much more strictly.
+
+Rules, from codex-rs/hooks (events/pre_tool_use.rs, engine/output_parser.rs) and
+what the real 0.171 runtime did (PROTOCOLS.md, RUNTIMES-E2E.md; the runtime wins):
+- exit 0, empty or plain-text stdout (not starting with `{`/`[`): no decision, the
+  tool runs (plain text is context at UserPromptSubmit/SessionStart). Text that
+  looks like JSON but does not parse as the event's output: a failed hook.
+- PreToolUse: `permissionDecision: "deny"` + non-empty reason, or legacy
+  `decision: "block"` + non-empty reason, blocks. `allow` + `updatedInput`
+  rewrites (the new input carries `command`). `allow` alone, `ask`, `defer`,
+  `decision: "approve"`, updatedInput without allow, a reason without a decision,
+  `continue: false`, `stopReason`, `suppressOutput`: each a failed hook, the tool
+  runs. Unknown shapes (e.g. Gemini-style `decision: "allow"`) fail too.
+- exit 2: blocks with stderr as the reason; exit 2 with empty stderr fails.
+  Any other exit, a signal or a timeout: a failed hook, the tool runs.
+- hookSpecificOutput needs a hookEventName Codex knows (any of its events, not
+  necessarily this one: pinned); without one the output does not parse, a
+  failed hook whose context is dropped.
+- PostToolUse: `decision: "block"` + reason (or exit 2 + stderr) replaces the
+  result with the reason (= deny after the call); `updatedMCPToolOutput` and
+  `updatedToolOutput` are parsed but unsupported (fail open).
+- UserPromptSubmit / Stop: `decision: "block"` needs a non-empty reason.
+- PermissionRequest: `decision.behavior` allow|deny; updatedInput,
+  updatedPermissions and interrupt are unsupported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.runtimes.base import (
+    Adapter,
+    Stdout,
+    cannot,
+    encode_generic_failure,
+    failure,
+    halt,
+    is_pascal_name,
+    json_line,
+    process_failure,
+    str_field,
+    text_of,
+)
+from hooktui.tap.runtimes.claude_code import parse_pascal
+
+_KNOWN_KEYS = {
+    "continue",
+    "stopReason",
+    "suppressOutput",
+    "systemMessage",
+    "decision",
+    "reason",
+    "hookSpecificOutput",
+}
+_TEXT_IS_CONTEXT = {"UserPromptSubmit", "SessionStart"}
+# The event names Codex 0.171 knows. hookSpecificOutput.hookEventName must be one
+# of them, though not necessarily this event's (pinned against the real Codex
+# 0.171.0: "AfterTool" fails the output, "PreToolUse" in a PostToolUse answer is read).
+_EVENT_NAMES = {
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
+    "Interrupt",
+}
+
+
+def _failed(why: str) -> Verdict:
+    return failure("unsupported", f"{why}; Codex counts the hook as failed and the tool runs")
+
+
+# The fields each event's hookSpecificOutput may hold: Codex refuses any other
+# (pinned against the real Codex 0.171.0: PreToolUse's permissionDecision in a
+# PostToolUse answer drops the answer, context included). updatedToolOutput is
+# left to the PostToolUse reading, which names it as unsupported.
+_HSO_FIELDS = {
+    "PreToolUse": {
+        "hookEventName",
+        "permissionDecision",
+        "permissionDecisionReason",
+        "updatedInput",
+        "additionalContext",
+    },
+    "PostToolUse": {
+        "hookEventName",
+        "additionalContext",
+        "updatedMCPToolOutput",
+        "updatedToolOutput",
+    },
+    "PermissionRequest": {"hookEventName", "decision"},
+    "UserPromptSubmit": {"hookEventName", "additionalContext"},
+    "SessionStart": {"hookEventName", "additionalContext"},
+    "SubagentStart": {"hookEventName", "additionalContext"},
+}
+
+
+def _invalid_hso(native: str, hso: dict) -> str:
+    """Why Codex cannot parse this hookSpecificOutput, or "" when it can."""
+    allowed = _HSO_FIELDS.get(native)
+    unknown = sorted(set(hso) - allowed) if allowed else []
+    if unknown:
+        return f"hookSpecificOutput field(s) {', '.join(unknown)} are not {native}'s"
+    name = hso.get("hookEventName")
+    if name is None:
+        return 'hookSpecificOutput has no "hookEventName"'
+    if name not in _EVENT_NAMES:
+        return f"hookEventName {name!r} is not a Codex event"
+    if "additionalContext" in hso and not isinstance(hso["additionalContext"], str):
+        return "additionalContext is not a string"
+    return ""
+
+
+class CodexAdapter(Adapter):
+    name = "codex"
+    title = "Codex"
+    # CODEX_HOME locates config and hooks; CODEX_THREAD_ID names the session for
+    # the commands Codex spawns; CODEX_ENV_FILE (CLAUDE_ENV_FILE alias) is given to
+    # SessionStart hooks only (openai/codex PR 24805).
+    env_vars = ("CODEX_HOME", "CODEX_THREAD_ID", "CODEX_ENV_FILE", "CLAUDE_ENV_FILE")
+    default_timeout_ms = 600_000
+
+    def detect(self, request: Any) -> bool:
+        return (
+            isinstance(request, dict)
+            and is_pascal_name(request.get("hook_event_name"))
+            and ("turn_id" in request or "model" in request)
+        )
+
+    def parse(self, request: Any) -> Call:
+        return parse_pascal(self.name, request)
+
+    def judge(self, call: Call, outcome: Outcome) -> Verdict:
+        native = call.native_event
+        crashed = process_failure(outcome, self.title, "proceeds", "a failed hook, the tool runs")
+        if crashed:
+            return crashed
+        code = outcome.exit_code
+        if code == 2:
+            reason = text_of(outcome.stderr)
+            if reason:
+                return Verdict(decision="deny", reason=reason)
+            return failure(
+                "exit_code",
+                f"exit 2 without a reason on stderr: Codex counts {native or 'the'} hook as "
+                "failed and the tool runs",
+            )
+        if code != 0:
+            return failure(
+                "exit_code", f"exit {code}: Codex counts the hook as failed and the tool runs"
+            )
+        out = Stdout(outcome.stdout)
+        if out.kind == "empty":
+            return Verdict(decision="allow")
+        obj = out.obj
+        if obj is None:
+            if out.text[0] in "{[":
+                return failure(
+                    "invalid_json",
+                    f"stdout looks like JSON but is not a valid {native or 'hook'} output; "
+                    "Codex counts the hook as failed and the tool runs",
+                )
+            if native in _TEXT_IS_CONTEXT:
+                return Verdict(decision="allow", context=out.text)
+            return Verdict(decision="allow")
+        unknown = sorted(set(obj) - _KNOWN_KEYS)
+        if unknown:
+            return _failed(f"unknown output field(s) {', '.join(unknown)}")
+        hso = obj.get("hookSpecificOutput")
+        if hso is not None and not isinstance(hso, dict):
+            return _failed("hookSpecificOutput is not an object")
+        hso = hso or {}
+        problem = _invalid_hso(native, hso) if "hookSpecificOutput" in obj else ""
+        if problem:
+            return failure(
+                "invalid_json",
+                f"{problem}: not a valid {native or 'hook'} output; Codex counts the hook as "
+                "failed, drops the whole answer and the tool runs",
+            )
+        context = hso.get("additionalContext")
+        context = context if isinstance(context, str) else ""
+        decision = obj.get("decision")
+        if decision is not None and decision not in ("approve", "block"):
+            return failure(
+                "invalid_json",
+                f"decision {decision!r} is not approve or block: not a valid Codex hook "
+                "output; the hook counts as failed and the tool runs",
+            )
+        reason = str_field(obj, "reason").strip()
+
+        if native == "PreToolUse":
+            return self._pre(obj, hso, decision, reason, context)
+        if native == "PermissionRequest":
+            return self._permission(obj, hso)
+        if obj.get("suppressOutput") is True and native == "PostToolUse":
+            return _failed("PostToolUse returned unsupported suppressOutput")
+        if decision == "block":
+            if not reason:
+                return _failed(f"{native} returned decision:block without a non-empty reason")
+            return Verdict(decision="deny", reason=reason, context=context)
+        if native == "PostToolUse":
+            if "reason" in obj and obj.get("continue", True) is not False:
+                return _failed("PostToolUse returned reason without decision")
+            for key in ("updatedMCPToolOutput", "updatedToolOutput"):
+                if key in hso:
+                    return _failed(f"PostToolUse returned unsupported {key}")
+        if obj.get("continue") is False:
+            return halt(call, str_field(obj, "stopReason") or "continue: false", context)
+        return Verdict(decision="allow", context=context)
+
+    def _pre(self, obj: dict, hso: dict, decision: Any, reason: str, context: str) -> Verdict:
+        if obj.get("continue") is False:
+            return _failed("PreToolUse returned unsupported continue:false")
+        if "stopReason" in obj:
+            return _failed("PreToolUse returned unsupported stopReason")
+        if obj.get("suppressOutput") is True:
+            return _failed("PreToolUse returned unsupported suppressOutput")
+        pd = hso.get("permissionDecision")
+        pd_reason = str_field(hso, "permissionDecisionReason").strip()
+        updated = hso.get("updatedInput")
+        if pd is not None or "permissionDecisionReason" in hso or "updatedInput" in hso:
+            if updated is not None and pd != "allow":
+                return _failed("PreToolUse returned updatedInput without permissionDecision:allow")
+            if pd == "allow":
+                if updated is None:
+                    return _failed("PreToolUse returned unsupported permissionDecision:allow")
+                return Verdict(decision="modify", context=context, updated_input=updated)
+            if pd == "deny":
+                if not pd_reason:
+                    return _failed("permissionDecision:deny without a non-empty reason")
+                return Verdict(decision="deny", reason=pd_reason, context=context)
+            if pd is None:
+                return _failed("permissionDecisionReason without permissionDecision")
+            return _failed(f"PreToolUse returned unsupported permissionDecision:{pd}")
+        if decision == "approve":
+            return _failed("PreToolUse returned unsupported decision:approve")
+        if decision == "block":
+            if not reason:
+                return _failed("PreToolUse returned decision:block without a non-empty reason")
+            return Verdict(decision="deny", reason=reason, context=context)
+        if "reason" in obj:
+            return _failed("PreToolUse returned reason without decision")
+        return Verdict(decision="allow", context=context)
+
+    def _permission(self, obj: dict, hso: dict) -> Verdict:
+        if obj.get("continue") is False:
+            return _failed("PermissionRequest returned unsupported continue:false")
+        dec = hso.get("decision")
+        if dec is None:
+            return Verdict(decision="ask")  # no decision: the approval flow goes on as usual
+        if not isinstance(dec, dict):
+            return _failed("PermissionRequest decision is not an object")
+        for key in ("updatedInput", "updatedPermissions"):
+            if key in dec:
+                return _failed(f"PermissionRequest returned unsupported {key}")
+        if dec.get("interrupt") is True:
+            return _failed("PermissionRequest returned unsupported interrupt:true")
+        behavior = dec.get("behavior")
+        if behavior == "allow":
+            return Verdict(decision="allow")
+        if behavior == "deny":
+            message = str_field(dec, "message").strip()
+            return Verdict(
+                decision="deny", reason=message or "PermissionRequest hook denied approval"
+            )
+        return _failed(f"PermissionRequest behavior {behavior!r} is not allow or deny")
+
+    def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
+        native = call.native_event or "PreToolUse"
+        d = verdict.decision
+        ctx = {"additionalContext": verdict.context} if verdict.context else {}
+        if d == "failure":
+            if verdict.failure == "unsupported":
+                out = {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PreToolUse",
+                        "permissionDecision": "ask",
+                    }
+                }
+                if native == "PreToolUse":
+                    return json_line(out), b"", 0
+                if native == "PermissionRequest":
+                    return json_line({"continue": False}), b"", 0
+                return json_line({"decision": "block"}), b"", 0  # block without a reason
+            return encode_generic_failure(self.name, call, verdict)
+        if d == "allow":
+            if ctx and native in ("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"):
+                return json_line({"hookSpecificOutput": {"hookEventName": native, **ctx}}), b"", 0
+            if native == "PermissionRequest":
+                dec = {"behavior": "allow"}
+                return (
+                    json_line({"hookSpecificOutput": {"hookEventName": native, "decision": dec}}),
+                    b"",
+                    0,
+                )
+            return b"", b"", 0
+        if d == "deny":
+            reason = verdict.reason or "denied"
+            if native == "PreToolUse":
+                hso = {
+                    "hookEventName": native,
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": reason,
+                    **ctx,
+                }
+                return json_line({"hookSpecificOutput": hso}), b"", 0
+            if native == "PermissionRequest":
+                dec = {"behavior": "deny", "message": reason}
+                return (
+                    json_line({"hookSpecificOutput": {"hookEventName": native, "decision": dec}}),
+                    b"",
+                    0,
+                )
+            out: dict[str, Any] = {"decision": "block", "reason": reason}
+            if ctx:
+                out["hookSpecificOutput"] = {"hookEventName": native, **ctx}
+            return json_line(out), b"", 0
+        if d == "modify" and native == "PreToolUse":
+            hso = {
+                "hookEventName": native,
+                "permissionDecision": "allow",
+                "updatedInput": verdict.updated_input,
+                **ctx,
+            }
+            return json_line({"hookSpecificOutput": hso}), b"", 0
+        if d == "ask" and native == "PermissionRequest":
+            return json_line({}), b"", 0
+        raise cannot(self.name, verdict, native)

@@ -1,0 +1,168 @@
+"""Gemini CLI: BeforeTool/AfterTool names, JSON decision, exit codes only for text.
+
+Rules, from packages/core/src/hooks/hookRunner.ts (executeCommandHook,
+convertPlainTextToHookOutput) and what the real 0.61 runtime did (PROTOCOLS.md):
+- The runner reads `stdout.trim()`, or stderr when stdout is empty. JSON (a JSON
+  string is decoded once more) is the answer whatever the exit code: exit 2 with
+  JSON allow proceeds, the JSON wins.
+- Non-JSON text: exit 0 -> allow (shown to the user as a system message);
+  exit 1 -> a warning, the tool proceeds; any other exit -> deny with the text
+  as the reason (so exit >= 3 with plain text blocks too).
+- Nothing on either stream: no decision -> allow; exit 1 still shows as a failed
+  hook (a warning) and proceeds.
+- A timeout or a kill: a warning, the tool proceeds.
+- JSON: `decision` allow|approve|deny|block|ask (`block` is an alias of deny;
+  `ask` exists in code only and hangs headless mode), `reason`; anything else,
+  including a Claude-style `permissionDecision`, is ignored -> allow.
+  `hookSpecificOutput.tool_input` at BeforeTool replaces the arguments (fields not
+  given are dropped: the real runtime replaced, the docs say merged).
+  AfterTool deny replaces the result with the reason. `continue: false` stops the
+  agent. `hookSpecificOutput.additionalContext` is added for the model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.runtimes.base import (
+    Adapter,
+    as_dict,
+    cannot,
+    failure,
+    halt,
+    json_line,
+    process_failure,
+    s,
+    str_field,
+    text_of,
+)
+
+EVENTS = {
+    "BeforeTool": "pre_tool_use",
+    "AfterTool": "post_tool_use",
+    "BeforeAgent": "user_prompt",
+    "AfterAgent": "stop",
+    "SessionStart": "session",
+    "SessionEnd": "session",
+    "Notification": "notification",
+    "BeforeModel": "other",
+    "AfterModel": "other",
+    "BeforeToolSelection": "other",
+    "PreCompress": "other",
+}
+# Names only Gemini uses (SessionStart/SessionEnd/Notification are Claude's too).
+GEMINI_ONLY = {
+    name for name in EVENTS if name.startswith(("Before", "After")) or name == "PreCompress"
+}
+
+_DENY = {"deny", "block"}
+
+
+class GeminiCliAdapter(Adapter):
+    name = "gemini-cli"
+    title = "Gemini CLI"
+    # GEMINI_PROJECT_DIR (with CLAUDE_PROJECT_DIR as a compatibility alias) and
+    # GEMINI_SESSION_ID / GEMINI_CWD are set in the hook's environment.
+    env_vars = ("GEMINI_PROJECT_DIR", "GEMINI_SESSION_ID", "GEMINI_CWD", "CLAUDE_PROJECT_DIR")
+    default_timeout_ms = 60_000
+
+    def detect(self, request: Any) -> bool:
+        if not isinstance(request, dict):
+            return False
+        native = request.get("hook_event_name")
+        # SessionStart/SessionEnd/Notification are Claude names too; Gemini adds `timestamp`.
+        return native in GEMINI_ONLY or (native in EVENTS and "timestamp" in request)
+
+    def parse(self, request: Any) -> Call:
+        r = as_dict(request)
+        native = s(r, "hook_event_name")
+        response = r.get("tool_response")
+        is_error = None
+        if isinstance(response, dict) and native == "AfterTool":
+            is_error = bool(response.get("error"))
+        prompt = r.get("prompt")
+        return Call(
+            runtime=self.name,
+            event=EVENTS.get(native, "other"),
+            native_event=native,
+            tool_name=s(r, "tool_name"),
+            tool_input=r.get("tool_input"),
+            tool_output=response,
+            is_error=is_error,
+            session_id=s(r, "session_id"),
+            agent_id=s(r, "agent_id"),
+            tool_call_id=s(r, "tool_call_id", "tool_use_id"),
+            cwd=s(r, "cwd"),
+            prompt=prompt if isinstance(prompt, str) else None,
+        )
+
+    def judge(self, call: Call, outcome: Outcome) -> Verdict:
+        crashed = process_failure(outcome, self.title, "proceeds", "a warning, the tool proceeds")
+        if crashed:
+            return crashed
+        code = outcome.exit_code
+        text = text_of(outcome.stdout) or text_of(outcome.stderr)
+        if not text:
+            if code == 1:
+                return failure("exit_code", "exit 1: Gemini CLI shows a warning and proceeds")
+            return Verdict(decision="allow")
+        try:
+            value = msgspec.json.decode(text)
+            if isinstance(value, str):  # double-encoded JSON
+                value = msgspec.json.decode(value)
+        except msgspec.DecodeError:
+            if code == 0:
+                return Verdict(decision="allow")
+            if code == 1:
+                return failure(
+                    "exit_code", "exit 1 with plain text: Gemini CLI shows a warning and proceeds"
+                )
+            return Verdict(decision="deny", reason=text)
+        if not isinstance(value, dict):
+            return Verdict(decision="allow")
+        return self._judge_json(call, value)
+
+    def _judge_json(self, call: Call, obj: dict) -> Verdict:
+        hso = obj.get("hookSpecificOutput")
+        hso = hso if isinstance(hso, dict) else {}
+        context = hso.get("additionalContext")
+        context = context if isinstance(context, str) else ""
+        reason = str_field(obj, "reason")
+        if obj.get("continue") is False:
+            return halt(call, str_field(obj, "stopReason") or reason or "continue: false", context)
+        decision = obj.get("decision")
+        if decision in _DENY:
+            return Verdict(decision="deny", reason=reason, context=context)
+        if decision == "ask":
+            return Verdict(decision="ask", reason=reason, context=context)
+        if call.native_event == "BeforeTool" and "tool_input" in hso:
+            return Verdict(
+                decision="modify", reason=reason, context=context, updated_input=hso["tool_input"]
+            )
+        return Verdict(decision="allow", reason=reason, context=context)
+
+    def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
+        native = call.native_event or "BeforeTool"
+        d = verdict.decision
+        out: dict[str, Any] = {}
+        hso: dict[str, Any] = {}
+        if verdict.context:
+            hso["additionalContext"] = verdict.context
+        if d == "failure":
+            if verdict.failure == "exit_code":
+                return b"", (verdict.failure_detail or "warning").encode() + b"\n", 1
+            raise cannot(self.name, verdict, native)
+        if d in ("allow", "deny", "ask"):
+            out["decision"] = d
+        elif d == "modify" and native == "BeforeTool":
+            out["decision"] = "allow"
+            hso["tool_input"] = verdict.updated_input
+        else:
+            raise cannot(self.name, verdict, native)
+        if verdict.reason:
+            out["reason"] = verdict.reason
+        if hso:
+            out["hookSpecificOutput"] = {"hookEventName": native, **hso}
+        return json_line(out), b"", 0

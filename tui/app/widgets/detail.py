@@ -1,0 +1,439 @@
+"""The detail pane: the selected call, decoded in full from its stream only when looked at.
+
+The list holds heads only; this pane reads the full Record by offset in a
+thread worker, so moving the cursor never waits for a big request to decode.
+"""
+
+from __future__ import annotations
+
+import difflib
+import time
+from datetime import tzinfo
+from typing import Any, ClassVar
+
+import msgspec
+from hooktui.tap.model import Blob, Record, RecordHead
+from hooktui.tap.read.reader import BadLine, parse_ts, read_line_at, read_record_at
+from hooktui.tap.read.view import Entry
+from hooktui.tui.cli.format import (
+    BAD_LINE_STYLE,
+    decision_label,
+    decision_style,
+    effective_timeout_ms,
+    format_count,
+    format_datetime,
+    format_latency,
+    is_fail_open,
+    near_timeout,
+    pretty_json,
+    printable,
+)
+from rich.console import Group, RenderableType
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
+
+TABS = ("summary", "request", "response", "diff", "raw")
+# Past this, highlighting costs more than it helps: show plain text instead.
+HIGHLIGHT_LIMIT = 128 * 1024
+SHOW_LIMIT = 256 * 1024  # the rest: `c` copies the whole record
+
+SYNTAX_THEME = "ansi_dark"
+# The detail pane reloads at most this often (seconds) while the cursor moves.
+LOAD_INTERVAL = 0.1
+
+# What the runtime then did, by failure effect.
+EFFECT_TEXT = {
+    "proceeds": "the runtime let the call go ahead: the hook was bypassed (fail-open)",
+    "blocks": "the runtime blocked the call (fail-closed)",
+    "": "the runtime's reaction is not recorded; most runtimes let the call go ahead",
+}
+
+
+class Loaded(msgspec.Struct):
+    """What the worker read for one entry."""
+
+    entry: Entry
+    path: str
+    record: Any  # Record | BadLine
+    line: bytes
+
+
+def _t(text: str, style: str = "") -> Text:
+    """Recorded text as a renderable: never markup, control characters made visible."""
+    return Text(printable(text), style=style)
+
+
+def _json_view(value: Any, limit: int = SHOW_LIMIT) -> RenderableType:
+    text = value if isinstance(value, str) else pretty_json(value)
+    if len(text) > limit:
+        text = text[:limit] + f"\n… ({format_count(len(text) - limit)} more characters)"
+    if isinstance(value, str) or len(text) > HIGHLIGHT_LIMIT:
+        return _t(text)
+    return Syntax(text, "json", theme=SYNTAX_THEME, word_wrap=True, background_color="default")
+
+
+def tool_input_of(request: Any) -> Any:
+    """The tool input inside a native request, whatever the runtime called it."""
+    if isinstance(request, dict):
+        for key in ("tool_input", "input", "prompt", "command"):
+            if key in request:
+                return request[key]
+    return None
+
+
+def tool_output_of(request: Any) -> Any:
+    if isinstance(request, dict):
+        for key in ("tool_response", "tool_output", "output"):
+            if key in request:
+                return request[key]
+    return None
+
+
+def _blob_text(blob: Blob) -> tuple[str, str]:
+    """(text, note) for a captured stream."""
+    notes = [f"{format_count(blob.length)} bytes"]
+    if blob.truncated:
+        notes.append("truncated")
+    if blob.encoding == "digest":
+        notes.append(f"digest only, sha256 {blob.sha256[:16]}…")
+        return "", ", ".join(notes)
+    if blob.encoding == "base64":
+        notes.append("not UTF-8, shown as base64")
+    return blob.data, ", ".join(notes)
+
+
+def _grid() -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    return table
+
+
+def exit_status(record: Record | RecordHead) -> Text:
+    if record.timed_out:
+        return Text("timed out (killed)", style="bold red")
+    if record.signal is not None:
+        return Text(f"killed by signal {record.signal}", style="bold red")
+    if record.exit_code is None:
+        return Text("did not run", style="bold red")
+    return Text(f"exit {record.exit_code}", style="green" if record.exit_code == 0 else "red")
+
+
+def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
+    entry, record = loaded.entry, loaded.record
+    grid = _grid()
+    if isinstance(record, BadLine):
+        grid.add_row("line", Text("not a record", style=BAD_LINE_STYLE))
+        grid.add_row("error", _t(record.error))
+        grid.add_row("where", _t(f"{loaded.path}, byte {record.offset}, {record.length} bytes"))
+        grid.add_row("starts", _t(record.preview))
+        return grid
+    fail_open = is_fail_open(record.decision, record.effect)
+    # A span, not the cell's style: a fail-open badge stays the width of its words.
+    decision = Text.assemble(
+        (
+            printable(decision_label(record.decision, record.effect)),
+            decision_style(record.decision, fail_open),
+        )
+    )
+    grid.add_row("decision", decision)
+    if record.reason:
+        grid.add_row("reason", _t(record.reason))
+    if record.decision == "failure":
+        why = record.failure or "unknown"
+        if record.failure_detail:
+            why += f": {record.failure_detail}"
+        grid.add_row("failed", _t(why, style="dark_orange"))
+        grid.add_row(
+            "then",
+            _t(
+                EFFECT_TEXT.get(record.effect, record.effect), style="bold red" if fail_open else ""
+            ),
+        )
+    elif record.failure_detail:
+        # The runtime read the answer, but not as its author likely meant
+        # (broken JSON taken as text, an ignored replacement, `continue: false`).
+        grid.add_row("note", _t(record.failure_detail, style="dark_orange"))
+    grid.add_row("tool", _t(record.tool_name or "—", style="bold"))
+    if record.summary:
+        grid.add_row("summary", _t(record.summary))
+    event = record.event + (f" ({record.native_event})" if record.native_event else "")
+    grid.add_row("event", _t(f"{record.runtime} · {event}"))
+    grid.add_row("time", _t(format_datetime(parse_ts(record.ts), tz)))
+    timeout = effective_timeout_ms(record.runtime, record.hook.timeout_ms)
+    latency = Text(format_latency(record.duration_ms))
+    if timeout:
+        share = record.duration_ms / timeout * 100
+        source = "" if record.hook.timeout_ms else " (runtime default)"
+        latency.append(f"  {share:.0f}% of the {format_latency(timeout)} timeout{source}")
+        if near_timeout(record.duration_ms, timeout):
+            latency.append("  ◷ close to the timeout", style="bold red")
+    grid.add_row("latency", latency)
+    grid.add_row("exit", exit_status(record))
+    hook = record.hook
+    grid.add_row("hook", _t(hook.label or "—"))
+    if hook.argv:
+        grid.add_row("command", _t(" ".join(hook.argv)))
+    if hook.cwd or record.cwd:
+        grid.add_row("cwd", _t(hook.cwd or record.cwd))
+    if record.context:
+        grid.add_row("context", _t(record.context))
+    ids = [
+        f"{name} {value}"
+        for name, value in (
+            ("session", record.session_id),
+            ("agent", record.agent_id),
+            ("call", record.tool_call_id),
+        )
+        if value
+    ]
+    if ids:
+        grid.add_row("ids", _t(" · ".join(ids)))
+    if record.redactions:
+        grid.add_row(
+            "redacted",
+            _t(", ".join(f"{r.kind} at {r.pointer}" for r in record.redactions)),
+        )
+    if record.tap_error:
+        grid.add_row("tap error", _t(record.tap_error, style="red"))
+    grid.add_row("record", _t(f"{loaded.path} @ {entry.offset} · id {record.id}", style="dim"))
+    parts: list[RenderableType] = [grid]
+    tool_input = tool_input_of(record.request)
+    if tool_input is not None:
+        parts += [Text("\ninput", style="bold"), _json_view(tool_input)]
+    return Group(*parts)
+
+
+def request_view(loaded: Loaded) -> RenderableType:
+    record = loaded.record
+    if isinstance(record, BadLine):
+        return Text("not a record: no request", style=BAD_LINE_STYLE)
+    if record.request_format == "empty":
+        return Text("the hook got an empty request", style="dim")
+    return _json_view(record.request)
+
+
+def _stream_view(title: str, blob: Blob) -> list[RenderableType]:
+    text, note = _blob_text(blob)
+    parts: list[RenderableType] = [Text.assemble((title, "bold"), (f"  ({note})", "dim"))]
+    if not text:
+        parts.append(Text("(empty)", style="dim"))
+        return parts
+    if blob.encoding == "utf-8":
+        try:
+            parts.append(_json_view(msgspec.json.decode(text)))
+            return parts
+        except msgspec.DecodeError:
+            pass
+    parts.append(_t(text))
+    return parts
+
+
+def response_view(loaded: Loaded) -> RenderableType:
+    record = loaded.record
+    if isinstance(record, BadLine):
+        return Text("not a record: no response", style=BAD_LINE_STYLE)
+    parts: list[RenderableType] = [exit_status(record), Text("")]
+    parts += _stream_view("stdout", record.stdout)
+    parts.append(Text(""))
+    parts += _stream_view("stderr", record.stderr)
+    return Group(*parts)
+
+
+def unified_diff(before: Any, after: Any, names: tuple[str, str]) -> Text:
+    """A coloured unified diff of two values as pretty JSON."""
+    a = (before if isinstance(before, str) else pretty_json(before)).splitlines()
+    b = (after if isinstance(after, str) else pretty_json(after)).splitlines()
+    out = Text()
+    for line in difflib.unified_diff(a, b, names[0], names[1], lineterm="", n=3):
+        if line.startswith(("---", "+++")):
+            style = "bold"
+        elif line.startswith("@@"):
+            style = "cyan"
+        elif line.startswith("+"):
+            style = "green"
+        elif line.startswith("-"):
+            style = "red"
+        else:
+            style = ""
+        out.append(printable(line) + "\n", style=style)
+    if not out:
+        out.append("before and after are the same", style="dim")
+    return out
+
+
+def diff_view(loaded: Loaded) -> RenderableType:
+    record = loaded.record
+    if isinstance(record, BadLine):
+        return Text("not a record: nothing to compare", style=BAD_LINE_STYLE)
+    if record.updated_input is not msgspec.UNSET:
+        return Group(
+            Text("modify: the tool input, before → after", style="bold"),
+            unified_diff(
+                tool_input_of(record.request), record.updated_input, ("input", "updated_input")
+            ),
+        )
+    if record.updated_output is not msgspec.UNSET:
+        return Group(
+            Text("replace: the tool output, before → after", style="bold"),
+            unified_diff(
+                tool_output_of(record.request), record.updated_output, ("output", "updated_output")
+            ),
+        )
+    return Text(f"no rewrite: the hook's decision was {record.decision}", style="dim")
+
+
+def raw_view(loaded: Loaded) -> RenderableType:
+    line = loaded.line
+    head = Text(
+        f"{format_count(len(line))} bytes at offset {loaded.entry.offset} of {loaded.path}"
+        " · c copies it",
+        style="dim",
+    )
+    try:
+        pretty = msgspec.json.format(line, indent=2).decode("utf-8", "replace")
+    except msgspec.DecodeError:
+        return Group(head, _t(line.decode("utf-8", "replace")))
+    return Group(head, _json_view(pretty) if len(pretty) > HIGHLIGHT_LIMIT else _syntax(pretty))
+
+
+def _syntax(text: str) -> Syntax:
+    return Syntax(text, "json", theme=SYNTAX_THEME, word_wrap=True, background_color="default")
+
+
+def focus_now(widget: Widget) -> None:
+    """Focus `widget` before the next queued key is handled.
+
+    `Widget.focus()` defers the change to a callback queued behind any keys
+    already read, so "/" then "dec" typed in one burst would land on the list
+    ("c" copies, "f" stops following). Setting it directly avoids that.
+    """
+    widget.screen.set_focus(widget)
+
+
+class DetailPane(Vertical, can_focus=False):
+    """Tabs for the selected call: summary, request, response, diff, raw."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "back", "Back to list", id="detail.back"),
+        Binding("1", "tab('summary')", "Summary", show=False, id="detail.summary"),
+        Binding("2", "tab('request')", "Request", show=False, id="detail.request"),
+        Binding("3", "tab('response')", "Response", show=False, id="detail.response"),
+        Binding("4", "tab('diff')", "Diff", show=False, id="detail.diff"),
+        Binding("5", "tab('raw')", "Raw", show=False, id="detail.raw"),
+    ]
+
+    def __init__(self, paths: list[str], tz: tzinfo | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.paths = paths
+        self.tz = tz
+        self.loaded: Loaded | None = None
+        self._wanted: Entry | None = None
+        self._load_timer: Timer | None = None
+        self._last_load = 0.0
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(initial="summary"):
+            for tab in TABS:
+                with TabPane(tab.capitalize(), id=tab):
+                    with VerticalScroll(id=f"{tab}-scroll", classes="detail-scroll"):
+                        yield Static(id=f"{tab}-body", classes="detail-body")
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one(TabbedContent)
+
+    @property
+    def active(self) -> str:
+        return self.tabs.active
+
+    @active.setter
+    def active(self, tab: str) -> None:
+        self.tabs.active = tab
+
+    def focus(self, scroll_visible: bool = True) -> DetailPane:
+        """Focus the scroll area of the active tab (so arrows scroll it)."""
+        self.query_one(f"#{self.tabs.active}-scroll", VerticalScroll).focus(scroll_visible)
+        return self
+
+    def focus_now(self) -> None:
+        focus_now(self.query_one(f"#{self.tabs.active}-scroll", VerticalScroll))
+
+    def action_back(self) -> None:
+        from hooktui.tui.app.widgets.call_list import CallList
+
+        focus_now(self.screen.query_one(CallList))
+
+    def action_tab(self, tab: str) -> None:
+        self.active = tab
+        focused = self.app.focused
+        if focused is not None and self in focused.ancestors:
+            self.focus_now()
+
+    def _bodies(self) -> dict[str, Static]:
+        return {tab: self.query_one(f"#{tab}-body", Static) for tab in TABS}
+
+    def show_entry(self, entry: Entry | None) -> None:
+        if entry is None:
+            self.loaded = None
+            self._wanted = None
+            for tab, body in self._bodies().items():
+                body.update(Text("no call selected" if tab == "summary" else "", style="dim"))
+            return
+        self._wanted = entry
+        # Throttled: while following a burst the cursor moves on every poll,
+        # and re-rendering the pane each time would starve key handling.
+        if self._load_timer is None:
+            wait = self._last_load + LOAD_INTERVAL - time.monotonic()
+            if wait <= 0:
+                self._start_load()
+            else:
+                self._load_timer = self.set_timer(wait, self._start_load)
+
+    def _start_load(self) -> None:
+        self._load_timer = None
+        self._last_load = time.monotonic()
+        if self._wanted is not None:
+            self._load(self._wanted)
+
+    @work(thread=True, exclusive=True, group="detail")
+    def _load(self, entry: Entry) -> None:
+        path = self.paths[entry.source]
+        record: Any = read_record_at(path, entry.offset)
+        try:
+            line = read_line_at(path, entry.offset)
+        except OSError as exc:
+            line = f"cannot read: {exc.strerror}".encode()
+        loaded = Loaded(entry, path, record, line)
+        builders = {
+            "summary": lambda: summary_view(loaded, self.tz),
+            "request": lambda: request_view(loaded),
+            "response": lambda: response_view(loaded),
+            "diff": lambda: diff_view(loaded),
+            "raw": lambda: raw_view(loaded),
+        }
+        views: dict[str, RenderableType] = {}
+        for tab, build in builders.items():
+            try:
+                views[tab] = build()
+            except Exception as exc:  # one odd record must not take the dashboard down
+                views[tab] = _t(f"cannot show this record here: {exc!r}", style="red")
+        if not get_current_worker().is_cancelled:  # a newer selection won
+            self.app.call_from_thread(self._show, loaded, views)
+
+    def _show(self, loaded: Loaded, views: dict[str, RenderableType]) -> None:
+        if loaded.entry is not self._wanted:
+            return
+        self.loaded = loaded
+        for tab, body in self._bodies().items():
+            body.update(views[tab])
+            self.query_one(f"#{tab}-scroll", VerticalScroll).scroll_home(animate=False)

@@ -1,0 +1,128 @@
+"""The stats header: what is shown, what was decided, how fast, and whether it is live."""
+
+from __future__ import annotations
+
+import os
+
+from hooktui.tap.model import DECISIONS
+from hooktui.tap.read.errlog import tap_error_summary
+from hooktui.tap.read.view import CallView
+from hooktui.tui.cli.format import (
+    DECISION_STYLES,
+    FAIL_OPEN_MARK,
+    FAIL_OPEN_STYLE,
+    format_count,
+    format_latency,
+    printable,
+    sparkline,
+)
+from rich.text import Text
+from textual.widgets import Static
+
+
+class HeaderState:
+    """Everything the header shows besides the view's stats."""
+
+    def __init__(self) -> None:
+        self.following = True
+        self.paused = False
+        self.buffered = 0  # records held back while paused
+        self.new = 0  # rows added while not following
+        self.title = ""
+        # (path as shown, lines) of each tap error log with lines: the tap could not record.
+        self.tap_errors: list[tuple[str, int]] = []
+
+
+def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
+    stats = view.stats
+    minutes = 30 if width >= 120 else 12
+    # What is live and what is filtered come first: a long path must not push
+    # the filter off the edge. The stream's name takes the room that is left.
+    state_part = Text(no_wrap=True)
+    state_part.append(f" {format_count(len(view))}/{format_count(view.total)} shown ")
+    if state.paused:
+        state_part.append(" ⏸ paused ", style="bold black on yellow")
+        if state.buffered:
+            state_part.append(f" {format_count(state.buffered)} held ", style="yellow")
+    elif state.following:
+        state_part.append(" ▶ following ", style="bold black on green")
+    else:
+        state_part.append(" ■ not following ", style="bold black on grey62")
+    if state.new:
+        state_part.append(f" {format_count(state.new)} new ↓ ", style="bold black on cyan")
+    if view.filter_text:
+        state_part.append("  filter ", style="dim")
+        state_part.append(printable(view.filter_text), style="bold cyan")
+    if view.marked_only:
+        state_part.append("  marked only", style="bold bright_cyan")
+    per_minute = stats.per_minute(minutes)
+    spark = Text.assemble(
+        ("   calls/min ", "dim"), (sparkline(per_minute), "cyan"), (f" {per_minute[-1]}", "bold")
+    )
+    badge = Text(" hooktui ", style="bold reverse")
+    room = width - badge.cell_len - state_part.cell_len - spark.cell_len - 2
+    title = state.title
+    if len(title) > room:
+        title = os.path.basename(title) or title
+    title_part = Text(f" {printable(title)} ", style="bold") if room > 4 else Text("")
+    line1 = Text.assemble(badge, title_part, state_part, spark, no_wrap=True)
+
+    line2 = Text(no_wrap=True, overflow="ellipsis")
+    line2.append(" ")
+    for decision in DECISIONS:
+        count = stats.decisions.get(decision, 0)
+        if not count and width < 120:
+            continue  # narrow: only what happened
+        style = DECISION_STYLES[decision] if count else "dim"
+        line2.append(f"{decision} {format_count(count)}", style=style)
+        line2.append("  ")
+    if stats.fail_open:
+        line2.append(
+            f" {FAIL_OPEN_MARK} {format_count(stats.fail_open)} fail-open ", FAIL_OPEN_STYLE
+        )
+        line2.append("  ")
+    if stats.bad:
+        line2.append(f"✗ {format_count(stats.bad)} bad lines", style="red")
+        line2.append("   ")
+    p50, p95 = stats.percentile(50), stats.percentile(95)
+    if p50 is not None and p95 is not None:
+        line2.append(f"p50 {format_latency(p50)}  p95 {format_latency(p95)}  ")
+    # Each line is cut at the edge rather than wrapped: the header has two rows
+    # (a third, below, only when the tap logged errors).
+    line1.truncate(width, overflow="ellipsis")
+    line2.truncate(width, overflow="ellipsis")
+    lines = [line1, line2]
+    if state.tap_errors:
+        lines.append(tap_errors_line(state.tap_errors, width))
+    return Text("\n", no_wrap=True).join(lines)
+
+
+def tap_errors_line(logs: list[tuple[str, int]], width: int) -> Text:
+    """A third header row: the tap hit problems and wrote them to these logs.
+
+    Without it, a tap that stopped recording looks like an agent that stopped
+    calling hooks. The paths shrink to file names when the full ones do not fit.
+    """
+    total = sum(count for _, count in logs)
+    badge = Text(f" {FAIL_OPEN_MARK} {tap_error_summary(total)} ", style=FAIL_OPEN_STYLE)
+    where = ", ".join(printable(path) for path, _ in logs)
+    if badge.cell_len + len(where) + 8 > width:
+        where = ", ".join(printable(os.path.basename(path)) for path, _ in logs)
+    line = Text.assemble(" ", badge, (f" (see {where})", "bold red"), no_wrap=True)
+    line.truncate(width, overflow="ellipsis")
+    return line
+
+
+class StatsHeader(Static):
+    """Two lines at the top of the watch screen (three when the tap logged errors)."""
+
+    _shown: tuple[CallView, HeaderState] | None = None
+
+    def show(self, view: CallView, state: HeaderState) -> None:
+        self._shown = (view, state)
+        self.set_class(bool(state.tap_errors), "-tap-errors")
+        self.update(header_text(view, state, self.size.width or 120))
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)

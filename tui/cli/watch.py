@@ -1,0 +1,63 @@
+"""`hooktui watch [STREAM ...]`: the live dashboard."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from datetime import UTC
+
+from hooktui.tap.hotpath.stream import default_stream_path
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not usage + message
+        sys.stderr.write(f"hooktui watch: {message} (see `hooktui watch --help`)\n")
+        raise SystemExit(2)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="hooktui watch",
+        description="Live dashboard of recorded hook calls. Several streams are merged by time.",
+    )
+    p.add_argument(
+        "streams",
+        nargs="*",
+        metavar="STREAM",
+        help="JSONL streams to watch (default: $HOOKTUI_STREAM, else the XDG state path)",
+    )
+    p.add_argument("--utc", action="store_true", help="show times in UTC instead of local time")
+    p.add_argument(
+        "--no-follow-files",
+        dest="live",
+        action="store_false",
+        help="read the streams once; do not follow them as they grow",
+    )
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    paths = args.streams or [default_stream_path()]
+    for path in paths:
+        if os.path.isdir(path):
+            sys.stderr.write(f"hooktui watch: {path} is a directory, not a stream file\n")
+            return 2
+        if os.path.exists(path) and not os.access(path, os.R_OK):
+            sys.stderr.write(f"hooktui watch: cannot read {path}: permission denied\n")
+            return 2
+    if not sys.stdout.isatty() or not sys.stdin.isatty():
+        sys.stderr.write(
+            "hooktui watch: needs a terminal (for scripts and CI logs use `hooktui show`)\n"
+        )
+        return 2
+    from hooktui.tui.app.watch import WatchApp
+
+    app = WatchApp(
+        [os.path.abspath(p) for p in paths],
+        tz=UTC if args.utc else None,
+        live=args.live,
+    )
+    result = app.run()
+    return result if isinstance(result, int) else 0
