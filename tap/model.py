@@ -120,13 +120,17 @@ class HookInfo(msgspec.Struct, kw_only=True):
     cwd: str = ""
     env: dict[str, str] = {}  # only the runtime variables hooks read (CLAUDE_PROJECT_DIR, ...)
     timeout_ms: int | None = None  # the configured timeout, when known
+    # JSON pointers (e.g. "/hook/cwd") of values that were not UTF-8: kept with each
+    # stray byte as `\xNN` and each backslash doubled (record.hookinfo.unescape_bytes).
+    # Absent when there are none.
+    escaped: list[str] | UnsetType = UNSET
 
 
 class Redaction(msgspec.Struct, kw_only=True):
     """One secret taken out of the record before it touched disk."""
 
     pointer: str  # JSON pointer into the record, e.g. "/request/tool_input/command"
-    kind: str  # "aws_access_key", "github_token", "jwt", ...
+    kind: str  # a gitleaks rule id ("github-pat", "aws-access-token", ...) or hooktui's own
     digest: str  # short sha256 of the secret, same as in the marker
 
 

@@ -181,8 +181,8 @@ def main(argv: list[str]) -> int:
         from hooktui.tap.hotpath.watchdog import Watchdog
 
         def record_killed(request, out, err, duration_ms, timed_out):
-            args = (opts, request, out, err, None, _SIGKILL, started_at, duration_ms, "")
-            _run_recorder(args, killed=timed_out)
+            args = (request, out, err, None, _SIGKILL, started_at, duration_ms, "")
+            _run_recorder(_tap_call(opts, *args, killed=timed_out))
 
         watchdog = Watchdog(opts["timeout_ms"], t0, record_killed)
     request, out, err, status, _ = runner.pump(
@@ -194,7 +194,7 @@ def main(argv: list[str]) -> int:
     code, sig = runner.decode_status(status)
     if opts.get("forwarded") and opts.get("timeout_ms"):
         # Killed by the runtime's signal: its clock started before ours (see
-        # recorder.ran_out_of_time). Only on this path: it costs a /proc read.
+        # recorder.timed_out). Only on this path: it costs a /proc read.
         from hooktui.tap.hotpath.watchdog import process_start
 
         opts["startup_ms"] = max(0.0, (t0 - process_start()) * 1000)
@@ -251,14 +251,14 @@ def _die_by(sig: int) -> None:
 def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> None:
     """Hand the call to the recorder: in a detached child, or here with --wait."""
     duration_ms = (time.monotonic() - t0) * 1000
-    args = (opts, request, out, err, code, sig, started_at, duration_ms, spawn_error)
+    args = (request, out, err, code, sig, started_at, duration_ms, spawn_error)
     if opts["wait"] or os.environ.get("HOOKTUI_TAP_WAIT") == "1":
-        _run_recorder(args)
+        _run_recorder(_tap_call(opts, *args))
         return
     try:
         pid = os.fork()
     except OSError:
-        _run_recorder(args)  # no fork: record before answering rather than lose it
+        _run_recorder(_tap_call(opts, *args))  # no fork: record before answering, not lose it
         return
     if pid:
         return
@@ -272,26 +272,52 @@ def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> 
         os.closerange(3, 1 << 16)
         for s in _FORWARD:
             _signal.signal(s, _signal.SIG_DFL)
-        _run_recorder(args)
+        _run_recorder(_tap_call(opts, *args))
     finally:
         os._exit(0)
 
 
-def _run_recorder(args, killed: bool | None = None) -> None:
-    """`killed`: set by the watchdog, True when the runtime killed the tap at the timeout."""
-    opts = args[0]
-    stream = opts.get("stream")
+def _tap_call(
+    opts, request, out, err, code, sig, started_at, duration_ms, spawn_error, killed=None
+):
+    """The one struct the recorder takes (tap/record/tapcall.py).
+
+    `killed`: set by the watchdog, True when the runtime killed the tap at the timeout.
+    """
+    from hooktui.tap.record.tapcall import Captured, TapCall
+
+    return TapCall(
+        argv=list(opts["command"]),
+        request=request,
+        stdout=Captured(out),
+        stderr=Captured(err),
+        exit_code=code,
+        signal=sig,
+        spawn_error=spawn_error,
+        started_at=started_at,
+        duration_ms=duration_ms,
+        stream=opts.get("stream"),
+        label=opts.get("label"),
+        runtime=opts.get("runtime"),
+        capture=opts.get("capture") or "redacted",
+        timeout_ms=opts.get("timeout_ms"),
+        forwarded=bool(opts.get("forwarded")),
+        startup_ms=opts.get("startup_ms", 0.0),
+        killed=killed,
+    )
+
+
+def _run_recorder(call) -> None:
     try:
         from hooktui.tap.record import recorder
 
-        recorder.record_call(*args, killed=killed)
+        recorder.record(call)
     except BaseException as exc:  # never the hook's stderr: the error log
         try:
             from hooktui.tap.hotpath import stream as stream_mod
 
-            stream_mod.log_error(
-                stream or stream_mod.default_stream_path(), f"recording failed: {exc!r}"
-            )
+            where = call.stream or stream_mod.default_stream_path()
+            stream_mod.log_error(where, f"recording failed: {exc!r}")
         except BaseException:
             pass
 

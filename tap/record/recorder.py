@@ -1,61 +1,284 @@
-"""Turning one hook call (request bytes + Outcome) into a Record, and writing it.
+"""Turning one hook call (a TapCall) into a record, and appending it to the stream.
 
-Runs in the tap's forked child after the hook's answer has gone back, so it
-may import what it likes from `hooktui.tap`. Order matters:
+Runs after the hook's answer has gone back, in a process of its own, once per
+tool call: it imports only what writing a record needs (`_json`, the built-in
+sha256, `binascii`; `re` and the redaction rules only when a string holds a
+rule's keyword), and builds the record as plain JSON data in the field order
+of `hooktui.tap.model.Record`, which readers decode it with. Steps, in order:
 
-1. the adapters judge the call from the untouched request and outcome;
-2. `--capture digest` replaces prompts and tool outputs (request fields, the
-   replaced output, stdout/stderr) with `[digest sha256:<hex> len:<n>]`,
-   where the digest and length are those of the UTF-8 text (or, for a JSON
-   object or array, of its compact JSON encoding);
-3. unless `--capture full`, every string of the record is redacted (see
-   redact.py), stdout/stderr before they are cut to size, so a secret that
-   straddles the cap is still caught;
-4. stdout/stderr are capped at BLOB_CAP bytes each; `length` and `sha256`
-   always describe the original bytes.
+1. judge: the runtime's adapter reads the untouched request and output;
+2. assemble the record's fields; the hook's argv, cwd and variables are
+   kept even when they are not UTF-8 (hookinfo.py);
+3. `--capture digest`: prompts and tool outputs, and every quote of them
+   elsewhere, become `[digest sha256:<hex> len:<n>]` (digest.py);
+4. unless `--capture full`, every string of the record, keys included, is
+   redacted (redact.py), stdout/stderr before they are cut to size, so a
+   secret that straddles the cap is still caught;
+5. stdout/stderr are capped at BLOB_CAP bytes each; `length` and `sha256`
+   always describe all the bytes the hook wrote.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
+import binascii
 import os
 import time
-from typing import Any
 
-import msgspec
-from hooktui.tap import model
-from hooktui.tap.command import script_name
-from hooktui.tap.model import Blob, HookInfo, Outcome, Record, Redaction, Verdict
+from hooktui.tap.hotpath import stream
+from hooktui.tap.record import digest, jsonio
+from hooktui.tap.record.hookinfo import escape_bytes, hook_info
 from hooktui.tap.record.request import load_request
-from hooktui.tap.record.summary import summarize
-from hooktui.tap.runtimes import ADAPTERS, judge_request
+from hooktui.tap.record.sha import sha256_hex
+from hooktui.tap.record.tapcall import CAPTURES, Captured, TapCall
+from hooktui.tap.version import __version__
+
+TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
+if TYPE_CHECKING:
+    from typing import Any
 
 BLOB_CAP = 256 * 1024
+SCHEMA_VERSION = 1  # hooktui.tap.model.SCHEMA_VERSION (a test checks)
+UNKNOWN = "unknown"  # hooktui.tap.model.UNKNOWN
 
-# Request fields that hold a prompt or a tool's output, in any runtime's
-# words: `--capture digest` keeps only their digest.
-DIGEST_FIELDS = frozenset(
-    {
-        "prompt",
-        "tool_response",  # claude-code, codex, gemini-cli
-        "tool_output",  # fastpace
-        "output",  # basis
-        "response",
-        "llm_request",  # gemini-cli BeforeModel/AfterModel
-        "llm_response",
-        "last_assistant_message",
-    }
+# The record's own bookkeeping: no user text, so never redacted or scrubbed.
+_BOOKKEEPING = frozenset(
+    {"v", "id", "ts", "capture", "tap_version", "request_format", "runtime", "event"}
+    | {"decision", "redactions"}
 )
+_VERDICT_FIELDS = (
+    "decision",
+    "reason",
+    "context",
+    "updated_input",
+    "updated_output",
+    "failure",
+    "failure_detail",
+    "effect",
+)
+_ABSENT = object()  # a verdict field the adapter left unset
 
 
-def digest_marker(value: Any) -> str:
-    """`[digest sha256:<hex> len:<n>]` for a string, or a value's compact JSON."""
-    if isinstance(value, str):
-        data = value.encode("utf-8", "surrogatepass")
+def record(call: TapCall) -> dict | None:
+    """What the tap's recorder does: build the record and append it to the stream.
+
+    Problems go to the error log beside the stream (and, when the record could
+    still be built, into its `tap_error`); never to the hook's stderr.
+    """
+    path = call.stream or stream.default_stream_path()
+    try:
+        built = build_record(call)
+        line = encode_line(built)
+    except Exception as exc:  # a bug here must not go unseen: the error log says so
+        stream.log_error(path, f"recording failed: {exc!r}")
+        return None
+    if built["tap_error"]:
+        stream.log_error(path, built["tap_error"])
+    try:
+        stream.append_line(path, line)
+    except OSError as exc:
+        stream.log_error(path, f"cannot write the stream: {exc}")
+    return built
+
+
+def build_record(call: TapCall, *, tap_version: str = __version__) -> dict:
+    """The record for one call: judged, digested/redacted per `capture`, capped."""
+    if call.capture not in CAPTURES:
+        raise ValueError(f"unknown capture {call.capture!r}")
+    request, request_format = load_request(call.request)
+    judged = judge(call, request)
+    fields = assemble(call, request, request_format, judged, tap_version)
+    blobs = {name: _blob_text(getattr(call, name)) for name in ("stdout", "stderr")}
+    if call.capture == "digest":
+        keep_digests_only(fields, judged)
+        blobs = {name: ("", "digest") for name in blobs}
+    for name, (text, _encoding) in blobs.items():
+        fields[name] = {"data": text}
+    if call.capture != "full":
+        redact_fields(fields)
+    for name, (_text, encoding) in blobs.items():
+        fields[name] = _finish_blob(fields[name]["data"], encoding, getattr(call, name))
+    return fields
+
+
+def encode_line(fields: dict) -> bytes:
+    """One complete JSON line. A string that UTF-8 cannot hold is escaped, and said."""
+    try:
+        return jsonio.dumps(fields) + b"\n"
+    except ValueError:
+        fields = _escape_unencodable(fields)
+        note = "a value that was not UTF-8 was recorded escaped (\\xNN)"
+        fields["tap_error"] = f"{fields['tap_error']}; {note}" if fields["tap_error"] else note
+        return jsonio.dumps(fields) + b"\n"
+
+
+# --- 1. judge ------------------------------------------------------------
+
+
+class Judged:
+    """The adapter's reading: the canonical call and the verdict as plain fields."""
+
+    __slots__ = ("call", "verdict", "problem")
+
+    def __init__(self, call: Any, verdict: dict, problem: str) -> None:
+        self.call = call
+        self.verdict = verdict
+        self.problem = problem
+
+
+def judge(call: TapCall, request: Any) -> Judged:
+    """What the runtime makes of the call, by its own rules (tap/runtimes)."""
+    _import_msgspec_lean()
+    from hooktui.tap.model import UNSET, Call, Outcome
+    from hooktui.tap.runtimes import judge_request
+
+    outcome = Outcome(
+        stdout=call.stdout.head,
+        stderr=call.stderr.head,
+        exit_code=call.exit_code,
+        signal=call.signal,
+        timed_out=timed_out(call),
+        duration_ms=call.duration_ms,
+        spawn_error=call.spawn_error,
+    )
+    problem = ""
+    try:
+        _adapter, canonical, verdict = judge_request(request, outcome, call.runtime)
+        fields = {name: getattr(verdict, name) for name in _VERDICT_FIELDS}
+    except Exception as exc:  # a bug in an adapter must not lose the call
+        problem = f"judging failed: {exc!r}"
+        canonical = Call(runtime=call.runtime or UNKNOWN, event="other")
+        failed = call.exit_code != 0
+        fields = dict.fromkeys(_VERDICT_FIELDS, "")
+        fields.update(decision="failure" if failed else "allow", failure="exit_code" * failed)
+        fields.update(updated_input=UNSET, updated_output=UNSET)
+    for name in ("updated_input", "updated_output"):
+        if fields[name] is UNSET:
+            fields[name] = _ABSENT
+    if call.spawn_error and fields["failure"] != "spawn_error":
+        fields.update(decision="failure", failure="spawn_error", failure_detail=call.spawn_error)
+        fields["effect"] = fields["effect"] or "proceeds"
+    return Judged(canonical, fields, problem)
+
+
+def _import_msgspec_lean() -> None:
+    """Import msgspec (the adapters need it) without `typing_extensions`.
+
+    msgspec only reaches for typing_extensions (which loads inspect, ast,
+    dis: about a third of msgspec's import) to read type annotations, which
+    judging never does; without it msgspec uses `typing`'s own. Only when
+    nothing in this process has imported either yet: the recorder's own process.
+    """
+    import sys
+
+    if "msgspec" in sys.modules or "typing_extensions" in sys.modules:
+        return
+    sys.modules["typing_extensions"] = None  # type: ignore[assignment]  # "not installed"
+    try:
+        import msgspec  # noqa: F401
+    finally:
+        del sys.modules["typing_extensions"]
+
+
+def timed_out(call: TapCall) -> bool:
+    """Did the runtime stop this hook for its timeout?
+
+    The watchdog knows (`killed`). Otherwise the tap cannot see the runtime's
+    clock, only its signal: a hook that died by a signal the tap forwarded, at
+    (or within 5 % before) the configured `--timeout-ms`, was killed for
+    running too long. The runtime's clock started when it spawned the tap:
+    the tap's own start-up (`startup_ms`) counts too.
+    """
+    if call.killed is not None:
+        return call.killed
+    return bool(
+        call.timeout_ms
+        and call.signal is not None
+        and call.forwarded
+        and call.duration_ms + call.startup_ms >= call.timeout_ms * 0.95
+    )
+
+
+# --- 2. assemble ---------------------------------------------------------
+
+
+def assemble(
+    call: TapCall, request: Any, request_format: str, judged: Judged, tap_version: str
+) -> dict:
+    """The record's fields, in Record's order (stdout/stderr filled in later)."""
+    c, v = judged.call, judged.verdict
+    summary, problem = _summary(c)
+    fields: dict[str, Any] = {
+        "v": SCHEMA_VERSION,
+        "id": new_id(call.started_at),
+        "ts": rfc3339(call.started_at),
+        "runtime": c.runtime or UNKNOWN,
+        "event": c.event or "other",
+        "native_event": c.native_event,
+        "tool_name": c.tool_name,
+        "decision": v["decision"],
+        "reason": v["reason"],
+        "exit_code": call.exit_code,
+        "signal": call.signal,
+        "timed_out": timed_out(call),
+        "duration_ms": round(call.duration_ms, 3),
+        "failure": v["failure"],
+        "failure_detail": _failure_detail(call, v),
+        "effect": v["effect"],
+        "summary": summary,
+        "session_id": c.session_id,
+        "agent_id": c.agent_id,
+        "tool_call_id": c.tool_call_id,
+        "cwd": c.cwd,
+        "request": request,
+        "request_format": request_format,
+    }
+    for name in ("updated_input", "updated_output"):
+        if v[name] is not _ABSENT:
+            fields[name] = v[name]
+    fields["context"] = v["context"]
+    fields["hook"] = hook_info(
+        call.argv, call.label, call.timeout_ms, runtime_env_names(), default_label
+    )
+    fields.update(stdout=None, stderr=None, redactions=[], capture=call.capture)
+    fields["tap_version"] = tap_version
+    fields["tap_error"] = judged.problem or problem
+    return fields
+
+
+def _summary(call: Any) -> tuple[str, str]:
+    from hooktui.tap.record.summary import summarize
+
+    try:
+        return summarize(call), ""
+    except Exception as exc:
+        return "", f"summary failed: {exc!r}"
+
+
+def _failure_detail(call: TapCall, verdict: dict) -> str:
+    detail = verdict["failure_detail"]
+    if call.killed is None or verdict["decision"] != "failure":
+        return detail
+    if call.killed:
+        note = (
+            f"the runtime killed the hook command, the tap, at its {call.timeout_ms} ms "
+            "timeout; recorded by the tap's watchdog"
+        )
     else:
-        data = msgspec.json.encode(value)
-    return f"[digest sha256:{hashlib.sha256(data).hexdigest()} len:{len(data)}]"
+        note = (
+            "the tap was killed before the hook answered, short of its timeout; "
+            "recorded by the tap's watchdog"
+        )
+    return f"{detail} ({note})" if detail else note
+
+
+def runtime_env_names() -> list[str]:
+    """The runtime variables hooks read (each adapter's), and HOOKTUI_REPLAY."""
+    from hooktui.tap.runtimes import ADAPTERS
+
+    names = ["HOOKTUI_REPLAY"]
+    for adapter in ADAPTERS.values():
+        names.extend(adapter.env_vars)
+    return names
 
 
 def default_label(argv: list[str]) -> str:
@@ -64,15 +287,9 @@ def default_label(argv: list[str]) -> str:
     `python3 /x/guard.py` -> `guard.py`; `sh -c 'uv run ~/h/policy.py --strict'`
     -> `policy.py`; `/usr/local/bin/gate` -> `gate`.
     """
+    from hooktui.tap.command import script_name
+
     return script_name(argv)
-
-
-def hook_env() -> dict[str, str]:
-    """The runtime variables hooks read, as this hook saw them."""
-    names = {"HOOKTUI_REPLAY"}
-    for adapter in ADAPTERS.values():
-        names.update(adapter.env_vars)
-    return {name: os.environ[name] for name in sorted(names) if name in os.environ}
 
 
 def new_id(started_at: float) -> str:
@@ -86,260 +303,105 @@ def rfc3339(ts: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{micros:06d}Z"
 
 
-def _blob_text(raw: bytes) -> tuple[str, str]:
+# --- 3. digest -----------------------------------------------------------
+
+
+def keep_digests_only(fields: dict, judged: Judged) -> None:
+    """`--capture digest`: no prompt or tool output left anywhere (digest.py)."""
+    quoted: list[str] = []
+    request = fields["request"]
+    if fields["request_format"] == "json":
+        fields["request"] = digest.digest_keys_in(
+            request, digest.digest_keys(fields["runtime"]), quoted
+        )
+    elif fields["request_format"] == "text":  # no telling what is a prompt in raw text: all
+        quoted.append(request)
+        fields["request"] = digest.digest_marker(request)
+    call = judged.call
+    for value in (call.prompt, call.tool_output):
+        if value is not None:
+            digest.strings(value, quoted)
+    rewrites_prompt = fields["event"] == "user_prompt"
+    for name in ("updated_output", "updated_input"):
+        if name in fields and (name == "updated_output" or rewrites_prompt):
+            digest.strings(fields[name], quoted)
+            fields[name] = digest.digest_marker(fields[name])
+    fields["summary"], _ = _summary(_Masked(call))
+    quotes = digest.Quotes(quoted)
+    if quotes:
+        for name, value in fields.items():
+            if name not in _BOOKKEEPING and name not in ("stdout", "stderr"):
+                fields[name] = quotes.scrub(value)
+
+
+class _Masked:
+    """A canonical call with its prompt and tool output digested (for the summary)."""
+
+    def __init__(self, call: Any) -> None:
+        self._call = call
+        self.prompt = None if call.prompt is None else digest.digest_marker(call.prompt)
+        self.tool_output = (
+            None if call.tool_output is None else digest.digest_marker(call.tool_output)
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._call, name)
+
+
+# --- 4. redact -----------------------------------------------------------
+
+
+def redact_fields(fields: dict) -> None:
+    """Every string but the bookkeeping redacted; `redactions` says what and where."""
+    from hooktui.tap.record.redact import redact_tree
+
+    walked, found = redact_tree({k: v for k, v in fields.items() if k not in _BOOKKEEPING})
+    fields.update(walked)
+    fields["redactions"] = [{"pointer": p, "kind": k, "digest": d} for p, k, d in found]
+
+
+# --- 5. blobs ------------------------------------------------------------
+
+
+def _blob_text(captured: Captured) -> tuple[str, str]:
     """(text, encoding): UTF-8 text as is; other bytes held losslessly as
-    surrogate escapes until they are base64-encoded at the end."""
+    surrogate escapes until they are base64-encoded at the end. A head cut
+    inside a character (the rest was not kept) is still UTF-8."""
+    raw = captured.head
     try:
         return raw.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
+        if not captured.whole and exc.reason == "unexpected end of data":
+            return raw[: exc.start].decode("utf-8"), "utf-8"
         return raw.decode("utf-8", "surrogateescape"), "base64"
 
 
-def _finish_blob(text: str, encoding: str, raw: bytes) -> Blob:
-    """Cap the (possibly redacted) text; describe the original bytes."""
-    sha = hashlib.sha256(raw).hexdigest()
-    if encoding == "digest":
-        return Blob(data="", encoding="digest", length=len(raw), sha256=sha)
+def _finish_blob(text: str, encoding: str, captured: Captured) -> dict:
+    """Cap the (possibly redacted) text; describe all the bytes the hook wrote."""
+    sha = captured.sha256 or sha256_hex(captured.head)
+    blob = {"data": "", "encoding": encoding, "length": captured.length, "sha256": sha}
     if encoding == "base64":
         data = text.encode("utf-8", "surrogateescape")
         cut = data[:BLOB_CAP]
-        return Blob(
-            data=base64.b64encode(cut).decode("ascii"),
-            encoding="base64",
-            length=len(raw),
-            sha256=sha,
-            truncated=len(cut) < len(data),
-        )
-    data = text.encode("utf-8")
-    cut = data[:BLOB_CAP].decode("utf-8", "ignore")  # never half a character
-    return Blob(
-        data=cut, encoding="utf-8", length=len(raw), sha256=sha, truncated=len(cut) < len(text)
-    )
+        blob["data"] = binascii.b2a_base64(cut, newline=False).decode("ascii")
+        blob["truncated"] = len(cut) < len(data) or not captured.whole
+    elif encoding == "utf-8":
+        cut = text.encode("utf-8")[:BLOB_CAP].decode("utf-8", "ignore")  # never half a character
+        blob["data"] = cut
+        blob["truncated"] = len(cut) < len(text) or not captured.whole
+    else:
+        blob["truncated"] = False
+    return blob
 
 
-def _digest_request(request: Any) -> Any:
-    if not isinstance(request, dict):
-        return request
-    return {
-        k: digest_marker(v) if k in DIGEST_FIELDS and v is not None else v
-        for k, v in request.items()
-    }
-
-
-def build_record(
-    raw_request: bytes,
-    outcome: Outcome,
-    *,
-    hook: HookInfo,
-    runtime: str | None,
-    capture: str,
-    started_at: float,
-    tap_version: str,
-) -> Record:
-    """The Record for one call: judged, digested/redacted per `capture`, capped."""
-    if capture not in model.CAPTURES:
-        raise ValueError(f"unknown capture {capture!r}")
-    request, request_format = load_request(raw_request)
-    tap_error = ""
-    try:
-        _adapter, call, verdict = judge_request(request, outcome, runtime)
-    except Exception as exc:  # a bug in an adapter must not lose the call
-        tap_error = f"judging failed: {exc!r}"
-        call = model.Call(runtime=runtime or model.UNKNOWN, event="other")
-        verdict = Verdict(
-            decision="failure" if outcome.exit_code != 0 else "allow",
-            failure="exit_code" if outcome.exit_code != 0 else "",
-        )
-    if outcome.spawn_error and verdict.failure != "spawn_error":
-        verdict = msgspec.structs.replace(
-            verdict,
-            decision="failure",
-            failure="spawn_error",
-            failure_detail=outcome.spawn_error,
-            effect=verdict.effect or "proceeds",
-        )
-
-    updated_input = verdict.updated_input
-    updated_output = verdict.updated_output
-    out_text, out_enc = _blob_text(outcome.stdout)
-    err_text, err_enc = _blob_text(outcome.stderr)
-    if capture == "digest":
-        if request_format == "json":
-            request = _digest_request(request)
-        elif request_format == "text":  # no telling what is a prompt in raw text: all of it
-            request = digest_marker(request)
-        call = msgspec.structs.replace(
-            call,
-            prompt=None if call.prompt is None else digest_marker(call.prompt),
-            tool_output=None if call.tool_output is None else digest_marker(call.tool_output),
-        )
-        if updated_output is not msgspec.UNSET:
-            updated_output = digest_marker(updated_output)
-        if call.event == "user_prompt" and updated_input is not msgspec.UNSET:
-            updated_input = digest_marker(updated_input)  # a rewritten prompt is a prompt
-        out_text, out_enc, err_text, err_enc = "", "digest", "", "digest"
-
-    try:
-        summary = summarize(call)
-    except Exception as exc:
-        summary = ""
-        tap_error = tap_error or f"summary failed: {exc!r}"
-
-    fields: dict[str, Any] = {
-        "id": new_id(started_at),
-        "ts": rfc3339(started_at),
-        "runtime": call.runtime or model.UNKNOWN,
-        "event": call.event or "other",
-        "native_event": call.native_event,
-        "tool_name": call.tool_name,
-        "decision": verdict.decision,
-        "reason": verdict.reason,
-        "exit_code": outcome.exit_code,
-        "signal": outcome.signal,
-        "timed_out": outcome.timed_out,
-        "duration_ms": round(outcome.duration_ms, 3),
-        "failure": verdict.failure,
-        "failure_detail": verdict.failure_detail,
-        "effect": verdict.effect,
-        "summary": summary,
-        "session_id": call.session_id,
-        "agent_id": call.agent_id,
-        "tool_call_id": call.tool_call_id,
-        "cwd": call.cwd,
-        "request": request,
-        "request_format": request_format,
-        "context": verdict.context,
-        "hook": msgspec.to_builtins(hook),
-        "stdout": {"data": out_text},
-        "stderr": {"data": err_text},
-        "capture": capture,
-        "tap_version": tap_version,
-        "tap_error": tap_error,
-    }
-    if updated_input is not msgspec.UNSET:
-        fields["updated_input"] = updated_input
-    if updated_output is not msgspec.UNSET:
-        fields["updated_output"] = updated_output
-
-    redactions: list[Redaction] = []
-    if capture != "full":
-        fields, found = _redact_fields(fields)
-        redactions = [Redaction(pointer=p, kind=k, digest=d) for p, k, d in found]
-
-    fields["stdout"] = _finish_blob(fields["stdout"]["data"], out_enc, outcome.stdout)
-    fields["stderr"] = _finish_blob(fields["stderr"]["data"], err_enc, outcome.stderr)
-    fields["hook"] = msgspec.convert(fields["hook"], HookInfo)
-    return Record(redactions=redactions, **fields)
-
-
-def _redact_fields(fields: dict[str, Any]) -> tuple[dict[str, Any], list]:
-    from hooktui.tap.record.redact import redact_tree
-
-    # The record's own bookkeeping holds no user text.
-    skip = {"id", "ts", "capture", "tap_version", "request_format", "runtime", "event", "decision"}
-    kept = {k: fields[k] for k in skip if k in fields}
-    walked, found = redact_tree({k: v for k, v in fields.items() if k not in skip})
-    walked.update(kept)
-    return walked, found
-
-
-def record_call(
-    opts: dict,
-    request: bytes,
-    stdout: bytes,
-    stderr: bytes,
-    exit_code: int | None,
-    signal: int | None,
-    started_at: float,
-    duration_ms: float,
-    spawn_error: str,
-    *,
-    killed: bool | None = None,
-) -> Record:
-    """What the tap's recorder does: build the record and append it to the stream.
-
-    `killed` is set when the tap's watchdog records the call because the tap
-    itself was killed (see watchdog.py): True when that was at the configured
-    timeout, False when earlier.
-
-    Problems go to the error log beside the stream (and, when the record could
-    still be built, into its `tap_error`); never to the hook's stderr.
-    """
-    from hooktui.tap.hotpath import stream
-    from hooktui.tap.version import __version__
-
-    path = opts.get("stream") or stream.default_stream_path()
-    command = list(opts["command"])
-    outcome = Outcome(
-        stdout=stdout,
-        stderr=stderr,
-        exit_code=exit_code,
-        signal=signal,
-        timed_out=ran_out_of_time(opts, signal, duration_ms) if killed is None else killed,
-        duration_ms=duration_ms,
-        spawn_error=spawn_error,
-    )
-    hook = HookInfo(
-        label=opts.get("label") or default_label(command),
-        argv=command,
-        cwd=_cwd(),
-        env=hook_env(),
-        timeout_ms=opts.get("timeout_ms"),
-    )
-    record = build_record(
-        request,
-        outcome,
-        hook=hook,
-        runtime=opts.get("runtime"),
-        capture=opts.get("capture") or "redacted",
-        started_at=started_at,
-        tap_version=__version__,
-    )
-    if killed is not None and record.decision == "failure":
-        note = _killed_note(opts, killed)
-        detail = record.failure_detail
-        record.failure_detail = f"{detail} ({note})" if detail else note
-    if record.tap_error:
-        stream.log_error(path, record.tap_error)
-    try:
-        stream.append_line(path, model.encode_record(record))
-    except OSError as exc:
-        stream.log_error(path, f"cannot write the stream: {exc}")
-    return record
-
-
-def _killed_note(opts: dict, at_timeout: bool) -> str:
-    if at_timeout:
-        return (
-            f"the runtime killed the hook command, the tap, at its {opts.get('timeout_ms')} ms "
-            "timeout; recorded by the tap's watchdog"
-        )
-    return (
-        "the tap was killed before the hook answered, short of its timeout; "
-        "recorded by the tap's watchdog"
-    )
-
-
-def ran_out_of_time(opts: dict, signal: int | None, duration_ms: float) -> bool:
-    """Did the runtime stop this hook for its timeout?
-
-    The tap cannot see the runtime's clock, only its signal: a hook that died
-    by a signal the tap forwarded, at (or within 5 % before) the configured
-    `--timeout-ms`, was killed for running too long. The runtime's clock
-    started when it spawned the tap: the tap's own start-up (`startup_ms`,
-    set by the shim when it forwarded a signal) counts too.
-    """
-    timeout_ms = opts.get("timeout_ms")
-    return bool(
-        timeout_ms
-        and signal is not None
-        and opts.get("forwarded")
-        and duration_ms + opts.get("startup_ms", 0.0) >= timeout_ms * 0.95
-    )
-
-
-def _cwd() -> str:
-    try:
-        return os.getcwd()
-    except OSError:
-        return os.environ.get("PWD", "")
+def _escape_unencodable(value: Any) -> Any:
+    """Strings holding lone surrogates (bytes Python kept aside) escaped as `\\xNN`."""
+    if isinstance(value, str):
+        if not jsonio.has_surrogates(value):
+            return value
+        return escape_bytes(value.encode("utf-8", "surrogateescape"))[0]
+    if isinstance(value, dict):
+        return {_escape_unencodable(k): _escape_unencodable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_escape_unencodable(v) for v in value]
+    return value

@@ -1,94 +1,39 @@
 """Taking secrets out of a record before it touches disk.
 
 Each secret becomes `[REDACTED:<kind>:<first 8 hex of its sha256>]`, so two
-records holding the same secret show the same marker without showing it.
-Specific shapes (keys, tokens, key blocks, JWTs) are matched first; the
-generic `password=`-style assignment rule runs last and leaves their markers
-alone. Patterns are compiled once; this module is only imported by the
-recorder, after the hook's answer has gone back, so `re` costs the runtime
-nothing.
+records holding the same secret show the same marker without showing it. The
+kinds and patterns are gitleaks' default rules plus a few of hooktui's own
+(rules.py). Steps, cheapest first:
+
+1. every string of the record, keys included, is checked at once for the
+   rules' keywords (plain substring tests): a record with none is done;
+2. each string holding a keyword is matched against the rules of the
+   keywords it holds (`re` and the rules load only now), and so is each
+   layer of backslash escapes undone (unescape.py), so `\\nghp_…` in a JSON
+   string or a `repr` is read as the token it is; what is found there is
+   masked in the original text;
+3. overlapping findings are merged (the earlier rule names the kind) and
+   each is replaced by its marker.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Callable
-from typing import Any
+from hooktui.tap.record import rules
+from hooktui.tap.record.sha import text_sha256_hex
+from hooktui.tap.record.unescape import views
+
+TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
+if TYPE_CHECKING:
+    from typing import Any
 
 MARKER_PREFIX = "[REDACTED:"
 
-_B64URL = r"[A-Za-z0-9_-]"
+# Past this size, step 1 tests the keywords against the text's distinct words
+# rather than against the text itself (hundreds of keywords, each a full scan).
+_WORDS_FROM = 32 * 1024
 
-# (kind, pattern, group holding the secret: 0 for the whole match)
-_SHAPES: list[tuple[str, re.Pattern[str], int]] = [
-    (
-        "private_key",
-        # An unterminated block (cut off output) is masked to the end.
-        re.compile(
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*)",
-            re.DOTALL,
-        ),
-        0,
-    ),
-    ("anthropic_key", re.compile(r"(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}"), 0),
-    (
-        "openai_key",
-        re.compile(r"(?<![A-Za-z0-9_-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
-        0,
-    ),
-    (
-        "github_token",
-        re.compile(
-            r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})"
-        ),
-        0,
-    ),
-    (
-        "aws_access_key",
-        re.compile(
-            r"(?<![A-Z0-9])(?:AKIA|ASIA|AIDA|AROA|AGPA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?![A-Z0-9])"
-        ),
-        0,
-    ),
-    (
-        "aws_secret_key",
-        # A 40-character secret in a recognisable context: env/ini style or JSON.
-        re.compile(
-            r"(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"
-            r"([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
-        ),
-        1,
-    ),
-    (
-        "jwt",
-        re.compile(rf"(?<![A-Za-z0-9_-])eyJ{_B64URL}{{8,}}\.{_B64URL}{{8,}}\.{_B64URL}*"),
-        0,
-    ),
-    (
-        "bearer_token",
-        re.compile(r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})"),
-        1,
-    ),
-]
-
-# `password=hunter2`, `api_key: "..."`, `"secret": "..."`, `DB_TOKEN='...'`:
-# the name ends in one of the words, then an optional closing quote, then = or :.
-# (No pattern for the start of the name: matching from the keyword keeps this
-# linear on megabytes of output without word breaks.)
-_ASSIGNMENT = re.compile(
-    r"(?i)(?:password|passwd|passphrase|secret|token|apikey|"
-    r"(?:api|access|private|secret|auth|signing|encryption)[_-]?key|client[_-]?secret|credentials?)"
-    r"[\"']?\s*[:=]\s*"
-    r"(?:\"((?:[^\"\\\n]|\\.){3,}?)\"|'([^'\n]{3,}?)'|([^\s\"'&;,)}\]]{3,}))"
-)
-
-
-_ASSIGNMENT_HINTS = ("pass", "secret", "token", "key", "credential")
-
-# Values an assignment rule sees that say "no secret here".
-_NOT_SECRETS = {"null", "none", "true", "false", "undefined", "***", "xxx", "redacted"}
+# Escapes that can hide a keyword's characters (`\u0067hp_`, `https:\/\/`).
+_HIDING = ("\\u", "\\x", "\\U", "\\/")
 
 
 def marker(kind: str, digest: str) -> str:
@@ -96,75 +41,7 @@ def marker(kind: str, digest: str) -> str:
 
 
 def short_digest(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-
-
-def redact_text(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """`text` with every secret masked, and (kind, digest) for each, in order found."""
-    found: list[tuple[str, str]] = []
-    for kind, pattern, group in _SHAPES:
-        if not any(hint in text for hint in _HINTS[kind]):
-            continue
-        text = pattern.sub(_replacer(kind, group, found), text)
-    lowered = text.lower()
-    if any(word in lowered for word in _ASSIGNMENT_HINTS):
-        text = _ASSIGNMENT.sub(_assignment_replacer(found), text)
-    return text, found
-
-
-# Cheap substring checks that skip a regex pass on the (common) clean string.
-_HINTS = {
-    "private_key": ("PRIVATE KEY",),
-    "jwt": ("eyJ",),
-    "anthropic_key": ("sk-",),
-    "openai_key": ("sk-",),
-    "github_token": ("gh", "github_pat_"),
-    "aws_access_key": ("AKIA", "ASIA", "AIDA", "AROA", "AGPA", "ANPA", "ANVA", "AIPA"),
-    "aws_secret_key": ("ecret", "ECRET"),
-    "bearer_token": ("earer", "EARER"),
-}
-
-
-def _replacer(kind: str, group: int, found: list) -> Callable[[re.Match[str]], str]:
-    def replace(match: re.Match[str]) -> str:
-        secret = match.group(group)
-        digest = short_digest(secret)
-        found.append((kind, digest))
-        if group == 0:
-            return marker(kind, digest)
-        start, end = match.span(group)
-        base = match.start()
-        whole = match.group(0)
-        return whole[: start - base] + marker(kind, digest) + whole[end - base :]
-
-    return replace
-
-
-def _assignment_replacer(found: list) -> Callable[[re.Match[str]], str]:
-    def replace(match: re.Match[str]) -> str:
-        group = next(g for g in (1, 2, 3) if match.group(g) is not None)
-        secret = match.group(group)
-        if _inside_marker(match):
-            return match.group(0)  # `[REDACTED:bearer_token:ab12cd34]` reads like `token:...`
-        # `[redacted]`, `<none>`, `***`: someone already masked it.
-        bare = secret.strip("[]<>()*").lower()
-        if MARKER_PREFIX in secret or secret.startswith("$") or bare in _NOT_SECRETS or not bare:
-            return match.group(0)  # already masked, a reference like $TOKEN, or no value
-        digest = short_digest(secret)
-        found.append(("secret_assignment", digest))
-        start, end = match.span(group)
-        base = match.start()
-        whole = match.group(0)
-        return whole[: start - base] + marker("secret_assignment", digest) + whole[end - base :]
-
-    return replace
-
-
-def _inside_marker(match: re.Match[str]) -> bool:
-    # Markers are short: look back a bounded distance (keeps big outputs linear).
-    text = match.string
-    opened = text.rfind(MARKER_PREFIX, max(0, match.start() - 64), match.start() + 1)
-    return opened != -1 and text.find("]", opened, match.end() + 1) >= match.end() - 1
+    return text_sha256_hex(secret)[:8]
 
 
 def escape_pointer_token(token: str) -> str:
@@ -172,26 +49,163 @@ def escape_pointer_token(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+def redact_text(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """`text` with every secret masked, and (kind, digest) for each, in order of place."""
+    present = keywords_in(text)
+    if not present:
+        return text, []
+    return _redact(text, present)
+
+
 def redact_tree(value: Any, pointer: str = "") -> tuple[Any, list[tuple[str, str, str]]]:
-    """Every string inside `value` (dicts, lists, strings) redacted.
+    """Every string inside `value` (dicts, lists, strings), dict keys too, redacted.
 
     Returns the new value (the input is not changed) and (JSON pointer, kind,
-    digest) for each secret. Dict keys are kept as they are.
+    digest) for each secret. A redacted key is named in the pointer by its
+    marker, as it now stands in the record.
     """
+    strings: list[str] = []
+    _collect(value, strings)
+    present = keywords_in("\n".join(strings))
+    if not present:
+        return value, []
     found: list[tuple[str, str, str]] = []
-    return _walk(value, pointer, found), found
+    return _walk(value, pointer, present, found), found
 
 
-def _walk(value: Any, pointer: str, found: list) -> Any:
+def keywords_in(text: str) -> set[str]:
+    """The rule keywords `text` holds (escaped ones too)."""
+    present = _keywords(text)
+    if "\\" in text and any(h in text for h in _HIDING):
+        for view in views(text):
+            present |= _keywords(view.text)
+    return present
+
+
+def _keywords(text: str) -> set[str]:
+    lowered = text.lower()
+    if len(lowered) < _WORDS_FROM:
+        return {k for k in rules.KEYWORDS if k in lowered}
+    words = lowered.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()
+    distinct = b" ".join(set(words))
+    return {k for k in rules.KEYWORDS if k.encode() in distinct}
+
+
+def _word_bytes() -> bytes:
+    """A translate table keeping the bytes keywords are made of, blanking the rest."""
+    kept = {ord(c) for k in rules.KEYWORDS for c in k}
+    return bytes(b if b in kept else 0x20 for b in range(256))
+
+
+_WORD_BYTES = _word_bytes()
+
+
+def _collect(value: Any, out: list[str]) -> None:
     if isinstance(value, str):
-        new, hits = redact_text(value)
+        out.append(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(k, str):
+                out.append(k)
+            _collect(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _collect(v, out)
+
+
+def _walk(value: Any, pointer: str, present: set[str], found: list) -> Any:
+    if isinstance(value, str):
+        new, hits = _redact(value, present)
         found.extend((pointer, kind, digest) for kind, digest in hits)
         return new
     if isinstance(value, dict):
-        return {
-            k: _walk(v, f"{pointer}/{escape_pointer_token(str(k))}", found)
-            for k, v in value.items()
-        }
+        out = {}
+        for key, item in value.items():
+            if isinstance(key, str):
+                key, hits = _redact(key, present)
+                key = _unique(key, out) if hits else key
+                where = f"{pointer}/{escape_pointer_token(key)}"
+                found.extend((where, kind, digest) for kind, digest in hits)
+            else:
+                where = f"{pointer}/{escape_pointer_token(str(key))}"
+            out[key] = _walk(item, where, present, found)
+        return out
     if isinstance(value, list):
-        return [_walk(v, f"{pointer}/{i}", found) for i, v in enumerate(value)]
+        return [_walk(v, f"{pointer}/{i}", present, found) for i, v in enumerate(value)]
     return value
+
+
+def _unique(key: str, taken: dict) -> str:
+    """Two keys redacted to the same text must not overwrite each other."""
+    n, candidate = 1, key
+    while candidate in taken:
+        n += 1
+        candidate = f"{key}#{n}"
+    return candidate
+
+
+def _redact(text: str, present: set[str]) -> tuple[str, list[tuple[str, str]]]:
+    """Step 2 and 3 for one string, given the keywords its record holds."""
+    findings = _find(text, present)
+    if "\\" in text:
+        for view in views(text):
+            for start, end, kind, secret in _find(view.text, present):
+                findings.append((view.original(start), view.original(end), kind, secret))
+    if not findings:
+        return text, []
+    return _mask(text, _merge(findings))
+
+
+def _find(text: str, present: set[str]) -> list[tuple[int, int, str, str]]:
+    lowered = _lower(text)
+    here = {k for k in present if k in lowered}
+    if not here:
+        return []
+    return [
+        (start, end, rule.kind, secret)
+        for rule in rules.candidates(here)
+        for start, end, secret in rules.find(rule, text, lowered, here)
+    ]
+
+
+def _lower(text: str) -> str:
+    """Lowercase with every character where it was (str.lower may lengthen a few)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def _merge(findings: list[tuple[int, int, str, str]]) -> list[list]:
+    """Overlapping findings as one; the first (by rule order) names the kind.
+
+    A finding inside another adds nothing; two that overlap become their
+    union, digested as the text it covers.
+    """
+    kept: list[list] = []  # [start, end, kind, secret or None]
+    for start, end, kind, secret in findings:
+        overlapping = [k for k in kept if k[0] < end and start < k[1]]
+        if not overlapping:
+            kept.append([start, end, kind, secret])
+            continue
+        if any(k[0] <= start and end <= k[1] for k in overlapping):
+            continue
+        first = overlapping[0]
+        union = [min(start, *(k[0] for k in overlapping)), max(end, *(k[1] for k in overlapping))]
+        kept = [k for k in kept if k not in overlapping]
+        kept.append([union[0], union[1], first[2], None])
+    return sorted(kept)
+
+
+def _mask(text: str, spans: list[list]) -> tuple[str, list[tuple[str, str]]]:
+    parts: list[str] = []
+    found: list[tuple[str, str]] = []
+    done = 0
+    for start, end, kind, secret in spans:
+        digest = short_digest(secret if secret is not None else text[start:end])
+        parts.append(text[done:start])
+        parts.append(marker(kind, digest))
+        found.append((kind, digest))
+        done = end
+    parts.append(text[done:])
+    return "".join(parts), found

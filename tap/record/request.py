@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from hooktui.tap.record import jsonio
 
-import msgspec
-
-_decode_json = msgspec.json.Decoder().decode
+TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def load_request(raw: bytes) -> tuple[Any, str]:
     """(parsed JSON, "json"), (text, "text") or ("", "empty").
 
-    Only zero bytes count as empty; anything else that is not JSON is kept as
-    text. Bytes that are not UTF-8 become U+FFFD there (a record is JSON, and
-    JSON cannot hold raw bytes; requests from real runtimes are UTF-8 JSON, so
-    this only touches garbage). The hook itself always got the exact bytes.
+    Only zero bytes count as empty; anything else that is not strict JSON is
+    kept as text. Bytes that are not UTF-8 become U+FFFD there (a record is
+    JSON, and JSON cannot hold raw bytes; requests from real runtimes are
+    UTF-8 JSON, so this only touches garbage). The hook itself always got
+    the exact bytes.
     """
     if not raw:
         return "", "empty"
     try:
-        return _decode_json(raw), "json"
-    except (msgspec.DecodeError, UnicodeDecodeError):
+        return jsonio.loads(raw), "json"
+    except jsonio.NotJSON:
         pass
     return raw.decode("utf-8", errors="replace"), "text"

@@ -6,16 +6,18 @@ short and on one line whatever the runtime sent.
 
 from __future__ import annotations
 
-from typing import Any
+from hooktui.tap.record import jsonio
 
-import msgspec
-from hooktui.tap.model import Call
+TYPE_CHECKING = False  # not `typing`'s: the recorder imports this (see jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from hooktui.tap.model import Call
 
 _COMMAND_KEYS = ("command", "cmd")
 _PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "filePath")
 _PATCH_START = "*** Begin Patch"
 _PATCH_HEADS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
-_encoder = msgspec.json.Encoder()
 
 
 def summarize(call: Call, limit: int = 200) -> str:
@@ -65,8 +67,8 @@ def _patch(text: str) -> str:
 
 def _compact(value: Any) -> str:
     try:
-        return _encoder.encode(value).decode()
-    except (TypeError, msgspec.EncodeError, UnicodeDecodeError):
+        return jsonio.dumps(value).decode()
+    except (TypeError, ValueError):
         return repr(value)
 
 

@@ -216,19 +216,20 @@ def test_secrets_never_reach_the_stream_but_reach_the_hook(tmp_path):
     record = json.loads(line)
     kinds = {r["kind"] for r in record["redactions"]}
     assert {
-        "aws_access_key",
+        "aws_access_token",
         "aws_secret_key",
+        "github_pat",
         "github_token",
-        "openai_key",
-        "anthropic_key",
-        "jwt",
+        "openai_api_key",
+        "anthropic_api_key",
+        "curl_auth_header",  # the JWT, in `curl -H 'Authorization: …'`
         "private_key",
         "secret_assignment",
     } <= kinds
     pointers = {r["pointer"] for r in record["redactions"]}
     assert {"/request/tool_input/command", "/request/tool_input/content"} <= pointers
     assert {"/stdout/data", "/stderr/data"} <= pointers
-    assert "[REDACTED:github_token:" in record["request"]["tool_input"]["command"]
+    assert "[REDACTED:github_pat:" in record["request"]["tool_input"]["command"]
     # The captured bytes are still described truthfully.
     assert record["stdout"]["length"] == len(raw)
 

@@ -1,0 +1,117 @@
+"""What the tap hands the recorder for one call: one plain struct, no imports.
+
+The tap builds a TapCall on its pass-through path, where importing msgspec or
+even `dataclasses` would cost every tool call, so these are plain classes.
+The recorder (recorder.py) reads nothing else: no options dict, no globals
+beyond the environment and cwd it runs in (which are the hook's).
+"""
+
+from __future__ import annotations
+
+CAPTURES = ("full", "redacted", "digest")  # as hooktui.tap.model.CAPTURES (a test checks)
+
+
+class Captured:
+    """What the tap kept of one output stream (stdout or stderr).
+
+    `head` is the first bytes (all of them when short), `length` how many
+    bytes the hook wrote in all, `sha256` the hex digest of all of them. A tap
+    that holds the whole output may leave `sha256` empty: the recorder hashes
+    `head` then, which must be all `length` bytes.
+    """
+
+    __slots__ = ("head", "length", "sha256")
+
+    def __init__(self, head: bytes = b"", length: int | None = None, sha256: str = "") -> None:
+        self.head = head
+        self.length = len(head) if length is None else length
+        self.sha256 = sha256
+
+    @property
+    def whole(self) -> bool:
+        return len(self.head) >= self.length
+
+    def __repr__(self) -> str:
+        return f"Captured(<{len(self.head)} of {self.length} bytes>)"
+
+
+class TapCall:
+    """One hook call as the tap saw it, and how to record it.
+
+    Options (from `hooktui tap`'s command line): `stream` (None: the default
+    stream), `label` (None: named after the command), `runtime` (None:
+    detected), `capture`, `timeout_ms`, `argv` (the hook command).
+
+    What happened: `request` (the bytes the hook got on stdin), `stdout`,
+    `stderr` (Captured), `exit_code` / `signal` (one of them, or neither when
+    the hook never started), `spawn_error`, `started_at` (wall clock, when the
+    hook started), `duration_ms`.
+
+    How it ended, for the timeout call: `forwarded` (the tap passed a signal
+    on to the hook), `startup_ms` (the tap's own start-up before the hook,
+    counted by the runtime's clock), `killed` (set by the watchdog: True when
+    the runtime killed the tap at the configured timeout, False when earlier,
+    None when the tap records the call itself).
+    """
+
+    __slots__ = (
+        "argv",
+        "capture",
+        "duration_ms",
+        "exit_code",
+        "forwarded",
+        "killed",
+        "label",
+        "request",
+        "runtime",
+        "signal",
+        "spawn_error",
+        "started_at",
+        "startup_ms",
+        "stderr",
+        "stdout",
+        "stream",
+        "timeout_ms",
+    )
+
+    def __init__(
+        self,
+        *,
+        argv: list[str],
+        request: bytes = b"",
+        stdout: Captured | None = None,
+        stderr: Captured | None = None,
+        exit_code: int | None = None,
+        signal: int | None = None,
+        spawn_error: str = "",
+        started_at: float = 0.0,
+        duration_ms: float = 0.0,
+        stream: str | None = None,
+        label: str | None = None,
+        runtime: str | None = None,
+        capture: str = "redacted",
+        timeout_ms: int | None = None,
+        forwarded: bool = False,
+        startup_ms: float = 0.0,
+        killed: bool | None = None,
+    ) -> None:
+        self.argv = argv
+        self.request = request
+        self.stdout = stdout if stdout is not None else Captured()
+        self.stderr = stderr if stderr is not None else Captured()
+        self.exit_code = exit_code
+        self.signal = signal
+        self.spawn_error = spawn_error
+        self.started_at = started_at
+        self.duration_ms = duration_ms
+        self.stream = stream
+        self.label = label
+        self.runtime = runtime
+        self.capture = capture
+        self.timeout_ms = timeout_ms
+        self.forwarded = forwarded
+        self.startup_ms = startup_ms
+        self.killed = killed
+
+    def __repr__(self) -> str:
+        return f"TapCall(argv={self.argv!r}, exit_code={self.exit_code}, signal={self.signal})"
