@@ -20,23 +20,21 @@ of `hooktui.tap.model.Record`, which readers decode it with. Steps, in order:
 
 from __future__ import annotations
 
-import binascii
 import os
 import time
 
 from hooktui.tap.hotpath import stream
 from hooktui.tap.record import digest, jsonio
+from hooktui.tap.record.blobs import blob_text, finish_blob
 from hooktui.tap.record.hookinfo import escape_bytes, hook_info
 from hooktui.tap.record.request import load_request
-from hooktui.tap.record.sha import sha256_hex
-from hooktui.tap.record.tapcall import CAPTURES, Captured, TapCall
+from hooktui.tap.record.tapcall import CAPTURES, TapCall
 from hooktui.tap.version import __version__
 
 TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
 if TYPE_CHECKING:
     from typing import Any
 
-BLOB_CAP = 256 * 1024
 SCHEMA_VERSION = 1  # hooktui.tap.model.SCHEMA_VERSION (a test checks)
 UNKNOWN = "unknown"  # hooktui.tap.model.UNKNOWN
 
@@ -87,7 +85,7 @@ def build_record(call: TapCall, *, tap_version: str = __version__) -> dict:
     request, request_format = load_request(call.request)
     judged = judge(call, request)
     fields = assemble(call, request, request_format, judged, tap_version)
-    blobs = {name: _blob_text(getattr(call, name)) for name in ("stdout", "stderr")}
+    blobs = {name: blob_text(getattr(call, name)) for name in ("stdout", "stderr")}
     if call.capture == "digest":
         keep_digests_only(fields, judged)
         blobs = {name: ("", "digest") for name in blobs}
@@ -96,7 +94,7 @@ def build_record(call: TapCall, *, tap_version: str = __version__) -> dict:
     if call.capture != "full":
         redact_fields(fields)
     for name, (_text, encoding) in blobs.items():
-        fields[name] = _finish_blob(fields[name]["data"], encoding, getattr(call, name))
+        fields[name] = finish_blob(fields[name]["data"], encoding, getattr(call, name))
     return fields
 
 
@@ -127,9 +125,9 @@ class Judged:
 
 def judge(call: TapCall, request: Any) -> Judged:
     """What the runtime makes of the call, by its own rules (tap/runtimes)."""
-    _import_msgspec_lean()
-    from hooktui.tap.model import UNSET, Call, Outcome
-    from hooktui.tap.runtimes import judge_request
+    with _WithoutTypingExtensions():
+        from hooktui.tap.model import UNSET, Call, Outcome
+        from hooktui.tap.runtimes import judge_request
 
     outcome = Outcome(
         stdout=call.stdout.head,
@@ -160,23 +158,28 @@ def judge(call: TapCall, request: Any) -> Judged:
     return Judged(canonical, fields, problem)
 
 
-def _import_msgspec_lean() -> None:
-    """Import msgspec (the adapters need it) without `typing_extensions`.
+class _WithoutTypingExtensions:
+    """While the adapters load: `typing_extensions` reads as not installed.
 
-    msgspec only reaches for typing_extensions (which loads inspect, ast,
-    dis: about a third of msgspec's import) to read type annotations, which
-    judging never does; without it msgspec uses `typing`'s own. Only when
-    nothing in this process has imported either yet: the recorder's own process.
+    msgspec (which the adapters use) only reaches for typing_extensions (which
+    loads inspect, ast, dis: about a third of msgspec's import) to read type
+    annotations, which judging never does; without it msgspec uses `typing`'s
+    own. Only when nothing in this process has loaded either yet: the
+    recorder's own process, not a program that imports the recorder.
     """
-    import sys
 
-    if "msgspec" in sys.modules or "typing_extensions" in sys.modules:
-        return
-    sys.modules["typing_extensions"] = None  # type: ignore[assignment]  # "not installed"
-    try:
-        import msgspec  # noqa: F401
-    finally:
-        del sys.modules["typing_extensions"]
+    def __enter__(self) -> None:
+        import sys
+
+        self.blocked = "msgspec" not in sys.modules and "typing_extensions" not in sys.modules
+        if self.blocked:
+            sys.modules["typing_extensions"] = None  # type: ignore[assignment]
+
+    def __exit__(self, *_exc) -> None:
+        import sys
+
+        if self.blocked and sys.modules.get("typing_extensions", 0) is None:
+            del sys.modules["typing_extensions"]
 
 
 def timed_out(call: TapCall) -> bool:
@@ -358,40 +361,6 @@ def redact_fields(fields: dict) -> None:
     walked, found = redact_tree({k: v for k, v in fields.items() if k not in _BOOKKEEPING})
     fields.update(walked)
     fields["redactions"] = [{"pointer": p, "kind": k, "digest": d} for p, k, d in found]
-
-
-# --- 5. blobs ------------------------------------------------------------
-
-
-def _blob_text(captured: Captured) -> tuple[str, str]:
-    """(text, encoding): UTF-8 text as is; other bytes held losslessly as
-    surrogate escapes until they are base64-encoded at the end. A head cut
-    inside a character (the rest was not kept) is still UTF-8."""
-    raw = captured.head
-    try:
-        return raw.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError as exc:
-        if not captured.whole and exc.reason == "unexpected end of data":
-            return raw[: exc.start].decode("utf-8"), "utf-8"
-        return raw.decode("utf-8", "surrogateescape"), "base64"
-
-
-def _finish_blob(text: str, encoding: str, captured: Captured) -> dict:
-    """Cap the (possibly redacted) text; describe all the bytes the hook wrote."""
-    sha = captured.sha256 or sha256_hex(captured.head)
-    blob = {"data": "", "encoding": encoding, "length": captured.length, "sha256": sha}
-    if encoding == "base64":
-        data = text.encode("utf-8", "surrogateescape")
-        cut = data[:BLOB_CAP]
-        blob["data"] = binascii.b2a_base64(cut, newline=False).decode("ascii")
-        blob["truncated"] = len(cut) < len(data) or not captured.whole
-    elif encoding == "utf-8":
-        cut = text.encode("utf-8")[:BLOB_CAP].decode("utf-8", "ignore")  # never half a character
-        blob["data"] = cut
-        blob["truncated"] = len(cut) < len(text) or not captured.whole
-    else:
-        blob["truncated"] = False
-    return blob
 
 
 def _escape_unencodable(value: Any) -> Any:

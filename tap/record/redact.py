@@ -30,7 +30,7 @@ MARKER_PREFIX = "[REDACTED:"
 
 # Past this size, step 1 tests the keywords against the text's distinct words
 # rather than against the text itself (hundreds of keywords, each a full scan).
-_WORDS_FROM = 32 * 1024
+_WORDS_FROM = 4 * 1024
 
 # Escapes that can hide a keyword's characters (`\u0067hp_`, `https:\/\/`).
 _HIDING = ("\\u", "\\x", "\\U", "\\/")
@@ -161,11 +161,15 @@ def _find(text: str, present: set[str]) -> list[tuple[int, int, str, str]]:
     here = {k for k in present if k in lowered}
     if not here:
         return []
-    return [
-        (start, end, rule.kind, secret)
-        for rule in rules.candidates(here)
-        for start, end, secret in rules.find(rule, text, lowered, here)
-    ]
+    found: list[tuple[int, int, str, str]] = []
+
+    def covered(start: int, end: int) -> bool:
+        return any(s <= start and end <= e for s, e, _, _ in found)
+
+    for rule in rules.candidates(here):
+        for start, end, secret in rules.find(rule, text, lowered, here, covered):
+            found.append((start, end, rule.kind, secret))
+    return found
 
 
 def _lower(text: str) -> str:

@@ -15,185 +15,11 @@ through, is no finding.
 from __future__ import annotations
 
 from hooktui.tap.record.gitleaks_keywords import KEYWORDS as _GITLEAKS_KEYWORDS
+from hooktui.tap.record.local_rules import ASSIGNMENT as _ASSIGNMENT
+from hooktui.tap.record.local_rules import LOCAL as _LOCAL
 
 # How far from a keyword a rule with no bound on its length is looked for.
 UNBOUNDED_REACH = 16384
-
-# Values that say "no secret here": a $REFERENCE, nothing, a placeholder, a marker.
-_PLACEHOLDERS = (
-    "secret",
-    (
-        r"^\$",
-        r"(?i)^[\[<(*'\"]*(?:null|none|nil|true|false|undefined|redacted|changeme|\*+|x+|\.\.\.)?"
-        r"[\]>)*'\"]*$",
-        r"\[REDACTED:",
-    ),
-    (),
-)
-
-# hooktui's own rules, same shape as gitleaks_rules.RULES: (id, keywords, pattern,
-# secret group, entropy, allowlists, prefix, width (0: unbounded), anchored).
-# Kinds gitleaks has no rule for, and looser shapes of the kinds the README
-# names (keys cut short, older or test formats), which gitleaks' exact ones miss.
-_LOCAL = (
-    (
-        "url_credentials",  # scheme://user:password@host: the password
-        ("://",),
-        r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s:/?#@\"'\\<>]{1,256}:([^\s/?#@\"'\\<>]{1,256})@",
-        1,
-        0.0,
-        (_PLACEHOLDERS,),
-        0,
-        548,
-        False,
-    ),
-    (
-        "authorization_header",  # Authorization: Basic/Bearer/Token/... <credentials>
-        ("authorization",),
-        r"(?i)\bauthorization\b[\"']?\s{0,5}[:=]\s{0,5}[\"']?"
-        r"(?:(?:basic|bearer|token|digest|negotiate|apikey|sso-key)\s{1,5}"
-        r"([A-Za-z0-9._~+/=:-]{8,})|([A-Za-z0-9._~+/=:-]{16,}))",
-        0,
-        0.0,
-        (_PLACEHOLDERS,),
-        0,
-        0,
-        True,
-    ),
-    (
-        "bearer_token",
-        ("bearer",),
-        r"(?i)\bbearer\s{1,5}([A-Za-z0-9._~+/=-]{16,})",
-        1,
-        0.0,
-        (_PLACEHOLDERS,),
-        0,
-        0,
-        True,
-    ),
-    (
-        "azure_storage_key",  # connection strings: AccountKey=...; SharedAccessKey=...
-        ("accountkey", "sharedaccesskey"),
-        r"(?i)(?:accountkey|sharedaccesskey)\s{0,5}=\s{0,5}([A-Za-z0-9+/]{20,}={0,2})",
-        1,
-        0.0,
-        (_PLACEHOLDERS,),
-        0,
-        0,
-        True,
-    ),
-    (
-        "aws_secret_key",  # the 40 characters, by the name they go by
-        ("secret",),
-        r"(?i)(?:aws_?secret_?(?:access_?)?key|secret_?access_?key)[\"']?\s*[:=]\s*[\"']?"
-        r"([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])",
-        1,
-        0.0,
-        (_PLACEHOLDERS,),
-        0,
-        160,
-        False,
-    ),
-    (
-        "anthropic_api_key",
-        ("sk-ant-",),
-        r"(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}",
-        0,
-        0.0,
-        (),
-        0,
-        0,
-        True,
-    ),
-    (
-        "openai_api_key",
-        ("sk-",),
-        r"(?<![A-Za-z0-9_-])sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}",
-        0,
-        0.0,
-        (),
-        0,
-        0,
-        True,
-    ),
-    (
-        "github_token",
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-        r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})",
-        0,
-        0.0,
-        (),
-        0,
-        0,
-        True,
-    ),
-    (
-        "aws_access_token",
-        ("akia", "asia", "aida", "aroa", "agpa", "anpa", "anva", "aipa"),
-        r"(?<![A-Z0-9])(?:AKIA|ASIA|AIDA|AROA|AGPA|ANPA|ANVA|AIPA)[A-Z0-9]{16}(?![A-Z0-9])",
-        0,
-        0.0,
-        (),
-        0,
-        0,
-        True,
-    ),
-    (
-        "jwt",
-        ("eyj",),
-        r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
-        0,
-        0.0,
-        (),
-        0,
-        0,
-        True,
-    ),
-    (
-        "private_key",  # a block cut off (output capped, a partial paste) is masked to the end
-        ("-----begin",),
-        r"(?s)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-        r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|.*)",
-        0,
-        0.0,
-        (),
-        0,
-        0,
-        True,
-    ),
-)
-
-# `password=hunter2`, `api_key: "..."`, `"secret": "..."`, `DB_TOKEN='...'`, of any
-# strength (gitleaks' generic rule wants entropy): last, after every other rule.
-_ASSIGNMENT = (
-    "secret_assignment",
-    (
-        "password",
-        "passwd",
-        "passphrase",
-        "secret",
-        "token",
-        "apikey",
-        "api",
-        "access",
-        "private",
-        "auth",
-        "signing",
-        "encryption",
-        "client",
-        "credential",
-    ),
-    r"(?i)(?:password|passwd|passphrase|secret|token|apikey|"
-    r"(?:api|access|private|secret|auth|signing|encryption)[_-]?key|client[_-]?secret|"
-    r"credentials?)[\"']?\s*[:=]\s*"
-    r"(?:\"((?:[^\"\\\n]|\\.){3,}?)\"|'([^'\n]{3,}?)'|([^\s\"'&;,)}\]]{3,}))",
-    0,
-    0.0,
-    (_PLACEHOLDERS,),
-    0,
-    0,
-    True,
-)
 
 KEYWORDS: tuple[str, ...] = tuple(
     sorted(set(_GITLEAKS_KEYWORDS).union(*(rule[1] for rule in (*_LOCAL, _ASSIGNMENT))))
@@ -249,18 +75,39 @@ class Rule:
         return self._pattern
 
     def compiled_allowlists(self) -> list:
-        """[(target, [patterns], stopwords)]: the global allowlists, then the rule's."""
-        if self._allow is None:
-            import re
+        """[(target, pattern or None, stopwords)]: the global allowlists, then the rule's.
 
+        Each allowlist's patterns are one alternation, compiled once for all rules.
+        """
+        if self._allow is None:
             from hooktui.tap.record.gitleaks_rules import GLOBAL_ALLOWLISTS
 
             lists = (*GLOBAL_ALLOWLISTS, *self.allowlists) if self.gitleaks else self.allowlists
             self._allow = [
-                (target, [re.compile(p, re.ASCII) for p in patterns], stopwords)
-                for target, patterns, stopwords in lists
+                (target, _alternation(patterns), stopwords) for target, patterns, stopwords in lists
             ]
         return self._allow
+
+
+_ALTERNATIONS: dict[tuple[str, ...], object] = {}
+
+
+def _alternation(patterns: tuple[str, ...]):
+    """One compiled pattern matching where any of `patterns` does (None for none)."""
+    if not patterns:
+        return None
+    if patterns not in _ALTERNATIONS:
+        import re
+
+        branches = []
+        for p in patterns:  # a leading global flag becomes the branch's own
+            flags = p[2 : p.index(")")] if p.startswith("(?") and p[2:3].isalpha() else ""
+            if flags and flags.isalpha():
+                branches.append(f"(?{flags}:{p[len(flags) + 3 :]})")
+            else:
+                branches.append(f"(?:{p})")
+        _ALTERNATIONS[patterns] = re.compile("|".join(branches), re.ASCII)
+    return _ALTERNATIONS[patterns]
 
 
 _RULES: list[Rule] = []
@@ -289,10 +136,14 @@ def candidates(present: set[str]) -> list[Rule]:
     return [found[order] for order in sorted(found)]
 
 
-def find(rule: Rule, text: str, lowered: str, present: set[str]) -> list[tuple[int, int, str]]:
+def find(
+    rule: Rule, text: str, lowered: str, present: set[str], covered=None
+) -> list[tuple[int, int, str]]:
     """(start, end, secret) for each finding of `rule` in `text`.
 
-    `lowered` is `text` in lowercase (same length), `present` the keywords it holds.
+    `lowered` is `text` in lowercase (same length), `present` the keywords it
+    holds; `covered(start, end)` says whether an earlier rule's finding holds
+    that span already (then it adds nothing, and is not checked further).
     """
     findings = []
     seen = set()
@@ -301,7 +152,7 @@ def find(rule: Rule, text: str, lowered: str, present: set[str]) -> list[tuple[i
             continue
         seen.add(match.span())
         span = _secret_span(rule, match)
-        if span is None:
+        if span is None or (covered is not None and covered(*span)):
             continue
         secret = text[span[0] : span[1]]
         if rule.entropy and shannon_entropy(secret) <= rule.entropy:
@@ -379,10 +230,10 @@ def shannon_entropy(text: str) -> float:
 
 def _allowed(rule: Rule, secret: str, match, text: str) -> bool:
     lowered = secret.lower()
-    for target, patterns, stopwords in rule.compiled_allowlists():
+    for target, pattern, stopwords in rule.compiled_allowlists():
         if stopwords and any(word in lowered for word in stopwords):
             return True
-        if not patterns:
+        if pattern is None:
             continue
         subject = secret
         if target == "match":
@@ -391,7 +242,7 @@ def _allowed(rule: Rule, secret: str, match, text: str) -> bool:
             start = text.rfind("\n", 0, match.start()) + 1
             end = text.find("\n", match.end())
             subject = text[start : end if end != -1 else len(text)]
-        if any(p.search(subject) for p in patterns):
+        if pattern.search(subject):
             return True
     return False
 

@@ -15,7 +15,8 @@ Each round runs, interleaved so machine noise hits all alike, `python -c pass`
 on each HOOKTUI's interpreter (whole process) and, per HOOKTUI, one tapped call
 per case: a plain Claude Code request, one carrying secrets (the redaction
 patterns are compiled), and a `--capture digest` call. It prints medians and
-ratios; the goal (issue 12) is at most 1.5x `python -c pass`.
+ratios; the goal (issue 12) is at most 1.5x `python -c pass`. Run it with
+PYTHONDONTWRITEBYTECODE unset: without cached bytecode every import compiles.
 """
 
 from __future__ import annotations
@@ -71,8 +72,10 @@ def python_pass(python: str) -> float:
 
 def recorder_cpu(hooktui: str, stream: str, request: bytes, extra: list[str]) -> float:
     """The CPU of the process(es) the tap left behind, once they have exited."""
-    argv = [hooktui, "tap", "--stream", stream, *extra, "--", *HOOK]
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    argv = [hooktui, "tap", "--stream", stream, "--label", "guard", *extra, "--", *HOOK]
+    # A neutral cwd: the hook's cwd is part of the record, and redaction reads it.
+    cwd = os.path.dirname(stream)
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, cwd=cwd)
     proc.stdin.write(request)
     proc.stdin.close()
     os.wait4(proc.pid, 0)

@@ -9,9 +9,9 @@ import re
 
 import pytest
 from hooktui.tap import model
+from hooktui.tap.record.blobs import BLOB_CAP
 from hooktui.tap.record.digest import digest_marker
 from hooktui.tap.record.recorder import (
-    BLOB_CAP,
     build_record,
     default_label,
     encode_line,
