@@ -4,7 +4,9 @@ Runs after the hook's answer has gone back, in a process of its own, once per
 tool call: it imports only what writing a record needs (`_json`, the built-in
 sha256, `binascii`; `re` and the redaction rules only when a string holds a
 rule's keyword), and builds the record as plain JSON data in the field order
-of `hooktui.tap.model.Record`, which readers decode it with. Steps, in order:
+of `hooktui.tap.model.Record`, which readers decode it with. (The adapters
+that judge the call, tap/runtimes, still load msgspec and `typing`: most of
+what a record costs today.) Steps, in order:
 
 1. judge: the runtime's adapter reads the untouched request and output;
 2. assemble the record's fields; the hook's argv, cwd and variables are

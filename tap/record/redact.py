@@ -77,9 +77,29 @@ def keywords_in(text: str) -> set[str]:
     """The rule keywords `text` holds (escaped ones too)."""
     present = _keywords(text)
     if "\\" in text and any(h in text for h in _HIDING):
-        for view in views(text):
+        # A keyword an escape hides overlaps that escape: decode only around them.
+        near = "\n".join(_around_escapes(text))
+        for view in views(near):
             present |= _keywords(view.text)
     return present
+
+
+def _around_escapes(text: str, reach: int = 64):
+    """The stretches of `text` within `reach` of an escape that can hide a keyword."""
+    spans: list[list[int]] = []
+    for escape in _HIDING:
+        at = text.find(escape)
+        while at != -1:
+            spans.append([max(0, at - reach), at + reach])
+            at = text.find(escape, at + 2)
+    spans.sort()
+    merged: list[list[int]] = []
+    for span in spans:
+        if merged and span[0] <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], span[1])
+        else:
+            merged.append(span)
+    return (text[start:end] for start, end in merged)
 
 
 def _keywords(text: str) -> set[str]:

@@ -10,7 +10,8 @@ an older build's venv: the same texts go through each one's
 process per interpreter and round), and the best time of each is kept. Texts:
 the standard library's own Python source (code, clean), the same as a JSON
 string (as a hook's stdout holds it), a log with a secret every 4 KiB, and a
-typical request (2 KiB of JSON, many calls).
+typical request (2 KiB of JSON: a PostToolUse with some code as the tool's
+output; many calls).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ request = json.dumps({
     "tool_name": "Bash",
     "tool_input": {"command": "git log --oneline -20 && make test", "description": "test"},
     "tool_use_id": "toolu_01ABCDEFGHJKMNPQRSTVWXYZ",
-    "notes": "lorem ipsum dolor sit amet " * 60,
+    "tool_response": {"stdout": code[100000:101600], "stderr": "", "interrupted": False},
 })
 texts = {
     "code 256 KiB": (code, 1),
