@@ -10,9 +10,9 @@ import pytest
 from hooktui.tui.app.help import HelpScreen
 from hooktui.tui.app.watch import WatchApp
 from hooktui.tui.app.widgets.call_list import CallList
-from hooktui.tui.app.widgets.detail import TABS
+from hooktui.tui.app.watch_tabs import TABS
 from hooktui.tui.app.widgets.filter_bar import FilterBar
-from hooktui.tui.app.widgets.prompt import PathPrompt
+from hooktui.tui.app.widgets.prompt import ConfirmPrompt, PathPrompt
 from rich.console import Console
 from textual import events
 from textual.widgets import Input, Static, TabbedContent
@@ -43,7 +43,7 @@ def _lines(path: Path) -> list[bytes]:
 
 
 async def _started(app: WatchApp, pilot) -> None:
-    await wait_until(pilot, lambda: app.loaded and app.detail.loaded is not None)
+    await wait_until(pilot, lambda: app.loaded and app.detail_loaded is not None)
 
 
 async def test_moving_the_cursor(stream: Path) -> None:
@@ -77,8 +77,8 @@ async def test_detail_follows_the_cursor(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "j")  # the deny
-        await wait_until(pilot, lambda: app.detail.loaded.entry is app.calls.current)
-        assert app.detail.loaded.record.decision == "deny"
+        await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
+        assert app.detail_loaded.record.decision == "deny"
         summary = _plain(app, "summary-body")
         assert "rm -rf outside the project" in summary
         assert "exit 2" in summary
@@ -105,7 +105,7 @@ async def test_detail_tab_keys(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "j", "j", "j")  # the modify
-        await wait_until(pilot, lambda: app.detail.loaded.entry is app.calls.current)
+        await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
         await pilot.press("enter")
         tabs = app.query_one(TabbedContent)
         for key, tab in (("2", "request"), ("3", "response"), ("4", "diff"), ("5", "raw")):
@@ -127,7 +127,7 @@ async def test_detail_tab_keys_work_from_the_list(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "j", "j", "j")  # the modify
-        await wait_until(pilot, lambda: app.detail.loaded.entry is app.calls.current)
+        await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
         tabs = app.query_one(TabbedContent)
         await pilot.press("4")
         assert tabs.active == "diff"
@@ -242,20 +242,49 @@ async def test_write_saves_shown_records_byte_for_byte(stream: Path, tmp_path: P
         assert _lines(target) == _lines(stream)[5:7]
 
 
-async def test_write_never_overwrites(stream: Path, tmp_path: Path) -> None:
+async def test_write_asks_before_replacing_and_never_touches_a_stream(
+    stream: Path, tmp_path: Path
+) -> None:
     target = tmp_path / "existing.jsonl"
     target.write_bytes(b"keep me\n")
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
-        for path in (target, stream):
-            await pilot.press("w")
-            app.screen.query_one(Input).value = str(path)
-            await pilot.press("enter")
-            await wait_until(pilot, lambda: any("exists" in n.message for n in app._notifications))
-            app.clear_notifications()
-    assert target.read_bytes() == b"keep me\n"
+        await pilot.press("w")
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        assert isinstance(app.screen, ConfirmPrompt)  # asks, does not just close
+        await pilot.press("n")
+        assert not isinstance(app.screen, (ConfirmPrompt, PathPrompt))
+        assert target.read_bytes() == b"keep me\n"
+        await pilot.press("w")
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter", "y")
+        await wait_until(pilot, lambda: target.read_bytes() != b"keep me\n")
+        assert _lines(target) == _lines(stream)
+        await pilot.press("w")  # the watched stream itself: refused, not offered
+        app.screen.query_one(Input).value = str(stream)
+        await pilot.press("enter")
+        assert not isinstance(app.screen, ConfirmPrompt)
+        assert any("watched stream" in n.message for n in app._notifications)
     assert len(_lines(stream)) == 8
+
+
+async def test_write_prompt_counts_what_is_shown_now(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", [make_record(0)])
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 1)
+        await pilot.press("w")
+        question = app.screen.query_one("#prompt-question", Static)
+        assert "1 shown record " in str(question.render())
+        write_stream(stream, [make_record(1), make_record(2)])
+        await wait_until(pilot, lambda: "3 shown records" in str(question.render()))
+        target = tmp_path / "out.jsonl"
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: any("wrote 3 records" in n.message for n in app._notifications))
+        assert len(_lines(target)) == 3
 
 
 async def test_write_prompt_escape_cancels(stream: Path, tmp_path: Path) -> None:
@@ -302,8 +331,9 @@ async def test_replay_key_names_what_it_would_replay(stream: Path) -> None:
         await _started(app, pilot)
         await pilot.press("g", "m")
         assert [e.head.id for e in app.replay_entries()] == ["call-00000"]
-        await pilot.press("r")  # the replay screen asks which hook command to run
-        assert any("replay 1 calls" in n.message for n in app._notifications)
+        await pilot.press("r")  # the records are read back in a worker, then it asks
+        await wait_until(pilot, lambda: app.screen is not app.screen_stack[0])
+        assert any("replay 1 call:" in n.message for n in app._notifications)
         assert app.screen is not app.screen_stack[0]
         await pilot.press("escape")
         assert app.screen is app.screen_stack[0]
@@ -486,7 +516,7 @@ async def test_odd_records_show_in_every_tab(tmp_path: Path) -> None:
         seen = []
         for row in range(3):
             await pilot.press("g", *["j"] * row)
-            await wait_until(pilot, lambda: app.detail.loaded.entry is app.calls.current)
+            await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
             texts = {t: _plain(app, f"{t}-body") for t in TABS}
             assert all(texts.values())
             seen.append(texts)

@@ -185,10 +185,10 @@ async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
         assert app.view.entry(1).head.summary == "cat huge.log"
         await wait_until(
             pilot,
-            lambda: app.detail.loaded is not None and app.detail.loaded.entry.offset > 0,
+            lambda: app.detail_loaded is not None and app.detail_loaded.entry.offset > 0,
             timeout=30,
         )
-        assert app.detail.loaded.record.request["blob"] == big
+        assert app.detail_loaded.record.request["blob"] == big
 
 
 async def test_deleted_then_recreated_stream(tmp_path: Path) -> None:

@@ -33,8 +33,8 @@ def _settled(app: WatchApp):
             pilot,
             lambda: (
                 app.loaded
-                and app.detail.loaded is not None
-                and app.detail.loaded.entry is app.calls.current
+                and app.detail_loaded is not None
+                and app.detail_loaded.entry is app.calls.current
             ),
         )
         await pilot.pause(0.2)  # the header's throttled redraw

@@ -1,7 +1,13 @@
-"""The `?` screen: every key, and the filter language in short."""
+"""One help screen for watch and replay, generated from the bindings themselves.
+
+Each binding carries an id and its help text (`tooltip`, else its description),
+so a key added to a screen is in its `?` screen and its command palette without
+a second list to keep in step.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.table import Table
@@ -12,24 +18,20 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEYS = (
-    ("j / ↓, k / ↑", "next / previous call"),
-    ("g / Home, G / End", "first call / last call (resumes following)"),
-    ("PgUp / PgDn", "a page up / down"),
-    ("enter", "focus the detail pane (enter or esc goes back)"),
-    ("1 … 5", "detail tabs: summary, request, response, diff, raw"),
-    ("/", "filter (checked as you type)"),
-    ("esc", "clear the filter and marked-only"),
-    ("f", "follow new calls on/off (scrolling up stops following)"),
-    ("p", "pause: hold new records back, resume shows them"),
-    ("m / M", "mark the call / show marked calls only"),
-    ("c", "copy the selected record as JSON (OSC 52)"),
-    ("w", "write the shown records to a JSONL file, byte for byte"),
-    ("r", "replay the shown or marked calls"),
-    ("ctrl+p", "command palette"),
-    ("?", "this help"),
-    ("q", "quit"),
-)
+KEY_NAMES = {
+    "question_mark": "?",
+    "slash": "/",
+    "escape": "esc",
+    "down": "↓",
+    "up": "↑",
+    "pagedown": "PgDn",
+    "pageup": "PgUp",
+    "home": "Home",
+    "end": "End",
+    "plus": "+",
+    "minus": "-",
+    "equals_sign": "=",
+}
 
 FILTERS = (
     ("tool:Bash decision:deny", "both (a space means and)"),
@@ -41,15 +43,53 @@ FILTERS = (
     ("(a or b) c", "parentheses"),
 )
 
-MARKERS = (
-    ("⚠ failure", "the hook failed and the runtime let the call through"),
-    ("◷", "latency at 80% or more of the hook's timeout"),
-    ("●", "marked"),
-    ("✗ bad line", "a line of the stream that is not a record"),
-)
+Rows = list[tuple[str, str]]
 
 
-def _table(title: str, rows: tuple[tuple[str, str], ...]) -> Table:
+def key_label(keys: str) -> str:
+    return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in keys.split(","))
+
+
+def bindings_of(*sources: type) -> list[Binding]:
+    """The bindings of each class, inherited ones first, in the order they are declared."""
+    out: list[Binding] = []
+    for source in sources:
+        for cls in reversed(source.__mro__):
+            for binding in cls.__dict__.get("BINDINGS", ()):
+                if isinstance(binding, Binding):
+                    out.append(binding)
+    return out
+
+
+def help_rows(bindings: Iterable[Binding], skip: Iterable[str] = ()) -> Rows:
+    """(keys, what they do) for every documented binding; keys with one text share a row.
+
+    A binding whose id appears again later (a subclass re-binding it) shows once,
+    with the later keys.
+    """
+    skipped = set(skip)
+    latest: dict[str, Binding] = {}
+    order: list[str] = []
+    for binding in bindings:
+        ident = binding.id or f"{binding.key}:{binding.action}"
+        if ident in skipped or binding.system or not (binding.tooltip or binding.description):
+            continue
+        if ident not in latest:
+            order.append(ident)
+        latest[ident] = binding
+    rows: Rows = []
+    for ident in order:
+        binding = latest[ident]
+        text = binding.tooltip or binding.description
+        keys = binding.key_display or key_label(binding.key)
+        if rows and rows[-1][1] == text:
+            rows[-1] = (f"{rows[-1][0]} {keys}", text)
+        else:
+            rows.append((keys, text))
+    return rows
+
+
+def _table(title: str, rows: Rows) -> Table:
     table = Table(title=title, title_justify="left", title_style="bold", box=None, expand=True)
     table.add_column(style="bold cyan", no_wrap=True)
     table.add_column()
@@ -59,14 +99,23 @@ def _table(title: str, rows: tuple[tuple[str, str], ...]) -> Table:
 
 
 class HelpScreen(ModalScreen[None]):
+    """`?`: sections of (keys, what they do), plus notes at the end."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "app.pop_screen", "Close", id="help.close"),
     ]
 
+    def __init__(self, title: str, sections: list[tuple[str, Rows]], notes: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.sections = sections
+        self.notes = notes
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(Text("hooktui watch — keys", style="bold"), id="help-title")
-            yield Static(_table("keys", KEYS))
-            yield Static(_table("filter", FILTERS))
-            yield Static(_table("markers", MARKERS))
+            yield Static(Text(self.title_text, style="bold"), id="help-title")
+            for title, rows in self.sections:
+                yield Static(_table(title, rows))
+            if self.notes:
+                yield Static(Text(self.notes, style="italic"))
             yield Static(Text("esc, q or ? closes", style="dim"))

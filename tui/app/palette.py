@@ -1,10 +1,17 @@
-"""Command palette entries for the watch screen (ctrl+p)."""
+"""One command palette provider (ctrl+p) for watch and replay, built from the bindings.
+
+The commands are the active screen's (and app's) documented bindings, asked
+first whether they make sense now (`palette_allows`): no "marked only" with
+nothing marked, no "copy" with nothing selected. Presets (filters worth one
+keystroke) come from `palette_presets()` on the same objects.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
 
+from hooktui.tui.app.help import bindings_of, key_label
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 # Filters worth one keystroke in the palette: the questions people ask at 2 a.m.
@@ -17,27 +24,39 @@ PRESET_FILTERS = (
     ("Filter: non-zero exits", "exit!=0"),
 )
 
+Command = tuple[str, Callable[[], object], str]
 
-class WatchCommands(Provider):
-    """The watch app's actions and preset filters."""
 
-    def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
-        app = self.app
-        commands: list[tuple[str, Callable[[], object], str]] = [
-            ("Follow: toggle following new calls", partial(app.run_action, "follow"), "f"),
-            ("Pause: hold new records / resume", partial(app.run_action, "pause"), "p"),
-            ("Filter…", partial(app.run_action, "filter"), "/"),
-            ("Clear filter and marked-only", partial(app.run_action, "clear"), "esc"),
-            ("Mark: toggle the selected call", partial(app.run_action, "mark"), "m"),
-            ("Marked only: toggle", partial(app.run_action, "marked_only"), "M"),
-            ("Copy the selected record as JSON", partial(app.run_action, "copy"), "c"),
-            ("Write the shown records to a JSONL file…", partial(app.run_action, "write"), "w"),
-            ("Replay the shown or marked calls", partial(app.run_action, "replay"), "r"),
-            ("Help: keys and filter language", partial(app.run_action, "help"), "?"),
-        ]
-        for title, expr in PRESET_FILTERS:
-            commands.append((title, partial(app.run_action, f"apply_filter({expr!r})"), expr))
-        return commands
+def commands_for(app, screen) -> list[Command]:
+    """The palette's commands over `screen` (the one under the palette)."""
+    commands: list[Command] = []
+    seen: set[str] = set()
+    for node in (screen, app):
+        allows = getattr(node, "palette_allows", None)
+        for binding in bindings_of(type(node)):
+            if not binding.tooltip or binding.action in seen:
+                continue
+            if node is app and app.check_action(binding.action, ()) is False:
+                continue  # the app's keys that this screen does not take
+            name = binding.action.split("(", 1)[0]
+            if allows is not None and not allows(name):
+                continue
+            seen.add(binding.action)
+            title = f"{binding.description}: {binding.tooltip}"
+            commands.append(
+                (title, partial(app.run_action, binding.action, node), key_label(binding.key))
+            )
+        presets = getattr(node, "palette_presets", None)
+        if presets is not None:
+            commands.extend(presets())
+    return commands
+
+
+class BindingCommands(Provider):
+    """The active screen's actions and presets."""
+
+    def _commands(self) -> list[Command]:
+        return commands_for(self.app, self.screen)
 
     async def discover(self) -> Hits:
         for title, command, help_ in self._commands():

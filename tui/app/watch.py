@@ -7,12 +7,11 @@ import os
 import time
 from datetime import tzinfo
 from pathlib import Path
-from typing import BinaryIO, ClassVar
+from typing import ClassVar
 
 from hooktui.tap.hotpath.stream import error_log_path
-from hooktui.tap.read.reader import read_line_at
-from hooktui.tap.read.view import CallView, Entry
-from hooktui.tui.app.help import HelpScreen
+from hooktui.tap.read.view import CallView
+from hooktui.tui.app.help import FILTERS, HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.live import LiveStreams, follow
 from hooktui.tui.app.messages import (
     RecordsAppended,
@@ -21,52 +20,34 @@ from hooktui.tui.app.messages import (
     StreamsLoaded,
     TapErrors,
 )
-from hooktui.tui.app.palette import WatchCommands
+from hooktui.tui.app.palette import PRESET_FILTERS, BindingCommands
+from hooktui.tui.app.watch_filter import WatchFilter
+from hooktui.tui.app.watch_io import WatchIO
+from hooktui.tui.app.watch_keys import WATCH_BINDINGS
+from hooktui.tui.app.watch_tabs import TAB_TITLES, load_tabs
 from hooktui.tui.app.widgets.call_list import CallList
-from hooktui.tui.app.widgets.detail import DetailPane, focus_now
-from hooktui.tui.app.widgets.filter_bar import FilterBar, check_filter
+from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
+from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.header import HeaderState, StatsHeader
-from hooktui.tui.app.widgets.prompt import PathPrompt
+from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.rows import header_row
-from hooktui.tui.cli.format import printable
+from hooktui.tui.cli.format import FAIL_OPEN_MARK, MARK_MARK, NEAR_TIMEOUT_MARK, printable
 from rich.text import Text
-from textual import on, work
-from textual.actions import SkipAction
+from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.reactive import var
+from textual.widgets import Footer, Static
 
 # The header is redrawn at most this often during a burst (percentiles sort).
 HEADER_INTERVAL = 0.1
-# How long the filter waits for typing to stop before refiltering everything.
-FILTER_DEBOUNCE = 0.08
 
 
 def display_path(path: str) -> str:
     home = str(Path.home())
     return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
-
-
-def write_lines(out: BinaryIO, entries: list[Entry], paths: list[str]) -> None:
-    """Copy each entry's line, byte for byte, newline included, into `out`.
-
-    One open file per stream (not one per line): `w` on 100k shown records.
-    """
-    sources: dict[int, BinaryIO] = {}
-    try:
-        for entry in entries:
-            src = sources.get(entry.source)
-            if src is None:
-                src = sources[entry.source] = open(paths[entry.source], "rb")
-            src.seek(entry.offset)
-            line = src.readline()
-            out.write(line if line.endswith(b"\n") else line + b"\n")
-    finally:
-        for src in sources.values():
-            src.close()
 
 
 class ColumnHeader(Static):
@@ -84,38 +65,20 @@ class ColumnHeader(Static):
             self.update(header_row(self.size.width))
 
 
-class WatchApp(App[int]):
+class WatchApp(WatchFilter, WatchIO, App[int]):
     """`hooktui watch`: every recorded hook call, live."""
 
-    CSS_PATH = "watch.tcss"
+    CSS_PATH = "hooktui.tcss"
     TITLE = "hooktui watch"
-    COMMANDS = App.COMMANDS | {WatchCommands}
+    COMMANDS = App.COMMANDS | {BindingCommands}
     ENABLE_COMMAND_PALETTE = True
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Help", id="watch.help"),
-        # Priority: handled as the key is read, so focus has moved before the
-        # keys typed right after it are routed ("/dec" in one burst filters,
-        # it does not copy). They step aside (SkipAction) inside an input.
-        Binding("slash", "filter_key", "Filter", priority=True, id="watch.filter"),
-        Binding("enter", "enter_key", "Detail", show=False, priority=True, id="watch.enter"),
-        Binding("escape", "clear", "Clear", show=False, id="watch.clear"),
-        # The detail tabs answer from the list too: a glance at the diff without
-        # leaving the list (inside the pane, its own 1-5 bindings take these).
-        Binding("1", "detail_tab('summary')", show=False, id="watch.tab.summary"),
-        Binding("2", "detail_tab('request')", show=False, id="watch.tab.request"),
-        Binding("3", "detail_tab('response')", show=False, id="watch.tab.response"),
-        Binding("4", "detail_tab('diff')", show=False, id="watch.tab.diff"),
-        Binding("5", "detail_tab('raw')", show=False, id="watch.tab.raw"),
-        Binding("f", "follow", "Follow", id="watch.follow"),
-        Binding("p", "pause", "Pause", id="watch.pause"),
-        Binding("m", "mark", "Mark", show=False, id="watch.mark"),
-        Binding("M", "marked_only", "Marked", show=False, id="watch.marked_only"),
-        Binding("c", "copy", "Copy", id="watch.copy"),
-        Binding("w", "write", "Write", id="watch.write"),
-        Binding("r", "replay", "Replay", show=False, id="watch.replay"),
-        Binding("q", "quit", "Quit", id="watch.quit"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = WATCH_BINDINGS
+
+    # Which share of the body the detail pane takes, by `+` / `-` steps.
+    DETAIL_SHARES = (25, 35, 45, 55, 65, 75, 85)
+    detail_share: var[int] = var(45)
+    detail_full: var[bool] = var(False)
 
     def __init__(self, paths: list[str], *, tz: tzinfo | None = None, live: bool = True) -> None:
         super().__init__()
@@ -147,7 +110,7 @@ class WatchApp(App[int]):
         self.header = StatsHeader(id="header")
         self.calls = CallList(self.view, self.tz, id="calls")
         self.empty = Static(id="empty")
-        self.detail = DetailPane(self.paths, self.tz, id="detail")
+        self.detail = DetailPane(TAB_TITLES, id="detail")
         self.filter_bar = FilterBar(id="filter")
         self.body = Vertical(self.calls, self.empty, self.detail, id="body")
         yield self.header
@@ -159,6 +122,7 @@ class WatchApp(App[int]):
 
     def on_mount(self) -> None:
         focus_now(self.calls)
+        self.detail.clear("no call selected")
         self._update_empty()
         self._flush_header()
         if self.live:
@@ -185,6 +149,7 @@ class WatchApp(App[int]):
         for source, count in enumerate(message.tap_errors):
             self._set_tap_errors(source, count)
         self.view.replace_all(message.entries)
+        self.calls.reset_seen()
 
     def on_records_appended(self, message: RecordsAppended) -> None:
         if self.state.paused:
@@ -220,11 +185,10 @@ class WatchApp(App[int]):
 
     def _apply(self, message: Message) -> None:
         if isinstance(message, RecordsAppended):
-            added = self.view.add(message.entries)
-            if added and not self.calls.following:
-                self.state.new = self.calls.new_while_paused
+            self.view.add(message.entries)
         elif isinstance(message, StreamReset):
             self.view.reset_source(message.source, message.entries)
+            self.calls.reset_seen()
             self.notify(
                 f"{display_path(self.paths[message.source])} was truncated or replaced: reloaded",
                 severity="warning",
@@ -295,125 +259,52 @@ class WatchApp(App[int]):
 
     # -- list and detail -----------------------------------------------------
 
-    def on_call_list_highlighted(self, message: CallList.Highlighted) -> None:
-        self.detail.show_entry(message.entry)
+    def on_line_list_highlighted(self, message: LineList.Highlighted) -> None:
+        entry = self.calls.current  # the newest: older highlights were coalesced away
+        if entry is None:
+            self.detail.clear("no call selected")
+            return
+        path, tz, color = self.paths[entry.source], self.tz, not self.no_color
+        self.detail.show(entry, lambda: load_tabs(path, entry, tz, color))
+
+    @property
+    def detail_loaded(self):
+        """What the detail pane shows now (a watch_tabs.Loaded), or None."""
+        return self.detail.built.get("loaded")
 
     def on_call_list_opened(self, message: CallList.Opened) -> None:
         if message.entry is not None:
             self.detail.focus_now()
 
-    def on_call_list_row_width(self, message: CallList.RowWidth) -> None:
-        self.columns.show(message.width)
-
-    def on_call_list_follow_changed(self, message: CallList.FollowChanged) -> None:
-        self._changed()
-
-    # -- filter --------------------------------------------------------------
-
-    def _main_focus(self) -> Widget | None:
-        """The focused widget when the watch screen itself is active, else None."""
-        if self.screen is not self.screen_stack[0]:
-            return None
-        return self.focused
-
-    def action_filter_key(self) -> None:
-        focused = self._main_focus()
-        if focused is None or isinstance(focused, Input):
-            raise SkipAction()  # "/" typed into an input is a character
-        self.action_filter()
-
-    def action_enter_key(self) -> None:
-        focused = self._main_focus()
-        if focused is self.calls:
-            if self.calls.current is not None:
-                self.detail.focus_now()
-            return
-        if focused is not None and self.detail in focused.ancestors:
-            focus_now(self.calls)
-            return
-        raise SkipAction()  # enter in the filter bar, a prompt, the palette
-
-    def action_filter(self) -> None:
-        bar = self.filter_bar
-        bar.add_class("-active")
-        bar.input.value = self.view.filter_text
-        bar.input.cursor_position = len(bar.input.value)
-        focus_now(bar.input)
-
-    def action_apply_filter(self, expr: str) -> None:
-        """Set the filter to `expr` (the command palette's presets)."""
-        predicate, error = check_filter(expr)
-        if error:
-            self.notify(f"filter: {error}", severity="error")
-            return
-        bar = self.filter_bar
-        bar.add_class("-active")
-        with bar.input.prevent(Input.Changed):
-            bar.input.value = expr
-        self._set_filter(expr, predicate)
-
-    @on(FilterBar.Changed)
-    def _filter_changed(self, message: FilterBar.Changed) -> None:
-        # Refilter once typing pauses: a 100k-record refilter per keystroke
-        # would make typing lag.
-        self._pending_filter = (message.text, message.predicate)
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-        self._filter_timer = self.set_timer(FILTER_DEBOUNCE, self._apply_pending_filter)
-
-    def _apply_pending_filter(self) -> None:
-        self._filter_timer = None
-        if self._pending_filter is not None:
-            text, predicate = self._pending_filter
-            self._pending_filter = None
-            self._set_filter(text, predicate)
-
-    def _set_filter(self, text: str, predicate) -> None:
-        text = text.strip()
-        if text == self.view.filter_text and (predicate is None) == (not self.view.filter_text):
-            return
-        self.view.set_predicate(text, predicate)
-
-    @on(FilterBar.Done)
-    def _filter_done(self, message: FilterBar.Done) -> None:
-        self._close_filter(keep=message.keep)
-
-    def _close_filter(self, keep: bool) -> None:
-        bar = self.filter_bar
-        if keep:
-            self._apply_pending_filter()
-            predicate, error = check_filter(bar.input.value)
-            if error:
-                return  # stay in the bar: the error is shown under it, to be fixed
-            else:
-                self._set_filter(bar.input.value, predicate)
-        if not keep:
-            if self._filter_timer is not None:
-                self._filter_timer.stop()
-                self._filter_timer = None
-            self._pending_filter = None
-            self._set_filter("", None)
-        # The header shows the filter in force: the bar gives its rows back.
-        bar.remove_class("-active")
+    def on_detail_pane_back(self, message: DetailPane.Back) -> None:
         focus_now(self.calls)
 
-    def action_clear(self) -> None:
-        """esc: leave the detail pane or the filter bar; otherwise drop filter and marked-only."""
-        focused = self.focused
-        bar = self.filter_bar
-        if focused is not None and bar in focused.ancestors_with_self:
-            self._close_filter(keep=False)
-            return
-        if focused is not None and self.detail in focused.ancestors_with_self:
-            focus_now(self.calls)
-            return
-        with self.batch_update():
-            if self.view.marked_only:
-                self.view.set_marked_only(False)
-            if self.view.filter_text:
-                self._set_filter("", None)
-            bar.input.value = ""
-            bar.remove_class("-active")
+    def on_line_list_row_width(self, message: LineList.RowWidth) -> None:
+        self.columns.show(message.width)
+
+    def on_line_list_follow_changed(self, message: LineList.FollowChanged) -> None:
+        self._changed()
+
+    # -- the detail pane's size ----------------------------------------------
+
+    def action_detail_full(self) -> None:
+        self.detail_full = not self.detail_full
+
+    def action_detail_size(self, step: int) -> None:
+        shares = self.DETAIL_SHARES
+        here = min(range(len(shares)), key=lambda i: abs(shares[i] - self.detail_share))
+        self.detail_full = False
+        self.detail_share = shares[max(0, min(len(shares) - 1, here + step))]
+
+    def watch_detail_share(self, share: int) -> None:
+        self.detail.styles.height = f"{share}%"
+
+    def watch_detail_full(self, full: bool) -> None:
+        self.body.set_class(full, "-detail-full")
+        if full and self.focused is self.calls:
+            self.detail.focus_now()
+        elif not full and self.focused is not None and self.detail in self.focused.ancestors:
+            pass  # stay in the pane: it is only smaller now
 
     # -- follow, pause -------------------------------------------------------
 
@@ -453,66 +344,6 @@ class WatchApp(App[int]):
             return
         self.view.set_marked_only(not self.view.marked_only)
 
-    def _line_of(self, entry: Entry) -> bytes:
-        return read_line_at(self.paths[entry.source], entry.offset)
-
-    def action_copy(self) -> None:
-        entry = self.calls.current
-        if entry is None:
-            self.notify("no call selected", severity="warning")
-            return
-        try:
-            line = self._line_of(entry)
-        except OSError as exc:
-            self.notify(f"cannot read the record: {exc.strerror}", severity="error")
-            return
-        self.copy_to_clipboard(line.decode("utf-8", "replace"))
-        self.notify(f"copied the record ({len(line):,} bytes) to the clipboard")
-
-    def action_write(self) -> None:
-        if not len(self.view):
-            self.notify("nothing shown to write", severity="warning")
-            return
-        self.push_screen(
-            PathPrompt(
-                f"Write the {len(self.view):,} shown records to (JSONL):", "hooktui-calls.jsonl"
-            ),
-            self._write_to,
-        )
-
-    def _write_to(self, path: str | None) -> None:
-        if path:
-            self._write(os.path.expanduser(path), self.view.shown_entries())
-
-    @work(thread=True, group="write")
-    def _write(self, path: str, entries: list[Entry]) -> None:
-        try:
-            # "x": never overwrite anything, a recorded stream least of all.
-            with open(path, "xb") as out:
-                write_lines(out, entries, self.paths)
-        except FileExistsError:
-            self.call_from_thread(
-                self.notify, f"{path} exists: choose a new name", severity="error"
-            )
-            return
-        except OSError as exc:
-            self.call_from_thread(
-                self.notify, f"cannot write {path}: {exc.strerror}", severity="error"
-            )
-            return
-        self.call_from_thread(self.notify, f"wrote {len(entries):,} records to {path}")
-
-    def replay_entries(self) -> list[Entry]:
-        """What `r` replays: the marked calls if any, else the shown ones."""
-        marked = self.view.marked_entries()
-        return marked or self.view.shown_entries()
-
-    def action_replay(self) -> None:
-        """`r`: the replay screen (issue 4) for the marked calls, else the shown ones."""
-        from hooktui.tui.app.replay import replay_watch_selection
-
-        replay_watch_selection(self, self.replay_entries(), self.paths)
-
     def notify(
         self,
         message: str,
@@ -526,5 +357,49 @@ class WatchApp(App[int]):
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+        if isinstance(self.screen, HelpScreen):
+            return
+        keys = help_rows(bindings_of(WatchApp, CallList), skip={"watch.interrupt"})
+        pane = help_rows(bindings_of(DetailPane, DetailScroll))
+        markers = [
+            (f"{FAIL_OPEN_MARK} failure", "the hook failed and the runtime let the call through"),
+            (NEAR_TIMEOUT_MARK, "latency at 80% or more of the hook's timeout"),
+            (MARK_MARK, "marked"),
+            ("✗ bad line", "a line of the stream that is not a record"),
+        ]
+        sections = [
+            ("keys", keys),
+            ("in the detail pane", pane),
+            ("filter", list(FILTERS)),
+            ("markers", markers),
+        ]
+        self.push_screen(HelpScreen("hooktui watch — keys", sections))
+
+    # -- what the palette offers now -----------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Another screen on top (replay) shows and takes only its own keys.
+        if action != "quit" and self.screen is not self.screen_stack[0]:
+            if any(b.action == action for b in WatchApp.BINDINGS if isinstance(b, Binding)):
+                return False
+        return True
+
+    def palette_allows(self, action: str) -> bool:
+        selected = self.calls.current is not None
+        if action == "marked_only":
+            return bool(self.view.marks) or self.view.marked_only
+        if action in ("mark", "copy", "enter_key", "detail_tab"):
+            return selected
+        if action in ("write", "replay"):
+            return len(self.view) > 0
+        if action == "clear":
+            return bool(self.view.filter_text or self.view.marked_only)
+        return True
+
+    def palette_presets(self):
+        from functools import partial
+
+        return [
+            (title, partial(self.run_action, f"apply_filter({expr!r})"), expr)
+            for title, expr in PRESET_FILTERS
+        ]

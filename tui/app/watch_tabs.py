@@ -1,24 +1,26 @@
-"""The detail pane: the selected call, decoded in full from its stream only when looked at.
+"""Watch's detail tabs: the selected call, decoded in full from its stream only when looked at.
 
-The list holds heads only; this pane reads the full Record by offset in a
-thread worker, so moving the cursor never waits for a big request to decode.
+The list holds heads only; `build_tabs` reads the full Record by offset and
+builds every tab. It runs in the detail pane's thread worker, so moving the
+cursor never waits for a big request to decode, and every field it lays out
+is bounded (`clip`), so a 20 MB summary costs what 64 KiB does.
 """
 
 from __future__ import annotations
 
 import difflib
-import time
+import shlex
 from datetime import tzinfo
-from typing import Any, ClassVar
+from typing import Any
 
 import msgspec
 from hooktui.tap.model import Blob, Record, RecordHead
 from hooktui.tap.read.reader import BadLine, parse_ts, read_line_at, read_record_at
 from hooktui.tap.read.view import Entry
+from hooktui.tui.app.widgets.detail import SHOW_LIMIT, clip, safe_text
+from hooktui.tui.cli.columns import decision_cell
 from hooktui.tui.cli.format import (
     BAD_LINE_STYLE,
-    decision_label,
-    decision_style,
     effective_timeout_ms,
     format_count,
     format_datetime,
@@ -32,23 +34,16 @@ from rich.console import Group, RenderableType
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
-from textual import work
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.timer import Timer
-from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane
-from textual.worker import get_current_worker
 
 TABS = ("summary", "request", "response", "diff", "raw")
-# Past this, highlighting costs more than it helps: show plain text instead.
-HIGHLIGHT_LIMIT = 128 * 1024
-SHOW_LIMIT = 256 * 1024  # the rest: `c` copies the whole record
+TAB_TITLES = tuple((tab, tab.capitalize()) for tab in TABS)
+# Past this, highlighting costs more than it helps (it runs on the UI thread
+# when the tab is drawn): show plain text instead.
+HIGHLIGHT_LIMIT = 24 * 1024
+# One line of the summary grid (a reason, a summary): the rest is in the other tabs.
+FIELD_LIMIT = 4 * 1024
 
 SYNTAX_THEME = "ansi_dark"
-# The detail pane reloads at most this often (seconds) while the cursor moves.
-LOAD_INTERVAL = 0.1
 
 # What the runtime then did, by failure effect.
 EFFECT_TEXT = {
@@ -67,18 +62,16 @@ class Loaded(msgspec.Struct):
     line: bytes
 
 
-def _t(text: str, style: str = "") -> Text:
-    """Recorded text as a renderable: never markup, control characters made visible."""
-    return Text(printable(text), style=style)
+def _t(text: str, style: str = "", limit: int = FIELD_LIMIT) -> Text:
+    """A recorded field as a renderable: bounded, never markup, controls made visible."""
+    return safe_text(text, style, limit)
 
 
 def _json_view(value: Any, limit: int = SHOW_LIMIT) -> RenderableType:
-    text = value if isinstance(value, str) else pretty_json(value)
-    if len(text) > limit:
-        text = text[:limit] + f"\n… ({format_count(len(text) - limit)} more characters)"
+    text = clip(value if isinstance(value, str) else pretty_json(value), limit)
     if isinstance(value, str) or len(text) > HIGHLIGHT_LIMIT:
-        return _t(text)
-    return Syntax(text, "json", theme=SYNTAX_THEME, word_wrap=True, background_color="default")
+        return safe_text(text, limit=limit + 100)
+    return _syntax(text)
 
 
 def tool_input_of(request: Any) -> Any:
@@ -118,6 +111,13 @@ def _grid() -> Table:
     return table
 
 
+def _when(ts: str, tz: tzinfo | None) -> str:
+    try:
+        return format_datetime(parse_ts(ts), tz)
+    except (OverflowError, ValueError):  # year 1 or 9999 with an offset
+        return f"{ts} (out of range)"
+
+
 def exit_status(record: Record | RecordHead) -> Text:
     if record.timed_out:
         return Text("timed out (killed)", style="bold red")
@@ -128,7 +128,7 @@ def exit_status(record: Record | RecordHead) -> Text:
     return Text(f"exit {record.exit_code}", style="green" if record.exit_code == 0 else "red")
 
 
-def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
+def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> RenderableType:
     entry, record = loaded.entry, loaded.record
     grid = _grid()
     if isinstance(record, BadLine):
@@ -139,12 +139,8 @@ def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
         return grid
     fail_open = is_fail_open(record.decision, record.effect)
     # A span, not the cell's style: a fail-open badge stays the width of its words.
-    decision = Text.assemble(
-        (
-            printable(decision_label(record.decision, record.effect)),
-            decision_style(record.decision, fail_open),
-        )
-    )
+    label, style = decision_cell(record.decision, record.effect, color=color)
+    decision = Text.assemble((printable(label), style))
     grid.add_row("decision", decision)
     if record.reason:
         grid.add_row("reason", _t(record.reason))
@@ -168,7 +164,7 @@ def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
         grid.add_row("summary", _t(record.summary))
     event = record.event + (f" ({record.native_event})" if record.native_event else "")
     grid.add_row("event", _t(f"{record.runtime} · {event}"))
-    grid.add_row("time", _t(format_datetime(parse_ts(record.ts), tz)))
+    grid.add_row("time", _t(_when(record.ts, tz)))
     timeout = effective_timeout_ms(record.runtime, record.hook.timeout_ms)
     latency = Text(format_latency(record.duration_ms))
     if timeout:
@@ -182,7 +178,8 @@ def summary_view(loaded: Loaded, tz: tzinfo | None) -> RenderableType:
     hook = record.hook
     grid.add_row("hook", _t(hook.label or "—"))
     if hook.argv:
-        grid.add_row("command", _t(" ".join(hook.argv)))
+        # Shell-quoted: it pastes as is into `hooktui replay --policy`.
+        grid.add_row("command", _t(shlex.join(hook.argv)))
     if hook.cwd or record.cwd:
         grid.add_row("cwd", _t(hook.cwd or record.cwd))
     if record.context:
@@ -251,8 +248,8 @@ def response_view(loaded: Loaded) -> RenderableType:
 
 def unified_diff(before: Any, after: Any, names: tuple[str, str]) -> Text:
     """A coloured unified diff of two values as pretty JSON."""
-    a = (before if isinstance(before, str) else pretty_json(before)).splitlines()
-    b = (after if isinstance(after, str) else pretty_json(after)).splitlines()
+    a = clip(before if isinstance(before, str) else pretty_json(before)).splitlines()
+    b = clip(after if isinstance(after, str) else pretty_json(after)).splitlines()
     out = Text()
     for line in difflib.unified_diff(a, b, names[0], names[1], lineterm="", n=3):
         if line.startswith(("---", "+++")):
@@ -301,139 +298,38 @@ def raw_view(loaded: Loaded) -> RenderableType:
     )
     try:
         pretty = msgspec.json.format(line, indent=2).decode("utf-8", "replace")
+        pretty = clip(pretty)
     except msgspec.DecodeError:
-        return Group(head, _t(line.decode("utf-8", "replace")))
-    return Group(head, _json_view(pretty) if len(pretty) > HIGHLIGHT_LIMIT else _syntax(pretty))
+        return Group(head, safe_text(line[: SHOW_LIMIT * 4].decode("utf-8", "replace")))
+    return Group(head, _json_view(pretty))
 
 
 def _syntax(text: str) -> Syntax:
     return Syntax(text, "json", theme=SYNTAX_THEME, word_wrap=True, background_color="default")
 
 
-def focus_now(widget: Widget) -> None:
-    """Focus `widget` before the next queued key is handled.
-
-    `Widget.focus()` defers the change to a callback queued behind any keys
-    already read, so "/" then "dec" typed in one burst would land on the list
-    ("c" copies, "f" stops following). Setting it directly avoids that.
-    """
-    widget.screen.set_focus(widget)
-
-
-class DetailPane(Vertical, can_focus=False):
-    """Tabs for the selected call: summary, request, response, diff, raw."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "back", "Back to list", id="detail.back"),
-        Binding("1", "tab('summary')", "Summary", show=False, id="detail.summary"),
-        Binding("2", "tab('request')", "Request", show=False, id="detail.request"),
-        Binding("3", "tab('response')", "Response", show=False, id="detail.response"),
-        Binding("4", "tab('diff')", "Diff", show=False, id="detail.diff"),
-        Binding("5", "tab('raw')", "Raw", show=False, id="detail.raw"),
-    ]
-
-    def __init__(self, paths: list[str], tz: tzinfo | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.paths = paths
-        self.tz = tz
-        self.loaded: Loaded | None = None
-        self._wanted: Entry | None = None
-        self._load_timer: Timer | None = None
-        self._last_load = 0.0
-
-    def compose(self) -> ComposeResult:
-        with TabbedContent(initial="summary"):
-            for tab in TABS:
-                with TabPane(tab.capitalize(), id=tab):
-                    with VerticalScroll(id=f"{tab}-scroll", classes="detail-scroll"):
-                        yield Static(id=f"{tab}-body", classes="detail-body")
-
-    @property
-    def tabs(self) -> TabbedContent:
-        return self.query_one(TabbedContent)
-
-    @property
-    def active(self) -> str:
-        return self.tabs.active
-
-    @active.setter
-    def active(self, tab: str) -> None:
-        self.tabs.active = tab
-
-    def focus(self, scroll_visible: bool = True) -> DetailPane:
-        """Focus the scroll area of the active tab (so arrows scroll it)."""
-        self.query_one(f"#{self.tabs.active}-scroll", VerticalScroll).focus(scroll_visible)
-        return self
-
-    def focus_now(self) -> None:
-        focus_now(self.query_one(f"#{self.tabs.active}-scroll", VerticalScroll))
-
-    def action_back(self) -> None:
-        from hooktui.tui.app.widgets.call_list import CallList
-
-        focus_now(self.screen.query_one(CallList))
-
-    def action_tab(self, tab: str) -> None:
-        self.active = tab
-        focused = self.app.focused
-        if focused is not None and self in focused.ancestors:
-            self.focus_now()
-
-    def _bodies(self) -> dict[str, Static]:
-        return {tab: self.query_one(f"#{tab}-body", Static) for tab in TABS}
-
-    def show_entry(self, entry: Entry | None) -> None:
-        if entry is None:
-            self.loaded = None
-            self._wanted = None
-            for tab, body in self._bodies().items():
-                body.update(Text("no call selected" if tab == "summary" else "", style="dim"))
-            return
-        self._wanted = entry
-        # Throttled: while following a burst the cursor moves on every poll,
-        # and re-rendering the pane each time would starve key handling.
-        if self._load_timer is None:
-            wait = self._last_load + LOAD_INTERVAL - time.monotonic()
-            if wait <= 0:
-                self._start_load()
-            else:
-                self._load_timer = self.set_timer(wait, self._start_load)
-
-    def _start_load(self) -> None:
-        self._load_timer = None
-        self._last_load = time.monotonic()
-        if self._wanted is not None:
-            self._load(self._wanted)
-
-    @work(thread=True, exclusive=True, group="detail")
-    def _load(self, entry: Entry) -> None:
-        path = self.paths[entry.source]
-        record: Any = read_record_at(path, entry.offset)
+def load_tabs(
+    path: str, entry: Entry, tz: tzinfo | None, color: bool = True
+) -> dict[str, RenderableType]:
+    """Read the entry's record back from its stream and build every tab (a worker runs it)."""
+    record: Any = read_record_at(path, entry.offset)
+    try:
+        line = read_line_at(path, entry.offset)
+    except OSError as exc:
+        line = f"cannot read: {exc.strerror}".encode()
+    loaded = Loaded(entry, path, record, line)
+    builders = {
+        "summary": lambda: summary_view(loaded, tz, color),
+        "request": lambda: request_view(loaded),
+        "response": lambda: response_view(loaded),
+        "diff": lambda: diff_view(loaded),
+        "raw": lambda: raw_view(loaded),
+    }
+    views: dict[str, RenderableType] = {}
+    for tab, build in builders.items():
         try:
-            line = read_line_at(path, entry.offset)
-        except OSError as exc:
-            line = f"cannot read: {exc.strerror}".encode()
-        loaded = Loaded(entry, path, record, line)
-        builders = {
-            "summary": lambda: summary_view(loaded, self.tz),
-            "request": lambda: request_view(loaded),
-            "response": lambda: response_view(loaded),
-            "diff": lambda: diff_view(loaded),
-            "raw": lambda: raw_view(loaded),
-        }
-        views: dict[str, RenderableType] = {}
-        for tab, build in builders.items():
-            try:
-                views[tab] = build()
-            except Exception as exc:  # one odd record must not take the dashboard down
-                views[tab] = _t(f"cannot show this record here: {exc!r}", style="red")
-        if not get_current_worker().is_cancelled:  # a newer selection won
-            self.app.call_from_thread(self._show, loaded, views)
-
-    def _show(self, loaded: Loaded, views: dict[str, RenderableType]) -> None:
-        if loaded.entry is not self._wanted:
-            return
-        self.loaded = loaded
-        for tab, body in self._bodies().items():
-            body.update(views[tab])
-            self.query_one(f"#{tab}-scroll", VerticalScroll).scroll_home(animate=False)
+            views[tab] = build()
+        except Exception as exc:  # one odd record must not take the dashboard down
+            views[tab] = _t(f"cannot show this record here: {exc!r}", style="red")
+    views["loaded"] = loaded  # type: ignore[assignment]  # for tests and `c`
+    return views

@@ -21,7 +21,8 @@ DECISION_STYLES: dict[str, Style] = {
     "allow": Style(color="green3"),
     "deny": Style(color="red1", bold=True),
     "ask": Style(color="gold1", bold=True),
-    "modify": Style(color="magenta"),
+    # Far from deny's red in hue and in lightness: the two must never be confused.
+    "modify": Style(color="medium_purple1"),
     "replace": Style(color="deep_sky_blue1"),
     "failure": Style(color="dark_orange", bold=True),
 }
@@ -203,3 +204,8 @@ def sparkline(values: list[int]) -> str:
         SPARK_BLOCKS[1] if v <= 0 else SPARK_BLOCKS[max(2, math.ceil(v / top * last))]
         for v in values
     )
+
+
+def count_of(n: int, noun: str, plural: str = "") -> str:
+    """ "1 call", "2 calls", "1,000 records": the noun agrees with its number."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

@@ -1,0 +1,172 @@
+"""One detail pane for watch and replay: tabs whose bodies are built off the UI thread.
+
+The screen hands the pane a key (what is selected) and a builder (a function
+that returns one renderable per tab). The builder runs in a thread worker,
+throttled while the cursor moves, and only the newest selection is shown. A
+builder that raises shows its error in the tab: one odd record never takes
+the app down. Builders bound what they lay out (see `clip`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable
+from typing import Any, ClassVar
+
+from hooktui.tui.cli.format import format_count, printable
+from rich.console import RenderableType
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
+
+# The most characters one tab body lays out: wrapping is done on the UI thread,
+# so a 20 MB field is cut here (`c` copies the whole record).
+SHOW_LIMIT = 64 * 1024
+# The detail pane reloads at most this often (seconds) while the cursor moves.
+LOAD_INTERVAL = 0.1
+
+Builder = Callable[[], dict[str, RenderableType]]
+
+
+def clip(text: str, limit: int = SHOW_LIMIT) -> str:
+    """`text`, cut at `limit` characters with a note of what was left out."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… ({format_count(len(text) - limit)} more characters)"
+
+
+def safe_text(text: str, style: str = "", limit: int = SHOW_LIMIT) -> Text:
+    """Recorded text as a renderable: bounded, never markup, control characters made visible."""
+    return Text(printable(clip(text, limit)), style=style)
+
+
+def focus_now(widget: Widget) -> None:
+    """Focus `widget` before the next queued key is handled.
+
+    `Widget.focus()` defers the change to a callback queued behind any keys
+    already read, so "/" then "dec" typed in one burst would land on the list
+    ("c" copies, "f" stops following). Setting it directly avoids that.
+    """
+    widget.screen.set_focus(widget)
+
+
+class DetailScroll(VerticalScroll):
+    """A tab's scroll area: the list's movement keys scroll it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "scroll_down", "Scroll down", show=False, id="detail.down"),
+        Binding("k,up", "scroll_up", "Scroll up", show=False, id="detail.up"),
+        Binding("g,home", "scroll_home", "Top", show=False, id="detail.top"),
+        Binding("G,end", "scroll_end", "Bottom", show=False, id="detail.bottom"),
+        Binding("space,pagedown", "page_down", "Page down", show=False, id="detail.page_down"),
+        Binding("b,pageup", "page_up", "Page up", show=False, id="detail.page_up"),
+    ]
+
+
+class DetailPane(Vertical, can_focus=False):
+    """Tabs for the selected row; `tabs` are (id, title) pairs."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "back", "Back to list", id="detail.back"),
+    ]
+
+    def __init__(self, tabs: tuple[tuple[str, str], ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tab_ids = tuple(tab for tab, _ in tabs)
+        self.tab_titles = dict(tabs)
+        self.key: Hashable | None = None  # what the bodies show now
+        self.built: dict[str, RenderableType] = {}
+        self._wanted: tuple[Hashable, Builder] | None = None
+        self._load_timer: Timer | None = None
+        self._last_load = 0.0
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(initial=self.tab_ids[0]):
+            for tab in self.tab_ids:
+                with TabPane(self.tab_titles[tab], id=tab):
+                    with DetailScroll(id=f"{tab}-scroll", classes="detail-scroll"):
+                        yield Static(id=f"{tab}-body", classes="detail-body")
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one(TabbedContent)
+
+    @property
+    def active(self) -> str:
+        return self.tabs.active
+
+    @active.setter
+    def active(self, tab: str) -> None:
+        self.tabs.active = tab
+
+    def body(self, tab: str) -> Static:
+        return self.query_one(f"#{tab}-body", Static)
+
+    def focus_now(self) -> None:
+        focus_now(self.query_one(f"#{self.active}-scroll", DetailScroll))
+
+    def action_back(self) -> None:
+        self.post_message(self.Back())
+
+    class Back(Message):
+        """Enter inside the pane: focus goes back to the list."""
+
+    def action_tab(self, tab: str) -> None:
+        self.active = tab
+        focused = self.app.focused
+        if focused is not None and self in focused.ancestors:
+            self.focus_now()
+
+    # -- loading -------------------------------------------------------------
+
+    def clear(self, message: str = "nothing selected") -> None:
+        self.key = None
+        self._wanted = None
+        self.built = {}
+        for tab in self.tab_ids:
+            self.body(tab).update(Text(message if tab == self.tab_ids[0] else "", style="dim"))
+
+    def show(self, key: Hashable, build: Builder) -> None:
+        """Build and show the tabs for `key` (soon: at most every LOAD_INTERVAL)."""
+        self._wanted = (key, build)
+        # Throttled: while following a burst the cursor moves on every poll,
+        # and re-rendering the pane each time would starve key handling.
+        if self._load_timer is None:
+            wait = self._last_load + LOAD_INTERVAL - time.monotonic()
+            if wait <= 0:
+                self._start_load()
+            else:
+                self._load_timer = self.set_timer(wait, self._start_load)
+
+    def _start_load(self) -> None:
+        self._load_timer = None
+        self._last_load = time.monotonic()
+        if self._wanted is not None:
+            self._build(*self._wanted)
+
+    @work(thread=True, exclusive=True, group="detail")
+    def _build(self, key: Hashable, build: Builder) -> None:
+        try:
+            views = build()
+        except Exception as exc:  # one odd record must not take the app down
+            views = {
+                tab: safe_text(f"cannot show this here: {exc!r}", "red") for tab in self.tab_ids
+            }
+        if not get_current_worker().is_cancelled:  # a newer selection won
+            self.app.call_from_thread(self._apply, key, views)
+
+    def _apply(self, key: Hashable, views: dict[str, RenderableType]) -> None:
+        if self._wanted is None or self._wanted[0] != key:
+            return
+        self.key = key
+        self.built = views
+        for tab in self.tab_ids:
+            self.body(tab).update(views.get(tab, Text("")))
+            self.query_one(f"#{tab}-scroll", DetailScroll).scroll_home(animate=False)

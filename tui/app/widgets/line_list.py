@@ -1,0 +1,276 @@
+"""One list widget for watch and replay: Textual's Line API, so 100k rows cost what shows.
+
+Only visible rows are formatted; each is an LRU-cached Strip keyed by what
+changes its look (the row's identity, width, cursor, focus, and whatever the
+subclass adds), so scrolling back is free and an append renders only new rows.
+Subclasses say how many rows there are, what row i looks like, and which key
+identifies a row across refilters (the cursor returns to the chosen row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+class LineList(ScrollView, can_focus=True):
+    """Rows with a cursor; with `following`, the cursor stays on the newest row."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"line-list--cursor", "line-list--cursor-blurred"}
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "cursor_down", "Down", show=False, id="list.down"),
+        Binding("k,up", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("g,home", "first", "First", show=False, id="list.first"),
+        Binding("G,end", "last", "Last", show=False, id="list.last"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
+    ]
+
+    following: var[bool] = var(True)
+
+    class Highlighted(Message):
+        """The cursor moved to another row (or to none); only the newest counts."""
+
+        def __init__(self, line_list: LineList, row: int) -> None:
+            super().__init__()
+            self.line_list = line_list
+            self.row = row
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, LineList.Highlighted) and message.line_list is self.line_list
+
+    class RowWidth(Message):
+        """The rows' width changed (a resize, a scrollbar): column titles follow it."""
+
+        def __init__(self, width: int) -> None:
+            super().__init__()
+            self.width = width
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, LineList.RowWidth)
+
+    class FollowChanged(Message):
+        def __init__(self, following: bool) -> None:
+            super().__init__()
+            self.following = following
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, LineList.FollowChanged)
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes=None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.cursor = -1  # -1 when empty
+        self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
+        self._painted_width = 0
+        self._last_key: Hashable | None = None  # the row the detail shows
+        # The row the user chose: a filter being typed may hide it for a
+        # moment, and the cursor returns to it when it is shown again.
+        self._anchor: Hashable | None = None
+
+    # -- what subclasses provide ---------------------------------------------
+
+    def row_count(self) -> int:
+        raise NotImplementedError
+
+    def row_key(self, row: int) -> Hashable:
+        """What identifies row `row` across refilters (and in the strip cache)."""
+        return row
+
+    def row_of(self, key: Hashable) -> int | None:
+        return None
+
+    def row_look(self, row: int) -> Hashable:
+        """Whatever else changes the row's look (a mark), for the cache key."""
+        return None
+
+    def render_row(self, row: int, width: int) -> Text:
+        raise NotImplementedError
+
+    # -- size ----------------------------------------------------------------
+
+    def rows_changed(self, *, added: int = 0, reset: bool = False) -> None:
+        """Call after rows were appended (`added`) or everything changed (`reset`)."""
+        if reset:
+            self._cache.clear()
+        self._update_virtual_size()
+        n = self.row_count()
+        if n == 0:
+            self.cursor = -1
+            self._notify_highlight()
+        elif reset:
+            row = None
+            if not self.following and self._anchor is not None:
+                row = self.row_of(self._anchor)
+            self._move(n - 1 if row is None else row, user=False, force=True)
+        elif self.following and self.is_vertical_scrollbar_grabbed:
+            # The user is dragging the scrollbar: reading, not following (as Log does).
+            self.following = False
+        elif self.following:
+            self._move(n - 1, user=False)
+        elif self.cursor < 0:
+            self._move(0, user=False)
+        self.refresh()
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(self._row_width(), self.row_count())
+
+    def _row_width(self) -> int:
+        # The region inside the scrollbar: rows never hide under it.
+        return self.scrollable_content_region.width or self.size.width
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._update_virtual_size()
+        if self.following and self.cursor >= 0:
+            self.call_after_refresh(self.scroll_end, animate=False, immediate=True)
+        elif self.cursor >= 0:
+            self.call_after_refresh(self.scroll_to_row, self.cursor)
+
+    # -- rendering -----------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        row = self.scroll_offset.y + y
+        width = self._row_width()
+        if width != self._painted_width:
+            self._painted_width = width
+            # Not posted from here: during a paint the screen is the active
+            # pump, so the message would count as the screen's and stop there.
+            # (The message is made later too: it takes its sender from the active pump.)
+            self.call_later(self._announce_width, width)
+        base = self.rich_style
+        if not 0 <= row < self.row_count():
+            return Strip.blank(width, base)
+        selected = row == self.cursor
+        focused = self.has_focus
+        key = (self.row_key(row), width, selected and (1 + focused), self.row_look(row))
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._render_strip(row, width, selected, focused, base)
+            self._cache[key] = strip
+        return strip
+
+    def _announce_width(self, width: int) -> None:
+        self.post_message(self.RowWidth(width))
+
+    def _render_strip(self, row: int, width: int, selected: bool, focused: bool, base) -> Strip:
+        try:
+            text = self.render_row(row, width)
+        except Exception as exc:  # one odd record must never take the app down
+            text = Text(f"✗ cannot show this row: {exc!r}", style="red", no_wrap=True, end="")
+            text.truncate(width, pad=True)
+        if selected:
+            # Only the background: each column keeps its colour under the cursor.
+            component = "line-list--cursor" if focused else "line-list--cursor-blurred"
+            cursor = self.get_component_rich_style(component)
+            # Under the spans, so a fail-open badge keeps its own colours on the cursor row.
+            text.style = Style(bgcolor=cursor.bgcolor, bold=focused, reverse=cursor.reverse)
+        segments = list(text.render(self.app.console))
+        return Strip(Segment.apply_style(segments, base), width).crop_extend(0, width, base)
+
+    def refresh_row(self, row: int) -> None:
+        if row >= 0:
+            self.refresh_line(row - self.scroll_offset.y)
+
+    def on_focus(self) -> None:
+        self.refresh_row(self.cursor)
+
+    def on_blur(self) -> None:
+        self.refresh_row(self.cursor)
+
+    # -- cursor and follow ---------------------------------------------------
+
+    def watch_following(self, following: bool) -> None:
+        if following and self.row_count():
+            self._move(self.row_count() - 1, user=False)
+        self.post_message(self.FollowChanged(following))
+
+    def set_following(self, on: bool) -> None:
+        self.following = on
+
+    def _move(self, row: int, *, user: bool = True, force: bool = False) -> None:
+        n = self.row_count()
+        if n == 0:
+            return
+        row = max(0, min(row, n - 1))
+        if user and self.following and row < n - 1:
+            self.following = False
+        old = self.cursor
+        self.cursor = row
+        key = self.row_key(row)
+        if old != row:
+            self.refresh_row(old)
+            self.refresh_row(row)
+        self.scroll_to_row(row)
+        if user:
+            self._anchor = key
+        if force or key != self._last_key:
+            self._last_key = key
+            self._notify_highlight()
+
+    def scroll_to_row(self, row: int) -> None:
+        height = self.scrollable_content_region.height or self.size.height
+        top = round(self.scroll_y)
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    def _notify_highlight(self) -> None:
+        self.post_message(self.Highlighted(self, self.cursor))
+
+    def action_cursor_down(self) -> None:
+        # Reaching the bottom does not resume following: G / End does.
+        self._move(self.cursor + 1)
+
+    def action_cursor_up(self) -> None:
+        self._move(self.cursor - 1)
+
+    def action_first(self) -> None:
+        self._move(0)
+
+    def action_last(self) -> None:
+        self.following = True
+        self._move(self.row_count() - 1, user=False)
+
+    def _page(self) -> int:
+        return max(1, (self.scrollable_content_region.height or self.size.height) - 1)
+
+    def action_page_down(self) -> None:
+        self._move(self.cursor + self._page())
+
+    def action_page_up(self) -> None:
+        self._move(self.cursor - self._page())
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        # Scrolling back through history stops following, like a pager.
+        self.following = False
+
+    def on_scroll_to(self, message) -> None:
+        # The scrollbar is being dragged: reading history, not following (as Log does).
+        if self.is_vertical_scrollbar_grabbed:
+            self.following = False
+
+    def on_scroll_up(self, message) -> None:
+        self.following = False
+
+    async def on_click(self, event: events.Click) -> None:
+        row = round(self.scroll_y) + event.y
+        if 0 <= row < self.row_count():
+            self._move(row)
+            if event.chain == 2:
+                self.action_open()
+
+    def action_open(self) -> None:
+        """Enter or a double click: subclasses open the row."""
