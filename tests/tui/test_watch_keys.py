@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hooktui.tui.app.help import HelpScreen
 from hooktui.tui.app.watch import WatchApp
-from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.watch_tabs import TABS
+from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.prompt import ConfirmPrompt, PathPrompt
 from rich.console import Console
@@ -283,7 +283,9 @@ async def test_write_prompt_counts_what_is_shown_now(tmp_path: Path) -> None:
         target = tmp_path / "out.jsonl"
         app.screen.query_one(Input).value = str(target)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: any("wrote 3 records" in n.message for n in app._notifications))
+        await wait_until(
+            pilot, lambda: any("wrote 3 records" in n.message for n in app._notifications)
+        )
         assert len(_lines(target)) == 3
 
 
