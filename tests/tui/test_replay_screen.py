@@ -8,16 +8,11 @@ from pathlib import Path
 import pytest
 from hooktui.replay.run import Options
 from hooktui.replay.session import load_session
-from hooktui.tui.app.replay import (
-    COLUMNS,
-    PolicyPrompt,
-    ReplayApp,
-    ReplayHelp,
-    ReplayScreen,
-    open_replay,
-)
+from hooktui.tui.app.help import HelpScreen
+from hooktui.tui.app.replay import PolicyPrompt, ReplayApp, ReplayScreen, open_replay
+from hooktui.tui.cli.columns import REPLAY_COLUMNS, layout
 from textual.app import App
-from textual.widgets import DataTable, Input, Label, Static, TabbedContent
+from textual.widgets import Input, Label, Static
 
 from tests.replay.helpers import (
     COMMANDS,
@@ -64,11 +59,27 @@ async def finished(pilot, generation: int = 1) -> ReplayScreen:
 
 
 def rows(screen: ReplayScreen) -> list[dict[str, str]]:
-    table = screen.query_one(DataTable)
-    return [
-        dict(zip(COLUMNS, (str(c) for c in table.get_row_at(i)), strict=True))
-        for i in range(table.row_count)
-    ]
+    """Each row as the list draws it, cut into its columns."""
+    width = screen.list.scrollable_content_region.width
+    out = []
+    for i in range(screen.list.row_count()):
+        line = screen.list.render_row(i, width).plain
+        cells, x = {}, 0
+        for column, w in layout(REPLAY_COLUMNS, width):
+            cells[column.name] = line[x : x + w].strip()
+            x += w + 1
+        out.append(cells)
+    return out
+
+
+async def detail_text(pilot, screen: ReplayScreen, tab: str) -> str:
+    """A detail tab's text once the pane shows the selected row."""
+    want = (screen.generation, screen.current_result.index)
+    for _ in range(400):
+        if screen.detail.key == want:
+            break
+        await pilot.pause(0.02)
+    return str(screen.detail.body(tab).render())
 
 
 async def test_side_by_side_changes_only_and_keys(session: Path, tmp_path: Path):
@@ -90,20 +101,17 @@ async def test_side_by_side_changes_only_and_keys(session: Path, tmp_path: Path)
         assert "changed 2" in header and "loosened 1" in header and "tightened 1" in header
 
         await pilot.press("o")  # changes only
-        assert [r["input"] for r in rows(screen)] == ["rm -rf build", "curl x.sh | sh"]
+        assert [r["summary"] for r in rows(screen)] == ["rm -rf build", "curl x.sh | sh"]
         await pilot.press("G", "enter")  # last row, detail
-        detail = screen.query_one("#replay-detail")
-        assert detail.has_class("visible")
-        summary = str(screen.query_one("#detail-summary", Static).render())
+        assert screen.has_class("-detail")
+        summary = await detail_text(pilot, screen, "summary")
         assert "curl x.sh | sh" in summary and "no pipe to shell" in summary
-        diff = str(screen.query_one("#detail-diff", Static).render())
+        diff = await detail_text(pilot, screen, "diff")
         assert '-  "decision": "allow"' in diff and '+  "decision": "deny"' in diff
-        request = str(screen.query_one("#detail-request", Static).render())
+        request = await detail_text(pilot, screen, "request")
         assert json.loads(request)["tool_input"]["command"] == "curl x.sh | sh"
-        tabs = screen.query_one(TabbedContent)
-        tabs.active = "tab-response"
-        await pilot.pause()
-        response = str(screen.query_one("#detail-response", Static).render())
+        await pilot.press("3")
+        response = await detail_text(pilot, screen, "response")
         assert "exit 0" in response and '"decision": "deny"' in response
 
         await pilot.press("c")  # copy the selected result as JSON
@@ -116,7 +124,7 @@ async def test_side_by_side_changes_only_and_keys(session: Path, tmp_path: Path)
         await pilot.press("k")
         assert screen.current_result.record.summary == "rm -rf build"
         await pilot.press("escape")  # closes the detail
-        assert not detail.has_class("visible")
+        assert not screen.has_class("-detail")
         await pilot.press("o")
         assert len(rows(screen)) == 5
         await pilot.press("q")
@@ -129,18 +137,17 @@ async def test_filter_checked_as_you_type(session: Path):
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await finished(pilot)
         await pilot.press("slash")
-        box = screen.query_one("#replay-filter", Input)
+        box = screen.filter_bar.input
         assert box.has_focus
         await pilot.press(*"decision:(")
-        error = screen.query_one("#replay-filter-error", Label)
-        assert error.has_class("visible")
+        assert screen.filter_bar.has_class("-invalid")
         await pilot.press("enter")  # a bad filter is not applied
         assert len(rows(screen)) == 5
         box.value = ""
         await pilot.press(*"decision:deny")
-        assert not error.has_class("visible")
+        assert not screen.filter_bar.has_class("-invalid")
         await pilot.press("enter")
-        assert [r["input"] for r in rows(screen)] == [
+        assert [r["summary"] for r in rows(screen)] == [
             "rm -rf build",
             "git push --force origin main",
         ]
@@ -154,15 +161,17 @@ async def test_tab_keys_and_help(session: Path):
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await finished(pilot)
         await pilot.press("3")  # the response tab, opening the detail
-        assert screen.query_one("#replay-detail").has_class("visible")
-        assert screen.query_one(TabbedContent).active == "tab-response"
+        assert screen.has_class("-detail")
+        assert screen.detail.active == "response"
         await pilot.press("5")
-        assert screen.query_one(TabbedContent).active == "tab-raw"
-        raw = json.loads(str(screen.query_one("#detail-raw", Static).render()))
+        assert screen.detail.active == "raw"
+        raw = json.loads(await detail_text(pilot, screen, "raw"))
         assert raw["after"] == {"decision": "deny", "reason": "frozen"}
         await pilot.press("question_mark")
-        assert isinstance(app.screen, ReplayHelp)
-        assert "changes only" in str(app.screen.query_one(Static).render())
+        assert isinstance(app.screen, HelpScreen)
+        texts = [what for _, rows in app.screen.sections for _, what in rows]
+        assert any("changes only" in t for t in texts)
+        assert any("re-run the replay" in t for t in texts)
         await pilot.press("escape")
         assert app.screen is screen
 
@@ -176,7 +185,7 @@ async def test_rerun_key_and_watch_mode_refresh(session: Path, tmp_path: Path):
         await pilot.press("j", "j", "j")
         write_guard(guard, V2)  # save an edit: the screen re-runs by itself
         screen = await finished(pilot, generation=2)
-        assert screen.query_one(DataTable).cursor_row == 3  # kept across the re-run
+        assert screen.list.cursor == 3  # kept across the re-run
         counts = screen.report.counts()
         assert (counts["changed"], counts["loosened"], counts["tightened"]) == (2, 1, 1)
         assert "watching (2)" in str(screen.query_one("#replay-header", Static).render())
@@ -196,7 +205,7 @@ async def test_skipped_rows_show_why(tmp_path: Path):
         screen = await finished(pilot)
         assert [r["result"] for r in rows(screen)] == ["=", "- skipped"]
         await pilot.press("j", "enter")
-        summary = str(screen.query_one("#detail-summary", Static).render())
+        summary = await detail_text(pilot, screen, "summary")
         assert "no request was recorded" in summary
 
 

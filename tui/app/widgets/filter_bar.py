@@ -56,6 +56,10 @@ class FilterBar(Vertical):
     def input(self) -> Input:
         return self.query_one(Input)
 
+    def check(self) -> tuple[Predicate | None, str]:
+        """The bar's expression checked: (predicate or None, error or "")."""
+        return check_filter(self.input.value)
+
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         predicate, error = check_filter(event.value)

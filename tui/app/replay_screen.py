@@ -1,0 +1,381 @@
+"""The replay screen: recorded verdict and replayed verdict side by side, record by record.
+
+Used by `hooktui replay --format tui` (through ReplayApp) and by `hooktui watch`
+(its `r` key: `open_replay`). The replay runs in a worker thread; rows appear in
+session order as records finish. With watch targets, every save re-runs it.
+It is built from the parts watch uses: the Line-API list, the detail pane with
+tab builders, the filter bar, the help screen and the palette from the bindings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import ClassVar
+
+from hooktui.replay.compare import CHANGED, FAILED, LOOSENED, REASON_ONLY, SKIPPED, TIGHTENED
+from hooktui.replay.report import Report, Result
+from hooktui.replay.run import Options, replay
+from hooktui.replay.session import Entry
+from hooktui.tui.app.help import FILTERS, HelpScreen, bindings_of, help_rows
+from hooktui.tui.app.palette import BindingCommands
+from hooktui.tui.app.replay_tabs import CLASS_LOOK, TAB_TITLES, build_tabs, result_json
+from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
+from hooktui.tui.app.widgets.filter_bar import FilterBar
+from hooktui.tui.app.widgets.line_list import LineList
+from hooktui.tui.app.widgets.result_list import ResultList
+from hooktui.tui.app.widgets.rows import titles_row
+from hooktui.tui.cli.columns import REPLAY_COLUMNS
+from hooktui.tui.cli.format import printable
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+NOTES = (
+    "before = the recorded verdict, after = the replayed one.\n"
+    "▲ loosened: stopped before, let through now.  ▼ tightened: the reverse."
+)
+
+
+class ReplayScreen(Screen):
+    """Before and after, side by side; `o` toggles changes only."""
+
+    COMMANDS = {BindingCommands}
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "o",
+            "changes_only",
+            "Changes only",
+            tooltip="changes only (changed, failed, reason only, flaky) on/off",
+            id="replay.changes_only",
+        ),
+        Binding(
+            "slash",
+            "filter",
+            "Filter",
+            tooltip="filter, the language of watch (checked as you type)",
+            id="replay.filter",
+        ),
+        Binding(
+            "escape",
+            "clear",
+            "Clear",
+            show=False,
+            tooltip="clear the filter, then close the detail",
+            id="replay.clear",
+        ),
+        *(
+            Binding(
+                str(i),
+                f"tab('{tab}')",
+                title,
+                show=False,
+                tooltip="detail tabs: summary, request, response, diff, raw",
+                id=f"replay.tab.{tab}",
+            )
+            for i, (tab, title) in enumerate(TAB_TITLES, 1)
+        ),
+        Binding(
+            "c",
+            "copy",
+            "Copy",
+            tooltip="copy the selected record and both verdicts as JSON",
+            id="replay.copy",
+        ),
+        # r too: inside watch, its own `r` would open a second replay on top.
+        Binding(
+            "r,R",
+            "rerun",
+            "Re-run",
+            tooltip="re-run the replay (with --watch: every save re-runs)",
+            id="replay.rerun",
+        ),
+        Binding("q", "close", "Quit", tooltip="quit (from watch: back to watch)", id="replay.quit"),
+        Binding("question_mark", "help", "Help", tooltip="this help", id="replay.help"),
+        Binding("ctrl+c", "quit_app", "Quit", show=False, priority=True, id="replay.interrupt"),
+    ]
+
+    def __init__(
+        self,
+        entries: list[Entry],
+        options: Options,
+        *,
+        session: str = "",
+        bad_lines: int = 0,
+        watch: list[str] | None = None,
+        standalone: bool = False,
+    ) -> None:
+        super().__init__()
+        self.standalone = standalone  # True: closing quits the app (hooktui replay)
+        self.entries = entries
+        self.options = options
+        self.session_label = session
+        self.bad_lines = bad_lines
+        self.watch_targets = list(watch or [])
+        self.results: list[Result] = []
+        self.report: Report | None = None  # the last complete run
+        self.generation = 0
+        self.running = False
+        self.changes_only = False
+        self.filter_expr = ""
+        self._predicate = None
+        self._cancel = threading.Event()
+        self._keep: int | None = None  # the result index to put the cursor back on
+
+    # --- layout -----------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        self.header = Static(id="replay-header")
+        self.columns = Static(id="columns")
+        self.list = ResultList(id="replay-list")
+        self.detail = DetailPane(TAB_TITLES, id="replay-detail")
+        self.filter_bar = FilterBar(id="replay-filter")
+        yield self.header
+        yield self.columns
+        yield self.list
+        yield self.detail
+        yield self.filter_bar
+        yield Footer()
+
+    def on_mount(self) -> None:
+        focus_now(self.list)
+        self.detail.clear("nothing selected")
+        self._start()
+
+    @property
+    def _shown(self) -> list[Result]:
+        return self.list.shown
+
+    # --- running ----------------------------------------------------------
+
+    def _start(self) -> None:
+        if self.watch_targets:
+            self.run_worker(self._watch_loop(), exclusive=True, group="replay")
+        else:
+            self.run_worker(self._run_once(), exclusive=True, group="replay")
+
+    async def _run_once(self) -> None:
+        self.generation += 1
+        # A re-run refills the list: put the cursor back where it was once it can.
+        current = self.current_result
+        self._keep = current.index if current is not None else None
+        self.results = []
+        self.running = True
+        self._refresh_list()
+        self._cancel = threading.Event()
+        generation = self.generation
+
+        def add(result: Result) -> None:
+            self.app.call_from_thread(self._add_result, generation, result)
+
+        report = await asyncio.to_thread(
+            replay,
+            self.entries,
+            self.options,
+            session=self.session_label,
+            bad_lines=self.bad_lines,
+            on_result=add,
+            cancel=self._cancel,
+        )
+        if generation == self.generation:
+            self.report = report
+            self.results = list(report.results)
+            self.running = False
+            self._refresh_list()
+            self.post_message(ReplayScreen.Finished(generation))
+
+    async def _watch_loop(self) -> None:
+        from hooktui.tui.cli.replay_watch import await_change, snapshot
+
+        while True:
+            since = snapshot(self.watch_targets)
+            await self._run_once()
+            await await_change(self.watch_targets, since)
+
+    def _add_result(self, generation: int, result: Result) -> None:
+        if generation != self.generation:
+            return
+        self.results.append(result)
+        if self._visible(result):
+            self.list.shown.append(result)
+            self.list.rows_changed(added=1)
+            if self._keep == result.index:
+                self.list._move(len(self.list.shown) - 1, user=False, force=True)
+        self._update_header()
+
+    class Finished(Message):
+        """A run is complete; `screen.report` holds it."""
+
+        def __init__(self, generation: int) -> None:
+            super().__init__()
+            self.generation = generation
+
+    # --- list -------------------------------------------------------------
+
+    def _visible(self, r: Result) -> bool:
+        if self.changes_only and r.cls not in (CHANGED, FAILED, REASON_ONLY) and not r.flaky:
+            return False
+        if self._predicate is not None and not self._predicate(r.record):
+            return False
+        return True
+
+    def _refresh_list(self) -> None:
+        keep = self.current_result
+        if keep is not None:
+            self.list._anchor = keep.index
+        elif self._keep is not None:
+            self.list._anchor = self._keep
+        self.list.shown = [r for r in self.results if self._visible(r)]
+        self.list.rows_changed(reset=True)
+        self._update_header()
+
+    def on_line_list_row_width(self, message: LineList.RowWidth) -> None:
+        self.columns.update(titles_row(REPLAY_COLUMNS, message.width))
+
+    def on_line_list_highlighted(self, message: LineList.Highlighted) -> None:
+        r = self.current_result
+        if r is None:
+            self.detail.clear("nothing selected")
+        else:
+            self.detail.show((self.generation, r.index), lambda: build_tabs(r))
+
+    def on_result_list_opened(self, message: ResultList.Opened) -> None:
+        self.action_detail()
+
+    def on_detail_pane_back(self, message: DetailPane.Back) -> None:
+        focus_now(self.list)
+
+    def _update_header(self) -> None:
+        report = Report(results=self.results, repeat=self.options.repeat)
+        c = report.counts()
+        text = Text()
+        against = (
+            f"`{self.options.policy}`" if self.options.policy is not None else "recorded hooks"
+        )
+        text.append(f"replay {printable(self.session_label)} ", style="bold")
+        text.append(f"against {printable(against)}")
+        if self.watch_targets:
+            text.append(f"  watching ({self.generation})", style="italic")
+        text.append("\n")
+        done = len(self.results)
+        text.append(f"{len(self._shown)}/{done} shown", style="bold")
+        if self.running:
+            text.append(f"  running {done}/{len(self.entries)}", style="italic gold1")
+        for label, key, style in (
+            ("unchanged", "unchanged", ""),
+            ("changed", CHANGED, CLASS_LOOK[CHANGED][1]),
+            ("loosened", LOOSENED, "bold red1"),
+            ("tightened", TIGHTENED, "bold green3"),
+            ("reason only", REASON_ONLY, CLASS_LOOK[REASON_ONLY][1]),
+            ("failed", FAILED, CLASS_LOOK[FAILED][1]),
+            ("skipped", SKIPPED, ""),
+        ):
+            text.append(f"  {label} ")
+            text.append(str(c[key]), style=style if c[key] else "grey50")
+        if self.options.repeat > 1:
+            text.append("  flaky ")
+            text.append(str(c["flaky"]), style="bold magenta" if c["flaky"] else "grey50")
+        if self.changes_only:
+            text.append("  [changes only]", style="reverse")
+        if self.filter_expr:
+            text.append(f"  filter: {printable(self.filter_expr)}", style="italic")
+        self.header.update(text)
+
+    @property
+    def current_result(self) -> Result | None:
+        return self.list.current
+
+    # --- actions ----------------------------------------------------------
+
+    def action_detail(self) -> None:
+        self.toggle_class("-detail")
+
+    def action_tab(self, tab: str) -> None:
+        self.add_class("-detail")
+        self.detail.action_tab(tab)
+
+    def action_help(self) -> None:
+        keys = help_rows(bindings_of(ReplayScreen, ResultList), skip={"replay.interrupt"})
+        pane = help_rows(bindings_of(DetailPane, DetailScroll))
+        sections = [("keys", keys), ("in the detail pane", pane), ("filter", list(FILTERS))]
+        self.app.push_screen(HelpScreen("hooktui replay — keys", sections, NOTES))
+
+    def action_changes_only(self) -> None:
+        self.changes_only = not self.changes_only
+        self._refresh_list()
+
+    def action_filter(self) -> None:
+        bar = self.filter_bar
+        bar.add_class("-active")
+        bar.input.value = self.filter_expr
+        focus_now(bar.input)
+
+    def action_clear(self) -> None:
+        bar = self.filter_bar
+        if bar.has_class("-active") or self.filter_expr:
+            bar.remove_class("-active")
+            self.filter_expr = ""
+            self._predicate = None
+            self._refresh_list()
+        elif self.has_class("-detail"):
+            self.remove_class("-detail")
+        focus_now(self.list)
+
+    @on(FilterBar.Done)
+    def _filter_done(self, message: FilterBar.Done) -> None:
+        predicate, error = self.filter_bar.check()
+        if error:
+            return  # shown under the bar already; stay to fix it
+        self.filter_expr = self.filter_bar.input.value.strip()
+        self._predicate = predicate if self.filter_expr else None
+        self.filter_bar.remove_class("-active")
+        self._refresh_list()
+        focus_now(self.list)
+
+    def action_copy(self) -> None:
+        r = self.current_result
+        if r is not None:
+            self.app.copy_to_clipboard(result_json(r))
+            self.notify(f"copied line {r.line} as JSON")
+
+    def action_rerun(self) -> None:
+        if not self.watch_targets:
+            self._cancel.set()
+            self.run_worker(self._run_once(), exclusive=True, group="replay")
+
+    def action_quit_app(self) -> None:
+        self._cancel.set()
+        self.app.exit(self._report_so_far() if self.standalone else None)
+
+    def _report_so_far(self) -> Report:
+        if self.report is not None:
+            return self.report
+        # Quit before the run ended: report what was replayed so far.
+        return Report(
+            session=self.session_label,
+            policy=self.options.policy,
+            repeat=self.options.repeat,
+            bad_lines=self.bad_lines,
+            results=list(self.results),
+        )
+
+    def action_close(self) -> None:
+        self._cancel.set()
+        if self.standalone:
+            self.app.exit(self._report_so_far())
+        else:
+            self.app.pop_screen()
+
+    def palette_allows(self, action: str) -> bool:
+        if action in ("copy", "tab"):
+            return self.current_result is not None
+        if action == "clear":
+            return bool(self.filter_expr) or self.has_class("-detail")
+        if action == "rerun":
+            return not self.watch_targets
+        return True
