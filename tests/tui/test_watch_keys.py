@@ -14,6 +14,7 @@ from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.prompt import ConfirmPrompt, PathPrompt
 from rich.console import Console
+from rich.style import Style
 from textual import events
 from textual.widgets import Input, Static, TabbedContent
 
@@ -543,3 +544,206 @@ async def test_a_note_on_a_non_failure_is_shown(tmp_path: Path) -> None:
         summary = _plain(app, "summary-body")
         assert "note" in summary and "not valid JSON" in summary
         assert "failed" not in summary
+
+
+# -- what a user saw (issue 8) -------------------------------------------------
+
+
+async def test_ctrl_c_quits(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert not app.is_running
+    assert app.return_code == 0
+    assert not any("[b]" in n.message for n in app._notifications)
+
+
+async def test_j_and_k_scroll_the_detail_pane(tmp_path: Path) -> None:
+    request = {"tool_name": "Bash", "tool_input": {f"line{i}": i for i in range(200)}}
+    stream = write_stream(tmp_path / "s.jsonl", [make_record(0, request=request)])
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _started(app, pilot)
+        await pilot.press("2", "enter")
+        scroll = app.detail.query_one("#request-scroll")
+        assert app.focused is scroll
+        await pilot.press("j", "j", "j")
+        assert scroll.scroll_y == 3
+        await pilot.press("k")
+        assert scroll.scroll_y == 2
+        await pilot.press("G")
+        assert scroll.scroll_y == scroll.max_scroll_y > 100
+        await pilot.press("g")
+        assert scroll.scroll_y == 0
+
+
+async def test_the_detail_pane_grows_shrinks_and_fills_the_screen(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _started(app, pilot)
+        start = app.detail.size.height
+        await pilot.press("plus", "plus")
+        assert app.detail.size.height > start + 2
+        await pilot.press("minus", "minus", "minus", "minus")
+        assert app.detail.size.height < start
+        await pilot.press("z")  # the whole body: the list steps aside
+        assert not app.calls.display
+        assert app.detail.size.height >= 18
+        assert app.focused is not None and app.detail in app.focused.ancestors
+        await pilot.press("z")
+        assert app.calls.display and app.detail.size.height < 18
+
+
+async def test_the_command_pastes_into_policy(tmp_path: Path) -> None:
+    import shlex
+
+    from hooktui.tap.model import HookInfo
+
+    argv = ["sh", "-c", "python3 guard.py --name 'a b' \"$X\""]
+    hook = HookInfo(label="guard", argv=argv, timeout_ms=None)
+    stream = write_stream(tmp_path / "s.jsonl", [make_record(0, hook=hook)])
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await _started(app, pilot)
+        summary = _plain(app, "summary-body", width=198)
+        line = next(x for x in summary.splitlines() if x.lstrip().startswith("command"))
+        assert shlex.split(line.split("command", 1)[1].strip()) == argv
+
+
+async def test_no_color_keeps_decisions_apart(stream: Path, monkeypatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        assert app.no_color
+        rows = {app.view.entry(i).head.decision: app.calls.render_row(i, 118) for i in range(8)}
+
+        def look(decision: str) -> tuple[str, object]:
+            text = rows[decision]
+            start = text.plain.rindex(decision)
+            styles = [s.style for s in text.spans if s.start <= start < s.end]
+            return text.plain[start - 2 : start + len(decision)], (styles or [Style()])[-1]
+
+        marks = {d: look(d)[0] for d in ("allow", "deny", "ask", "modify", "replace")}
+        assert marks["deny"] == "✗ deny" and marks["modify"] == "✎ modify"
+        assert len(set(marks.values())) == 5  # each has its own symbol
+        weights = {d: look(d)[1] for d in ("deny", "modify", "replace")}
+        assert weights["deny"].bold and not weights["modify"].bold
+        assert weights["modify"].underline and not weights["deny"].underline
+        for decision, (_, style) in ((d, look(d)) for d in ("deny", "modify")):
+            assert style.color is None, decision  # no colour for the monochrome filter to darken
+
+
+def test_deny_and_modify_differ_in_colour() -> None:
+    from hooktui.tui.cli.format import DECISION_STYLES
+    from textual.color import Color
+
+    def grey(decision: str) -> int:
+        rgb = DECISION_STYLES[decision].color.get_truecolor()
+        return Color(*rgb).monochrome.r
+
+    # Apart in lightness too, so they stay apart for colour-blind eyes.
+    assert abs(grey("deny") - grey("modify")) >= 60
+
+
+async def test_a_20_mb_summary_does_not_freeze_watch(tmp_path: Path) -> None:
+    huge = "x" * (20 * 1024 * 1024)
+    stream = write_stream(tmp_path / "s.jsonl", [make_record(0), make_record(1, command=huge)])
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.loaded, timeout=60)
+        await wait_until(pilot, lambda: app.detail_loaded is not None, timeout=60)
+        assert app.calls.current.head.summary == huge
+        for tab in TABS:
+            assert len(_plain(app, f"{tab}-body")) < 200_000  # bounded, with a note
+        assert "more characters" in _plain(app, "summary-body")
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_a_record_with_an_extreme_ts_never_kills_watch(tmp_path: Path) -> None:
+    records = [
+        make_record(0, ts="0001-01-01T00:00:00+01:00"),
+        make_record(1, ts="9999-12-31T23:59:59-01:00"),
+        make_record(2),
+    ]
+    stream = write_stream(tmp_path / "s.jsonl", records)
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        for key in ("g", "j", "j"):
+            await pilot.press(key)
+            await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
+        await pilot.press("g")
+        await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
+        assert app.calls.render_line(0).text.lstrip().startswith("--:--:--")
+        assert "out of range" in _plain(app, "summary-body")
+        assert app.is_running
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_n_new_counts_what_the_filter_shows(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records())
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 8)
+        await pilot.press("k")  # not following
+        write_stream(stream, [make_record(70, decision="deny"), make_record(71)])
+        await wait_until(pilot, lambda: app.state.new == 2)
+        app.action_apply_filter("decision:deny")
+        await wait_until(pilot, lambda: app.state.new == 1)
+        assert "1 new" in app.header.render().plain
+        app.action_apply_filter("decision:ask")
+        await wait_until(pilot, lambda: app.state.new == 0)
+        assert " new " not in app.header.render().plain
+
+
+async def test_following_stops_while_the_scrollbar_is_dragged(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", [make_record(i) for i in range(200)])
+    app = WatchApp([str(stream)], tz=UTC)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 200)
+        calls = app.calls
+        assert calls.following
+        x = calls.size.width - 1  # the scrollbar column
+        await pilot.mouse_down(calls, offset=(x, calls.size.height - 1))
+        assert calls.is_vertical_scrollbar_grabbed
+        await pilot.hover(calls, offset=(x, 1))  # drag the thumb up
+        write_stream(stream, [make_record(300)])
+        await wait_until(pilot, lambda: app.view.total == 201)
+        assert not calls.following
+        assert calls.cursor < 200  # the new row did not pull the view down
+        await pilot.mouse_up(calls, offset=(x, 1))
+
+
+async def test_palette_offers_only_what_makes_sense_now(stream: Path) -> None:
+    from hooktui.tui.app.palette import commands_for
+
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+
+        def titles() -> list[str]:
+            return [title for title, _, _ in commands_for(app, app.screen)]
+
+        assert not any(t.startswith("Marked") for t in titles())
+        await pilot.press("m")
+        assert any(t.startswith("Marked") for t in titles())
+        assert any(t.startswith("Filter: denied") for t in titles())
+
+
+async def test_help_lists_every_documented_key(stream: Path) -> None:
+    from hooktui.tui.app.watch_keys import WATCH_BINDINGS
+
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _started(app, pilot)
+        await pilot.press("question_mark")
+        texts = {what for _, rows in app.screen.sections for _, what in rows}
+        for binding in WATCH_BINDINGS:
+            if binding.tooltip:
+                assert binding.tooltip in texts, binding.id
+        assert "scroll down" in {t.lower() for t in texts} or any("Scroll" in t for t in texts)

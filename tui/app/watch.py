@@ -21,6 +21,7 @@ from hooktui.tui.app.messages import (
     TapErrors,
 )
 from hooktui.tui.app.palette import PRESET_FILTERS, BindingCommands
+from hooktui.tui.app.spool import Spools
 from hooktui.tui.app.watch_filter import WatchFilter
 from hooktui.tui.app.watch_io import WatchIO
 from hooktui.tui.app.watch_keys import WATCH_BINDINGS
@@ -82,13 +83,16 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
 
     def __init__(self, paths: list[str], *, tz: tzinfo | None = None, live: bool = True) -> None:
         super().__init__()
-        self.paths = [str(p) for p in paths]
+        self.names = [str(p) for p in paths]  # as the user gave them
+        # What is read: the same paths, except a pipe or FIFO, read through a spool file.
+        self.spools = Spools()
+        self.paths = [self.spools.path_for(p) for p in self.names]
         self.tz = tz
         self.live = live
         self.view = CallView(self.paths)
         self.state = HeaderState()
         self.state.title = (
-            display_path(self.paths[0]) if len(self.paths) == 1 else f"{len(self.paths)} streams"
+            display_path(self.names[0]) if len(self.names) == 1 else f"{len(self.names)} streams"
         )
         self.loaded = False
         self.missing = [False] * len(self.paths)
@@ -132,6 +136,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
 
     async def on_unmount(self) -> None:
         self._stop.set()
+        self.spools.remove()
 
     # -- streams -------------------------------------------------------------
 
@@ -190,7 +195,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
             self.view.reset_source(message.source, message.entries)
             self.calls.reset_seen()
             self.notify(
-                f"{display_path(self.paths[message.source])} was truncated or replaced: reloaded",
+                f"{display_path(self.names[message.source])} was truncated or replaced: reloaded",
                 severity="warning",
             )
 
@@ -236,7 +241,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
                 text.append("  (marked only)", style="cyan")
             text.append("\n\nesc clears the filter", style="dim")
             return text
-        names = ", ".join(display_path(p) for p in self.paths)
+        names = ", ".join(display_path(p) for p in self.names)
         if all(self.missing):
             text.append("No hook calls recorded yet.\n\n", style="bold")
             text.append(f"Waiting for {names} to appear.\n\n")
@@ -297,14 +302,17 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         self.detail_share = shares[max(0, min(len(shares) - 1, here + step))]
 
     def watch_detail_share(self, share: int) -> None:
-        self.detail.styles.height = f"{share}%"
+        self._size_detail()
 
     def watch_detail_full(self, full: bool) -> None:
         self.body.set_class(full, "-detail-full")
+        self._size_detail()
         if full and self.focused is self.calls:
             self.detail.focus_now()
-        elif not full and self.focused is not None and self.detail in self.focused.ancestors:
-            pass  # stay in the pane: it is only smaller now
+
+    def _size_detail(self) -> None:
+        # A height set here outranks the stylesheet: full screen is set here too.
+        self.detail.styles.height = "1fr" if self.detail_full else f"{self.detail_share}%"
 
     # -- follow, pause -------------------------------------------------------
 

@@ -86,7 +86,7 @@ class WatchIO:
             return
         path = os.path.expanduser(path)
         entries = self.view.shown_entries()  # what is shown now, as the prompt last said
-        if any(_same_file(path, stream) for stream in self.paths):
+        if any(_same_file(path, stream) for stream in (*self.paths, *self.names)):
             self.notify(f"{path} is a watched stream: choose another name", severity="error")
             return
         if os.path.lexists(path):
@@ -160,7 +160,7 @@ class WatchIO:
         if not records:
             self.notify("replay: the selected calls could not be read back", severity="error")
             return
-        paths = self.paths
+        paths = self.names
         label = os.path.basename(paths[0]) if len(paths) == 1 else f"{len(paths)} streams"
         self.notify(f"replay {count_of(len(records), 'call')}: which hook command?")
         open_replay(self, records, session=label)

@@ -119,13 +119,14 @@ def decision_cell(decision: str, effect: str = "", failure: str = "", color: boo
 
 
 def time_cell(head: RecordHead, tz: tzinfo | None, millis: bool) -> Cell:
-    try:
-        from hooktui.tap.read.reader import parse_ts
+    from hooktui.tap.read.reader import parse_ts
 
-        epoch = parse_ts(head.ts)
-    except (OverflowError, ValueError, TypeError):
-        epoch = math.nan  # a year 1 or 9999 timestamp: shown as unknown, never fatal
-    return format_time(epoch, tz, millis), Style(dim=True)
+    try:
+        text = format_time(parse_ts(head.ts), tz, millis)
+    except (OverflowError, ValueError, OSError):
+        # Year 1 or 9999 with an offset: no wall-clock time here, never fatal.
+        text = format_time(math.nan, tz, millis)
+    return text, Style(dim=True)
 
 
 def latency_cell(head: RecordHead) -> Cell:
