@@ -74,6 +74,13 @@ def test_no_ui_appends_to_an_existing_stream_and_tallies_only_its_own(tmp_path):
     assert len(wait_for_records(stream, 5)) == 5
 
 
+def test_one_call_is_one_call(tmp_path):
+    stream = tmp_path / "s.jsonl"
+    result = demo("--no-ui", "--count", "1", "--rate", "50", "--stream", str(stream))
+    assert result.stdout.splitlines()[-1].startswith("1 call, 1 recorded")
+    assert " from 1 runtime into " in result.stdout.splitlines()[-1]
+
+
 def test_default_stream_is_a_new_temp_file():
     result = demo("--no-ui", "--count", "2", "--rate", "50")
     assert result.returncode == 0

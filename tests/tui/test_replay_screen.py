@@ -257,3 +257,33 @@ def test_snapshot_detail(session: Path, snap_compare):
         await pilot.press("j", "enter")
 
     assert snap_compare(make_app(session, DENY_ALL), terminal_size=(110, 30), run_before=run_before)
+
+
+async def test_the_list_has_no_row_cap():
+    """12,000 results (the DataTable stopped at 10,000): drawn by the Line API, cursor to the end."""
+    from hooktui.replay.report import Result
+    from hooktui.tui.app.widgets.result_list import ResultList
+
+    from tests.tui.conftest import make_record
+
+    record = make_record(0)
+    results = [Result(index=i, line=i + 1, record=record, cls="unchanged") for i in range(12_000)]
+
+    class Host(App):
+        CSS_PATH = "../../tui/app/hooktui.tcss"
+
+        def compose(self):
+            yield ResultList(id="results")
+
+    app = Host()
+    async with app.run_test(size=(100, 20)) as pilot:
+        results_list = app.query_one(ResultList)
+        results_list.shown = results
+        results_list.rows_changed(reset=True)
+        results_list.focus()
+        await pilot.pause()
+        await pilot.press("G")
+        assert results_list.cursor == 11_999
+        await pilot.pause()
+        bottom = results_list.render_line(results_list.size.height - 1).text
+        assert bottom.split()[0] == "12000"

@@ -60,3 +60,32 @@ def test_unknown_option_is_one_line() -> None:
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "--nope" in lines[0]
+
+
+def test_the_column_spec_imports_without_textual() -> None:
+    """`show` (a plain command) lays its rows out with the same spec as watch and replay."""
+    import sys
+
+    code = (
+        "import sys; from hooktui.tui.cli.columns import WATCH_COLUMNS, SHOW_COLUMNS, layout; "
+        "assert not any(m == 'textual' or m.startswith('textual.') for m in sys.modules); "
+        "cols = layout(SHOW_COLUMNS, 80, gap=2); "
+        "print(sum(w for _, w in cols) + 2 * (len(cols) - 1))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "80"  # the columns fill the width exactly
+
+
+def test_watch_rows_follow_the_column_spec() -> None:
+    from hooktui.tui.app.widgets.rows import header_row
+    from hooktui.tui.cli.columns import WATCH_COLUMNS, layout
+
+    for width in (80, 100, 120, 150, 200):
+        titles = header_row(width).plain
+        assert len(titles) == width
+        x = 0
+        for column, w in layout(WATCH_COLUMNS, width):
+            cell = titles[x : x + w].strip()
+            assert cell == column.title[:w].strip() or cell.endswith("…"), (width, column.name)
+            x += w + 1

@@ -216,3 +216,67 @@ async def test_second_stream_appears_later(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: app.view.total == 3)
         assert app.view.entry(2).source == 1
         assert "2 streams" in app.header.render().plain
+
+
+async def test_a_fifo_is_read_as_it_arrives(tmp_path: Path) -> None:
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    lines = b"".join(encode_record(r) for r in varied_records())
+
+    def writer() -> None:
+        with open(fifo, "wb") as f:  # blocks until watch opens it
+            f.write(lines)
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    app = WatchApp([str(fifo)], tz=UTC)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.total == 8)
+        assert "pipe" in app.header.render().plain
+        await wait_until(pilot, lambda: app.detail_loaded is not None)
+        await pilot.press("q")
+    thread.join(5)
+
+
+def test_q_exits_on_a_fifo_whose_writer_has_gone(tmp_path: Path) -> None:
+    """The real command in a real terminal (tmux): quitting never hangs on a FIFO."""
+    import shutil
+    import subprocess
+    import time
+
+    import pytest
+
+    from tests.conftest import HOOKTUI
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    done = tmp_path / "done"
+    server = f"hooktui-test-{os.getpid()}"
+    tmux = ["tmux", "-L", server]
+    command = f"{HOOKTUI} watch {fifo}; echo $? > {done}"
+    subprocess.run([*tmux, "new-session", "-d", "-x", "100", "-y", "30", command], check=True)
+    try:
+        with open(fifo, "wb") as f:  # one writer, then gone
+            f.write(b"".join(encode_record(r) for r in varied_records()[:3]))
+
+        def screen() -> str:
+            return subprocess.run(
+                [*tmux, "capture-pane", "-p"], capture_output=True, text=True
+            ).stdout
+
+        deadline = time.monotonic() + 30
+        while "3/3 shown" not in screen() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "3/3 shown" in screen()
+        subprocess.run([*tmux, "send-keys", "q"], check=True)
+        deadline = time.monotonic() + 15
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert done.exists(), "watch did not exit after q"
+        assert done.read_text().strip() == "0"
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)

@@ -29,9 +29,8 @@ from hooktui.tui.app.watch_tabs import TAB_TITLES, load_tabs
 from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
-from hooktui.tui.app.widgets.header import HeaderState, StatsHeader
+from hooktui.tui.app.widgets.header import ColumnHeader, HeaderState, StatsHeader
 from hooktui.tui.app.widgets.line_list import LineList
-from hooktui.tui.app.widgets.rows import header_row
 from hooktui.tui.cli.format import FAIL_OPEN_MARK, MARK_MARK, NEAR_TIMEOUT_MARK, printable
 from rich.text import Text
 from textual import work
@@ -49,21 +48,6 @@ HEADER_INTERVAL = 0.1
 def display_path(path: str) -> str:
     home = str(Path.home())
     return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
-
-
-class ColumnHeader(Static):
-    """Column titles, laid out for the width the list's rows have."""
-
-    row_width: int | None = None
-
-    def show(self, row_width: int) -> None:
-        self.row_width = row_width
-        self.update(header_row(row_width))
-
-    def on_resize(self) -> None:
-        # Until the list paints a row (the empty state), the titles span the screen.
-        if self.row_width is None:
-            self.update(header_row(self.size.width))
 
 
 class WatchApp(WatchFilter, WatchIO, App[int]):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hooktui.tui.cli.args import OneLineParser, number
 from hooktui.tui.cli.demo_traffic import Generator
+from hooktui.tui.cli.format import count_of
 
 _positive = number(float, "a number", lambda v: v > 0, "must be more than 0, not {text}")
 _count = number(int, "a whole number", lambda v: v >= 0, "must be 0 (forever) or more, not {text}")
@@ -51,10 +52,10 @@ def _tally_line(stream: Path, offset: int, calls: int, errors: int) -> str:
     except OSError:
         pass
     parts = ", ".join(f"{d} {n}" for d, n in sorted(decisions.items()))
-    line = f"{calls} calls, {sum(decisions.values())} recorded ({parts or 'none'})"
-    line += f" from {len(runtimes)} runtimes into {stream}"
+    line = f"{count_of(calls, 'call')}, {sum(decisions.values()):,} recorded ({parts or 'none'})"
+    line += f" from {count_of(len(runtimes), 'runtime')} into {stream}"
     if errors:
-        line += f"; {errors} calls could not run"
+        line += f"; {count_of(errors, 'call')} could not run"
     errors_log = stream.with_name(stream.name + ".errors.log")
     if sum(decisions.values()) < calls and errors_log.exists():
         line += f"; the tap's errors are in {errors_log}"

@@ -7,6 +7,8 @@ import os
 from hooktui.tap.model import DECISIONS
 from hooktui.tap.read.errlog import tap_error_summary
 from hooktui.tap.read.view import CallView
+from hooktui.tui.app.widgets.rows import header_row
+from hooktui.tui.cli.columns import NO_COLOR_STYLES
 from hooktui.tui.cli.format import (
     DECISION_STYLES,
     FAIL_OPEN_MARK,
@@ -33,7 +35,7 @@ class HeaderState:
         self.tap_errors: list[tuple[str, int]] = []
 
 
-def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
+def header_text(view: CallView, state: HeaderState, width: int = 120, color: bool = True) -> Text:
     stats = view.stats
     minutes = 30 if width >= 120 else 12
     # What is live and what is filtered come first: a long path must not push
@@ -73,7 +75,9 @@ def header_text(view: CallView, state: HeaderState, width: int = 120) -> Text:
         count = stats.decisions.get(decision, 0)
         if not count and width < 120:
             continue  # narrow: only what happened
-        style = DECISION_STYLES[decision] if count else "dim"
+        # Without colour (NO_COLOR) a red or purple word would be grey on black.
+        palette = DECISION_STYLES if color else NO_COLOR_STYLES
+        style = palette[decision] if count else "dim"
         line2.append(f"{decision} {format_count(count)}", style=style)
         line2.append("  ")
     if stats.fail_open:
@@ -121,8 +125,23 @@ class StatsHeader(Static):
     def show(self, view: CallView, state: HeaderState) -> None:
         self._shown = (view, state)
         self.set_class(bool(state.tap_errors), "-tap-errors")
-        self.update(header_text(view, state, self.size.width or 120))
+        self.update(header_text(view, state, self.size.width or 120, not self.app.no_color))
 
     def on_resize(self) -> None:
         if self._shown is not None:
             self.show(*self._shown)
+
+
+class ColumnHeader(Static):
+    """Column titles, laid out for the width the list's rows have."""
+
+    row_width: int | None = None
+
+    def show(self, row_width: int) -> None:
+        self.row_width = row_width
+        self.update(header_row(row_width))
+
+    def on_resize(self) -> None:
+        # Until the list paints a row (the empty state), the titles span the screen.
+        if self.row_width is None:
+            self.update(header_row(self.size.width))
