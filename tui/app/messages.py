@@ -1,4 +1,9 @@
-"""Messages the live tailing worker posts to the watch app."""
+"""Messages the live tailing worker posts to the watch app.
+
+Appends and resets carry records and are never dropped; a state message (a
+stream's presence, its tap error count) replaces an older one still queued
+for the same stream (`can_replace`), so a burst never queues stale states.
+"""
 
 from __future__ import annotations
 
@@ -37,18 +42,24 @@ class StreamReset(Message):
 
 
 class StreamPresence(Message):
-    """A stream appeared or disappeared (drives the empty state)."""
+    """A stream appeared or disappeared (drives the empty state); only the newest counts."""
 
     def __init__(self, source: int, missing: bool) -> None:
         super().__init__()
         self.source = source
         self.missing = missing
 
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, StreamPresence) and message.source == self.source
+
 
 class TapErrors(Message):
-    """The tap's error log beside a stream gained (or lost) lines."""
+    """The tap's error log beside a stream gained (or lost) lines; only the newest count counts."""
 
     def __init__(self, source: int, count: int) -> None:
         super().__init__()
         self.source = source
         self.count = count
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, TapErrors) and message.source == self.source

@@ -64,6 +64,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
     DETAIL_SHARES = (25, 35, 45, 55, 65, 75, 85)
     detail_share: var[int] = var(45)
     detail_full: var[bool] = var(False)
+    paused: var[bool] = var(False)  # new records are held back, not applied
 
     def __init__(self, paths: list[str], *, tz: tzinfo | None = None, live: bool = True) -> None:
         super().__init__()
@@ -141,7 +142,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         self.calls.reset_seen()
 
     def on_records_appended(self, message: RecordsAppended) -> None:
-        if self.state.paused:
+        if self.paused:
             self._held.append(message)
             self.state.buffered += len(message.entries)
             self._changed()
@@ -149,7 +150,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         self._apply(message)
 
     def on_stream_reset(self, message: StreamReset) -> None:
-        if self.state.paused:
+        if self.paused:
             self._held.append(message)
             self._changed()
             return
@@ -308,11 +309,13 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         self._changed()
 
     def action_pause(self) -> None:
-        state = self.state
-        state.paused = not state.paused
-        if not state.paused:
+        self.paused = not self.paused
+
+    def watch_paused(self, paused: bool) -> None:
+        self.state.paused = paused
+        if not paused:
             held, self._held = self._held, []
-            state.buffered = 0
+            self.state.buffered = 0
             for message in held:
                 self._apply(message)
         self._changed()
