@@ -51,10 +51,15 @@ def key_label(keys: str) -> str:
 
 
 def bindings_of(*sources: type) -> list[Binding]:
-    """The bindings of each class, inherited ones first, in the order they are declared."""
+    """hooktui's bindings of each class, inherited ones first, in the order they are declared.
+
+    Textual's own (focus next, scroll up) are left out: they are not this app's keys.
+    """
     out: list[Binding] = []
     for source in sources:
         for cls in reversed(source.__mro__):
+            if not cls.__module__.startswith("hooktui."):
+                continue
             for binding in cls.__dict__.get("BINDINGS", ()):
                 if isinstance(binding, Binding):
                     out.append(binding)

@@ -8,6 +8,7 @@ keystroke) come from `palette_presets()` on the same objects.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
@@ -33,7 +34,9 @@ def commands_for(app, screen) -> list[Command]:
     seen: set[str] = set()
     for node in (screen, app):
         allows = getattr(node, "palette_allows", None)
-        for binding in bindings_of(type(node)):
+        bindings = bindings_of(type(node))
+        shared = Counter(b.tooltip for b in bindings)
+        for binding in bindings:
             if not binding.tooltip or binding.action in seen:
                 continue
             if node is app and app.check_action(binding.action, ()) is False:
@@ -42,7 +45,10 @@ def commands_for(app, screen) -> list[Command]:
             if allows is not None and not allows(name):
                 continue
             seen.add(binding.action)
-            title = f"{binding.description}: {binding.tooltip}"
+            if shared[binding.tooltip] > 1:  # e.g. the five detail tabs: "Detail tabs: diff"
+                title = f"{binding.tooltip.split(':')[0].capitalize()}: {binding.description}"
+            else:
+                title = f"{binding.description}: {binding.tooltip}"
             commands.append(
                 (title, partial(app.run_action, binding.action, node), key_label(binding.key))
             )

@@ -17,7 +17,7 @@ from hooktui.tui.cli.format import count_of
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
@@ -43,8 +43,7 @@ class PolicyPrompt(ModalScreen[str | None]):
             )
             yield Label("Leave empty to re-run each call's recorded hook.", classes="dim")
             yield Input(value=self.default, placeholder="python3 /path/to/guard.py", id="policy")
-            with Horizontal():
-                yield Label("enter: replay   esc: cancel")
+            yield Label("enter: replay   esc: cancel", id="prompt-hint")
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

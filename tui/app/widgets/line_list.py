@@ -37,6 +37,7 @@ class LineList(ScrollView, can_focus=True):
         Binding("G,end", "last", "Last", show=False, id="list.last"),
         Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
         Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
+        # (In the help, after the screen's own keys: their descriptions say enough.)
     ]
 
     following: var[bool] = var(True)
