@@ -126,3 +126,12 @@ def test_filtered_and_marked(snap_compare, stream: str) -> None:
         await _settled(app)(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_main_screen_no_color_80x24(
+    snap_compare, stream: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # NO_COLOR: every decision keeps a symbol and a weight of its own.
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = WatchApp([stream], tz=UTC, live=False)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_at_row(app, ("g", *"jjj")))

@@ -13,6 +13,7 @@ from hooktui.tui.cli.format import (
     DECISION_STYLES,
     FAIL_OPEN_MARK,
     FAIL_OPEN_STYLE,
+    count_of,
     format_count,
     format_latency,
     printable,
@@ -86,7 +87,7 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
         )
         line2.append("  ")
     if stats.bad:
-        line2.append(f"✗ {format_count(stats.bad)} bad lines", style="red")
+        line2.append(f"✗ {count_of(stats.bad, 'bad line')}", style="red" if color else "bold")
         line2.append("   ")
     p50, p95 = stats.percentile(50), stats.percentile(95)
     if p50 is not None and p95 is not None:

@@ -85,7 +85,7 @@ def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool, color: b
         parts = [
             _cell(mark[0], 1, mark[1]),
             _cell("--:--:--", time_width, Style(dim=True)),
-            _cell(message, rest, BAD_LINE_STYLE),
+            _cell(message, rest, BAD_LINE_STYLE if color else Style(italic=True, bold=True)),
         ]
         return _join(parts, width)
     cells = dict(head_cells(head, tz, millis, color))
