@@ -28,12 +28,9 @@ from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
 
-TAB_TITLES = (
-    ("summary", "summary"),
-    ("request", "request"),
-    ("response", "response"),
-    ("diff", "diff"),
-    ("raw", "raw"),
+# The same tabs, titled as in watch: one detail pane.
+TAB_TITLES = tuple(
+    (tab, tab.capitalize()) for tab in ("summary", "request", "response", "diff", "raw")
 )
 FIELD_LIMIT = 4 * 1024
 

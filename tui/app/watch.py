@@ -354,7 +354,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        keys = help_rows(bindings_of(WatchApp, CallList), skip={"watch.interrupt"})
+        keys = help_rows(bindings_of(WatchApp, CallList), skip={"watch.interrupt", "list.open"})
         pane = help_rows(bindings_of(DetailPane, DetailScroll))
         markers = [
             (f"{FAIL_OPEN_MARK} failure", "the hook failed and the runtime let the call through"),

@@ -7,6 +7,7 @@ and replay, and the tests all use one layout.
 from __future__ import annotations
 
 from datetime import tzinfo
+from types import SimpleNamespace
 
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.view import Entry
@@ -77,7 +78,7 @@ def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool, color: b
     """The watch row for one entry, exactly `width` cells wide."""
     head = entry.head
     mark = (MARK_MARK if marked else " ", MARKED)
-    millis = width >= 150
+    millis = TIME.width_at(width) >= 12  # the wide time column has room for them
     if not isinstance(head, RecordHead):
         message = f"✗ bad line at byte {entry.offset}: {head.error} │ {short(head.preview)}"
         time_width = TIME.width_at(width)
@@ -96,3 +97,10 @@ def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool, color: b
         summary.append(f"  {short(head.reason)}", style=Style(dim=True))
     cells["summary"] = summary
     return cells_row(WATCH_COLUMNS, width, cells)
+
+
+def columns_for(width: int) -> SimpleNamespace:
+    """Each watch column's width at `width` (0: hidden), by name; `millis` when times show them."""
+    widths = {column.name: 0 for column in WATCH_COLUMNS}
+    widths.update((column.name, w) for column, w in layout(WATCH_COLUMNS, width, GAP))
+    return SimpleNamespace(**widths, millis=TIME.width_at(width) >= 12)
