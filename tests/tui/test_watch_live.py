@@ -280,3 +280,20 @@ def test_q_exits_on_a_fifo_whose_writer_has_gone(tmp_path: Path) -> None:
         assert done.read_text().strip() == "0"
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+async def test_an_anonymous_pipe_is_a_stream(tmp_path: Path) -> None:
+    """`hooktui watch <(cat s.jsonl)`: the shell hands over /dev/fd/N, a pipe with no size."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"".join(encode_record(r) for r in varied_records()))
+    os.close(write_end)
+    try:
+        app = WatchApp([f"/dev/fd/{read_end}"], tz=UTC)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: app.view.total == 8)
+            assert app.empty_message() is None
+            await pilot.press("g")
+            await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
+            assert app.detail_loaded.record.id == "call-00000"
+    finally:
+        os.close(read_end)
