@@ -9,11 +9,15 @@ A line that is not a record becomes a `BadLine` that costs only itself.
 
 from __future__ import annotations
 
+import errno
 import heapq
 import math
+import os
 import re
-from collections.abc import Iterable, Sequence
+import stat
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
+from typing import TypeVar
 
 import msgspec
 from hooktui.tap.model import Record, RecordHead, record_decoder
@@ -32,6 +36,7 @@ class BadLine(msgspec.Struct, kw_only=True):
 
 
 Entry = RecordHead | BadLine
+T = TypeVar("T")
 
 
 class _StrictHead(RecordHead, kw_only=True):
@@ -170,78 +175,179 @@ def read_record_at(path: str, offset: int) -> Record | BadLine:
 
 
 _LOAD_CHUNK = 16 << 20
+# Streaming reads (show, a pipe) hold one chunk at a time: small keeps memory flat.
+STREAM_CHUNK = 1 << 20
+
+# A stream named "-" is standard input.
+STDIN = "-"
 
 
-def load_stream(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], int]:
-    """Every complete line of the file at `path` as (offset, entry), and the offset consumed.
+def open_input(path: str) -> int:
+    """A file descriptor to read `path` from start to end: a file, a FIFO, `-` (stdin).
 
-    The returned offset is where a Tailer continues (after the last newline; a
-    trailing partial line is left for it). Raises OSError when the file cannot
-    be opened (FileNotFoundError when it does not exist).
-
-    Read in big chunks and decoded chunk by chunk, so memory stays at the heads
-    plus one chunk, not the whole file (a stream can be gigabytes).
+    The caller closes it. Raises OSError (FileNotFoundError when missing,
+    IsADirectoryError for a directory).
     """
-    entries: list[tuple[int, RecordHead | BadLine]] = []
-    base = 0  # file offset of the first byte not yet consumed
-    parts: list[bytes] = []  # bytes from `base` on that hold no newline yet
-    with open(path, "rb") as f:
+    if path == STDIN:
+        return os.dup(0)
+    fd = os.open(path, os.O_RDONLY)
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise IsADirectoryError(errno.EISDIR, "is a directory", path)
+    return fd
+
+
+def is_regular(path: str) -> bool:
+    """True for a regular file (or a link to one): one that can be re-read and followed.
+
+    A pipe, a FIFO, `<(...)` or `-` is read once, as a stream, to its end.
+    """
+    if path == STDIN:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+class LineChunks:
+    """Complete lines of one input, chunk by chunk, read once from start to end.
+
+    Iterating gives lists of (file offset, line without its newline). Reads use
+    `os.read`, so a pipe gives its lines as they arrive and a file of any size
+    needs one chunk of memory. Afterwards `end` is the offset after the last
+    newline (where a Tailer continues) and `partial` the bytes after it.
+    """
+
+    def __init__(self, fd: int, chunk: int = STREAM_CHUNK) -> None:
+        self.fd = fd
+        self.chunk = chunk
+        self.end = 0
+        self.partial = b""
+
+    def __iter__(self) -> Iterator[list[tuple[int, bytes]]]:
+        parts: list[bytes] = []  # bytes from `end` on that hold no newline yet
+        read, fd, size = os.read, self.fd, self.chunk
         while True:
-            chunk = f.read(_LOAD_CHUNK)
+            chunk = read(fd, size)
             if not chunk:
                 break
             if chunk.find(b"\n") < 0:
                 parts.append(chunk)  # inside a long line: join once its end arrives
                 continue
             buf = b"".join((*parts, chunk)) if parts else chunk
-            lines, consumed = split_lines(buf, base)
-            entries += decode_heads(lines)
-            base += consumed
+            lines, consumed = split_lines(buf, self.end)
+            self.end += consumed
             rest = buf[consumed:]
             parts = [rest] if rest else []
-    return entries, base
+            if lines:
+                yield lines
+        self.partial = b"".join(parts)
+
+
+def read_batches(fd: int, chunk: int = STREAM_CHUNK) -> Iterator[list[tuple[int, bytes, Entry]]]:
+    """(offset, line, entry) batches of one input read to its end, decoded as they come."""
+    decode = _strict_head_decoder.decode
+    for lines in LineChunks(fd, chunk):
+        out = []
+        append = out.append
+        for offset, line in lines:
+            try:
+                append((offset, line, decode(line)))
+            except Exception:
+                append((offset, line, decode_head(line, offset)))
+        yield out
+
+
+def load_stream(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], int]:
+    """Every complete line of `path` as (offset, entry), and the offset consumed.
+
+    The returned offset is where a Tailer continues (after the last newline; a
+    trailing partial line is left for it). `path` may be a FIFO or `-` (read to
+    its end). Raises OSError when it cannot be opened (FileNotFoundError when
+    it does not exist).
+
+    Read in big chunks and decoded chunk by chunk, so memory stays at the heads
+    plus one chunk, not the whole file (a stream can be gigabytes).
+    """
+    entries: list[tuple[int, RecordHead | BadLine]] = []
+    fd = open_input(path)
+    try:
+        chunks = LineChunks(fd, _LOAD_CHUNK)
+        for lines in chunks:
+            entries += decode_heads(lines)
+    finally:
+        os.close(fd)
+    return entries, chunks.end
 
 
 def parse_ts(ts: str) -> float:
-    """Epoch seconds of an RFC 3339 timestamp; NaN when it is not one."""
+    """Epoch seconds of an RFC 3339 timestamp; NaN when it is not one. Never raises."""
     try:
         moment = datetime.fromisoformat(ts)
-    except (ValueError, TypeError):
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.timestamp()
+    except (ValueError, TypeError, OverflowError, OSError):
         return math.nan
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
 
 
-def ts_sort_key(ts: str) -> str:
-    # Records are written in UTC; dropping the zone suffix makes "...:05Z" sort
-    # before "...:05.25Z" (a prefix sorts first) as it should.
-    if ts.endswith("Z") or ts.endswith("z"):
-        return ts[:-1]
-    if ts.endswith("+00:00"):
-        return ts[:-6]
-    return ts
+def end_time(head: RecordHead) -> float:
+    """Epoch seconds when the hook answered: the clock lists are ordered and shown by.
+
+    A record is appended when its hook ends, so a stream is in this order (up
+    to the recorders' small races); its `ts` is when the hook started. NaN when
+    `ts` is not a timestamp.
+    """
+    start = parse_ts(head.ts)
+    duration = head.duration_ms
+    if duration > 0 and math.isfinite(duration) and math.isfinite(start):
+        return start + duration / 1000
+    return start
+
+
+def time_keyed(
+    items: Iterable[tuple[int, T]], head_of=lambda e: e
+) -> Iterator[tuple[float, int, T]]:
+    """(end time, offset, item) for merging: a line without a time takes its predecessor's.
+
+    A bad line, or a record whose `ts` is no timestamp, so stays right after the
+    line it followed in its file (and NaN never reaches a comparison).
+    """
+    last = -math.inf
+    for offset, item in items:
+        head = head_of(item)
+        if isinstance(head, RecordHead):
+            t = end_time(head)
+            if t == t:  # not NaN
+                last = t
+        yield last, offset, item
+
+
+def merge_lazily(streams: Sequence[Iterable[tuple[float, int, T]]]) -> Iterator[tuple[int, int, T]]:
+    """Time-keyed streams (from `time_keyed`) merged as (stream index, offset, item), lazily.
+
+    A heap over one iterator per stream: each keeps its own order (a merge, not
+    a sort) and ties go to the lower stream index. Holds one item per stream.
+    """
+    if len(streams) == 1:
+        for _, offset, item in streams[0]:
+            yield 0, offset, item
+        return
+
+    def tagged(index: int, stream: Iterable[tuple[float, int, T]]):
+        for key, offset, item in stream:
+            yield key, index, offset, item
+
+    tagged_streams = [tagged(i, s) for i, s in enumerate(streams)]
+    for _, i, off, item in heapq.merge(*tagged_streams, key=lambda t: (t[0], t[1])):
+        yield i, off, item
 
 
 def merge_by_time(
     streams: Sequence[Sequence[tuple[int, RecordHead | BadLine]]],
 ) -> list[tuple[int, int, RecordHead | BadLine]]:
-    """Entries of several streams merged by `ts`, as (stream index, offset, entry).
-
-    Each stream keeps its own order (a merge, not a sort: records are appended
-    when a hook ends, so a stream is only roughly in `ts` order); ties go to the
-    lower stream index. A BadLine has no time: it takes its predecessor's, so it
-    stays right after the line it followed in its file.
-    """
+    """Entries of several streams merged by when each hook answered, as (stream, offset, entry)."""
     if len(streams) == 1:
         return [(0, off, e) for off, e in streams[0]]
-
-    def keyed(index: int, entries: Sequence[tuple[int, RecordHead | BadLine]]):
-        last = ""
-        for off, e in entries:
-            if isinstance(e, RecordHead):
-                last = ts_sort_key(e.ts)
-            yield last, index, off, e
-
-    merged = heapq.merge(*(keyed(i, s) for i, s in enumerate(streams)), key=lambda t: (t[0], t[1]))
-    return [(i, off, e) for _, i, off, e in merged]
+    return list(merge_lazily([time_keyed(s) for s in streams]))

@@ -3,6 +3,11 @@
 No threads and no file-system events here: the caller decides when to poll
 (watch polls on a watchfiles event and on a timer; show polls on a timer). A poll
 when nothing changed costs one `os.stat`.
+
+A file truncated and grown again between two polls (past its old size) keeps
+its identity and looks merely longer: the tailer keeps the last bytes it read
+and checks them when the file changed, so the new file's first records are not
+skipped. A FIFO is read without blocking, as its writers send.
 """
 
 from __future__ import annotations
@@ -14,6 +19,10 @@ import msgspec
 from hooktui.tap.read.reader import split_lines
 
 _CHUNK = 4 << 20
+# Bytes kept from just before the read position: if they changed, the file was
+# rewritten (truncated and regrown) since the last poll. 64 bytes of a record
+# line hold its id or timestamp, which no other record repeats.
+_MARK_BYTES = 64
 
 
 class TailBatch(msgspec.Struct, kw_only=True):
@@ -41,6 +50,9 @@ class Tailer:
         self._pending = bytearray()  # bytes read past _offset, no newline among them
         self._fd: int | None = None
         self._ident: tuple[int, int] | None = None  # (st_dev, st_ino) of the open file
+        self._seen: tuple[int, int] = (-1, -1)  # (size, mtime_ns) at the last poll
+        self._mark = b""  # the bytes just before the read position, as read
+        self._fifo = False  # a pipe: read as it comes, no offsets to check
         # The file we read from went away: whatever is opened next is a reset.
         self._lost = False
 
@@ -76,12 +88,16 @@ class Tailer:
         self._ident = None
         self._offset = 0
         self._pending.clear()
+        self._mark = b""
+        self._seen = (-1, -1)
 
     def poll(self) -> TailBatch:
         try:
             st = os.stat(self.path)
         except OSError:  # gone (or unreadable): wait for it to come back
             st = None
+        if st is not None and stat.S_ISFIFO(st.st_mode):
+            return self._poll_fifo()
         if st is None or stat.S_ISDIR(st.st_mode):
             if self._fd is not None or self._offset or self._pending:
                 self._drop()
@@ -103,24 +119,65 @@ class Tailer:
             # again between the stat and the open.
             fst = os.fstat(fd)
             self._ident = (fst.st_dev, fst.st_ino)
-            size = fst.st_size
+            size, seen = fst.st_size, (fst.st_size, fst.st_mtime_ns)
             if self._lost:
                 reset = True
                 self._lost = False
+            if not reset:
+                self._mark = self._bytes_before(self._offset + len(self._pending))
         else:
-            size = st.st_size
+            size, seen = st.st_size, (st.st_size, st.st_mtime_ns)
 
         read_pos = self._offset + len(self._pending)
-        if size < read_pos:
-            # Truncated in place (or, on the first open, not the file a
-            # promised offset came from): start again from its beginning.
+        changed, self._seen = seen != self._seen, seen
+        if size < read_pos or (changed and read_pos and not self._same_mark(read_pos)):
+            # Truncated in place, perhaps grown again past where we were (or,
+            # on the first open, not the file a promised offset came from):
+            # start again from its beginning.
             reset = True
             self._offset = 0
             self._pending.clear()
+            self._mark = b""
             read_pos = 0
         if size == read_pos:
             return TailBatch(reset=reset)
         return TailBatch(lines=self._read_new(read_pos), reset=reset)
+
+    def _bytes_before(self, pos: int) -> bytes:
+        assert self._fd is not None
+        start = max(0, pos - _MARK_BYTES)
+        return os.pread(self._fd, pos - start, start)
+
+    def _same_mark(self, read_pos: int) -> bool:
+        """Whether the bytes before `read_pos` are still the ones read there."""
+        return self._bytes_before(read_pos) == self._mark
+
+    def _poll_fifo(self) -> TailBatch:
+        """A FIFO: what its writers sent since the last poll, never blocking."""
+        if not self._fifo:
+            self._drop()
+            self._fifo = True
+        if self._fd is None:
+            try:
+                self._fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+            except OSError:
+                return TailBatch(missing=True)
+        chunks: list[bytes] = []
+        while True:
+            try:
+                chunk = os.read(self._fd, _CHUNK)
+            except BlockingIOError:
+                break
+            if not chunk:  # no writer now; a later one may come
+                break
+            chunks.append(chunk)
+        if not chunks:
+            return TailBatch()
+        data = bytes(self._pending) + b"".join(chunks)
+        lines, consumed = split_lines(data, self._offset)
+        self._pending = bytearray(data[consumed:])
+        self._offset += consumed
+        return TailBatch(lines=lines)
 
     def _read_new(self, read_pos: int) -> list[tuple[int, bytes]]:
         assert self._fd is not None
@@ -137,6 +194,10 @@ class Tailer:
             chunks.append(chunk)
             if len(chunk) < _CHUNK:
                 break
+        # Contiguous with the old mark: it ended where this read began.
+        if chunks:
+            before = chunks[-2] if len(chunks) > 1 else self._mark
+            self._mark = (before[-_MARK_BYTES:] + chunks[-1])[-_MARK_BYTES:]
         if not newline_seen:
             # Still inside one (maybe huge) line: keep it, yield nothing.
             for c in chunks:

@@ -1,27 +1,26 @@
-"""The watch model: every entry read, the filtered view over them, marks, stats.
+"""The watch model: every entry read, the filtered, ordered view over them, marks, stats.
 
 Kept apart from the widgets (like mitmproxy's addons/view.py): the call list
 only asks "how many rows, and what is row i", the header only reads `stats`.
-Listeners are plain callbacks, so the model is testable without an app.
+Listeners are plain callbacks, so the model is testable without an app. The
+cursor and follow mode live beside it, in `focus.Focus`.
+
+One clock: entries are in the order hooks answered (the order records are
+appended; several streams are merged by it), and `Entry.t` is that time.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
-from collections import Counter
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
-from hooktui.tap.model import DECISIONS, RecordHead
-from hooktui.tap.read.reader import parse_ts, ts_sort_key
+from hooktui.tap.model import RecordHead
+from hooktui.tap.read.reader import end_time, merge_lazily, time_keyed
+from hooktui.tap.read.stats import SPARK_MINUTES, STRAGGLERS, Stats
 
-# How many minutes of calls-per-minute history the header's sparkline shows.
-SPARK_MINUTES = 30
-# Out-of-order records tolerated when looking back for the newest minutes.
-STRAGGLERS = 256
+__all__ = ["SPARK_MINUTES", "STRAGGLERS", "CallView", "Entry", "Stats", "make_entries"]
 
 
 class Entry(msgspec.Struct, gc=False):
@@ -45,9 +44,12 @@ class Entry(msgspec.Struct, gc=False):
 
     @property
     def t(self) -> float:
-        """Epoch seconds of the call (NaN for a bad line); parsed on demand, for shown rows."""
+        """Epoch seconds when the hook answered (NaN for a bad line); parsed on demand.
+
+        The list is in this order, so this is the time a row shows.
+        """
         head = self.head
-        return parse_ts(head.ts) if isinstance(head, RecordHead) else math.nan
+        return end_time(head) if isinstance(head, RecordHead) else math.nan
 
 
 def make_entries(source: int, items: Iterable[tuple[int, Any]]) -> list[Entry]:
@@ -55,119 +57,19 @@ def make_entries(source: int, items: Iterable[tuple[int, Any]]) -> list[Entry]:
     return [Entry(source, offset, head) for offset, head in items]
 
 
+def _head(entry: Entry) -> Any:
+    return entry.head
+
+
 def merge_by_time(per_source: list[list[Entry]]) -> list[Entry]:
-    """One list ordered by time; each stream keeps its own file order.
+    """One list ordered by when each hook answered; each stream keeps its own file order.
 
     A bad line has no time: it takes its predecessor's, so it stays where it was.
     """
-
-    def keyed(entries: list[Entry]):
-        last = ""
-        for e in entries:
-            if isinstance(e.head, RecordHead):
-                last = ts_sort_key(e.head.ts)
-            yield last, e.source, e
-
     if len(per_source) == 1:
         return list(per_source[0])
-    merged = heapq.merge(*(keyed(es) for es in per_source), key=lambda k: (k[0], k[1]))
-    return [e for _, _, e in merged]
-
-
-# Minute buckets are keyed by the timestamp's text up to the minute: slicing is
-# ten times cheaper than parsing, and records are written in UTC.
-_MINUTE_FORMAT = "%Y-%m-%dT%H:%M"
-
-
-class Stats:
-    """Counts and latencies over the shown entries."""
-
-    def __init__(self) -> None:
-        self.clear()
-
-    def clear(self) -> None:
-        self.decisions: Counter[str] = Counter({d: 0 for d in DECISIONS})
-        self.bad = 0
-        self.fail_open = 0
-        self._durations: list[float] = []
-        self._sorted: list[float] | None = None
-        self._ts: list[str] = []  # timestamps in view order, for the per-minute counts
-        self._per_minute: tuple[int, list[int]] | None = None
-
-    def add_all(self, entries: Iterable[Entry]) -> None:
-        """Count many entries: a few C-speed passes, not a Python loop per entry."""
-        heads = [e.head for e in entries]
-        calls = [h for h in heads if isinstance(h, RecordHead)]
-        self.bad += len(heads) - len(calls)
-        if not calls:
-            return
-        self.decisions.update([h.decision for h in calls])
-        if self.decisions["failure"]:
-            self.fail_open += sum(
-                1 for h in calls if h.decision == "failure" and h.effect != "blocks"
-            )
-        self._durations += [h.duration_ms for h in calls]
-        self._sorted = None
-        self._ts += [h.ts for h in calls]
-        self._per_minute = None
-
-    def add(self, entry: Entry) -> None:
-        self.add_all((entry,))
-
-    @property
-    def calls(self) -> int:
-        return len(self._durations)
-
-    @property
-    def failures(self) -> int:
-        return self.decisions["failure"]
-
-    def percentile(self, p: float) -> float | None:
-        """Nearest-rank percentile of latency, in ms; None without calls."""
-        if not self._durations:
-            return None
-        if self._sorted is None:
-            self._sorted = sorted(self._durations)
-        rank = max(1, math.ceil(p / 100 * len(self._sorted)))
-        return self._sorted[rank - 1]
-
-    def per_minute(self, minutes: int = SPARK_MINUTES) -> list[int]:
-        """Calls per minute for the last `minutes` minutes up to the newest call.
-
-        "Now" is the newest record, not the wall clock: a recorded stream looks
-        the same whenever it is opened. Only the tail of the view is read.
-        """
-        if self._per_minute is not None and self._per_minute[0] == minutes:
-            return self._per_minute[1]
-        counts = self._count_minutes(minutes)
-        self._per_minute = (minutes, counts)
-        return counts
-
-    def _count_minutes(self, minutes: int) -> list[int]:
-        ts = self._ts
-        if not ts:
-            return [0] * minutes
-        # Streams are in rough time order (a record is written when its hook
-        # ends): look back from the end, past a margin of older records.
-        newest = max(t[:16] for t in ts[-STRAGGLERS:])
-        try:
-            end = datetime.strptime(newest, _MINUTE_FORMAT)
-        except ValueError:  # not a timestamp we can count back from
-            return [0] * (minutes - 1) + [1]
-        keys = [(end - timedelta(minutes=m)).strftime(_MINUTE_FORMAT) for m in range(minutes)]
-        oldest = keys[-1]
-        counts: Counter[str] = Counter()
-        older = 0
-        for t in reversed(ts):
-            key = t[:16]
-            if key < oldest:
-                older += 1
-                if older > STRAGGLERS:
-                    break
-                continue
-            older = 0
-            counts[key] += 1
-        return [counts.get(k, 0) for k in reversed(keys)]
+    keyed = [time_keyed(((0, e) for e in es), _head) for es in per_source]
+    return [e for _, _, e in merge_lazily(keyed)]
 
 
 Predicate = Callable[[RecordHead], bool]

@@ -12,25 +12,18 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from typing import Any
 
+from hooktui.tap.read.sanitize import safe_line, safe_text
+from hooktui.tui.cli.palette import FAIL_OPEN, PALETTE, UNKNOWN
 from rich.color import Color
 from rich.style import Style
 
-# One distinct look per decision. A failure that let the call through (the
-# runtime failed open: a guard silently bypassed) is the loudest thing on screen.
-DECISION_STYLES: dict[str, Style] = {
-    "allow": Style(color="green3"),
-    "deny": Style(color="red1", bold=True),
-    "ask": Style(color="gold1", bold=True),
-    # Far from deny's red in hue and in lightness: the two must never be confused.
-    "modify": Style(color="medium_purple1"),
-    "replace": Style(color="deep_sky_blue1"),
-    "failure": Style(color="dark_orange", bold=True),
-}
-FAIL_OPEN_STYLE = Style(color="white", bgcolor="red3", bold=True)
+# One distinct look per decision, from the one palette (tui/cli/palette.py).
+DECISION_STYLES: dict[str, Style] = {d: look.style() for d, look in PALETTE.items()}
+FAIL_OPEN_STYLE = FAIL_OPEN.style()
 BAD_LINE_STYLE = Style(color="red1", italic=True)
-UNKNOWN_DECISION_STYLE = Style(color="grey62")
+UNKNOWN_DECISION_STYLE = UNKNOWN.style()
 
-FAIL_OPEN_MARK = "⚠"
+FAIL_OPEN_MARK = FAIL_OPEN.symbol
 NEAR_TIMEOUT_MARK = "◷"
 MARK_MARK = "●"
 
@@ -134,11 +127,25 @@ def effective_timeout_ms(runtime: str, timeout_ms: int | None) -> int | None:
     return timeout_ms if timeout_ms else default_timeout_ms(runtime)
 
 
+def _moment(epoch: float, tz: tzinfo | None) -> datetime | None:
+    """The datetime of `epoch` in `tz` (None: local); None when no datetime can hold it.
+
+    A record may say year 1 or 9999 with any offset, or a time past what the
+    platform can convert: that is a row that shows no time, never a crash.
+    """
+    if not math.isfinite(epoch):
+        return None
+    try:
+        return datetime.fromtimestamp(epoch, tz or datetime.now().astimezone().tzinfo)
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
 def format_time(epoch: float, tz: tzinfo | None, millis: bool = False) -> str:
     """Wall-clock time of a record; `tz=None` means the local zone."""
-    if math.isnan(epoch):
-        return "--:--:--"
-    moment = datetime.fromtimestamp(epoch, tz or datetime.now().astimezone().tzinfo)
+    moment = _moment(epoch, tz)
+    if moment is None:
+        return "--:--:--.---" if millis else "--:--:--"
     text = moment.strftime("%H:%M:%S")
     if millis:
         text += f".{moment.microsecond // 1000:03d}"
@@ -146,9 +153,9 @@ def format_time(epoch: float, tz: tzinfo | None, millis: bool = False) -> str:
 
 
 def format_datetime(epoch: float, tz: tzinfo | None) -> str:
-    if math.isnan(epoch):
-        return "unknown time"
-    moment = datetime.fromtimestamp(epoch, tz or datetime.now().astimezone().tzinfo)
+    moment = _moment(epoch, tz)
+    if moment is None:
+        return "unknown time" if math.isnan(epoch) else "out of range"
     return moment.isoformat(timespec="milliseconds")
 
 
@@ -160,26 +167,10 @@ def short_runtime(runtime: str) -> str:
     return RUNTIME_SHORT.get(runtime, runtime)
 
 
-_CONTROL = {i: "·" for i in range(32)}
-_CONTROL[ord("\n")] = "⏎"
-_CONTROL[ord("\t")] = " "
-_CONTROL.update({i: "·" for i in range(0x7F, 0xA0)})  # DEL and C1 (0x9b is a CSI)
-
-
-def one_line(text: str) -> str:
-    """Text safe for a single terminal row: no newlines or control characters."""
-    return text.translate(_CONTROL)
-
-
-# Hook output is untrusted: an escape sequence in it must show, not run
-# (OSC 52 could write the clipboard, others retitle or garble the terminal).
-_UNPRINTABLE = {i: f"\\x{i:02x}" for i in (*range(32), *range(0x7F, 0xA0))}
-del _UNPRINTABLE[ord("\n")], _UNPRINTABLE[ord("\t")]
-
-
-def printable(text: str) -> str:
-    """Multi-line text with control characters shown as \\xNN escapes."""
-    return text.translate(_UNPRINTABLE)
+# Record text is untrusted: one sanitizer (tap/read/sanitize.py) for every
+# field a terminal shows, under the names the widgets already use.
+one_line = safe_line
+printable = safe_text
 
 
 def pretty_json(value: Any) -> str:

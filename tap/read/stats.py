@@ -1,0 +1,171 @@
+"""Counts, latencies and rates over the shown calls: what watch's header and show's tally say.
+
+"Now" is the newest call, not the wall clock: a recorded stream reads the same
+whenever it is opened.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections import Counter
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from hooktui.tap.model import DECISIONS, RecordHead
+from hooktui.tap.read.reader import end_time
+
+# How many minutes of calls-per-minute history the header's sparkline shows.
+SPARK_MINUTES = 30
+# Out-of-order records tolerated when looking back for the newest minutes.
+STRAGGLERS = 256
+# The window `Stats.rate` averages over, and how many calls it parses at most
+# (past that, the rate is taken over the newest RATE_SAMPLE calls' own span).
+RATE_MINUTES = 5
+RATE_SAMPLE = 5000
+
+# Minute buckets are keyed by the timestamp's text up to the minute: slicing is
+# ten times cheaper than parsing, and records are written in UTC.
+_MINUTE_FORMAT = "%Y-%m-%dT%H:%M"
+
+
+def is_fail_open(head: RecordHead) -> bool:
+    """A failure the runtime let through (same rule as Verdict.lets_through)."""
+    return head.decision == "failure" and head.effect != "blocks"
+
+
+def nearest_rank(sorted_values: list[float], p: float) -> float | None:
+    """Nearest-rank percentile of already sorted values; None when there are none."""
+    if not sorted_values:
+        return None
+    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+class Stats:
+    """Counts and latencies over the shown entries.
+
+    With `keep_heads=False` (show's tally over a stream of any size) it keeps
+    8 bytes per call (its latency, for exact percentiles) and no rates.
+    """
+
+    def __init__(self, keep_heads: bool = True) -> None:
+        self.keep_heads = keep_heads
+        self.clear()
+
+    def clear(self) -> None:
+        self.decisions: Counter[str] = Counter({d: 0 for d in DECISIONS})
+        self.bad = 0
+        self.fail_open = 0
+        self._durations = array("d")
+        self._sorted: list[float] | None = None
+        self._heads: list[RecordHead] = []  # in view order, for minutes and rates
+        self._per_minute: tuple[int, list[int]] | None = None
+        self._rate: tuple[int, int, float] | None = None
+
+    def add_all(self, entries: Iterable[Any]) -> None:
+        """Count many entries (anything with a `.head`): a few C-speed passes, not a loop each."""
+        heads = [e.head for e in entries]
+        calls = [h for h in heads if isinstance(h, RecordHead)]
+        self.bad += len(heads) - len(calls)
+        self.add_heads(calls)
+
+    def add_heads(self, calls: list[RecordHead]) -> None:
+        if not calls:
+            return
+        self.decisions.update([h.decision for h in calls])
+        if self.decisions["failure"]:
+            self.fail_open += sum(1 for h in calls if is_fail_open(h))
+        self._durations.extend([h.duration_ms for h in calls])
+        self._sorted = None
+        if self.keep_heads:
+            self._heads += calls
+            self._per_minute = None
+            self._rate = None
+
+    def add(self, entry: Any) -> None:
+        self.add_all((entry,))
+
+    @property
+    def calls(self) -> int:
+        return len(self._durations)
+
+    @property
+    def failures(self) -> int:
+        return self.decisions["failure"]
+
+    def percentile(self, p: float) -> float | None:
+        """Nearest-rank percentile of latency, in ms; None without calls."""
+        if self._sorted is None:
+            self._sorted = sorted(self._durations)
+        return nearest_rank(self._sorted, p)
+
+    # -- over time -----------------------------------------------------------
+
+    def rate(self, minutes: int = RATE_MINUTES) -> float:
+        """Calls per minute over the last `minutes` up to the newest call (a rate, not a count).
+
+        A stream younger than the window is averaged over its own span (at
+        least one minute), so a first burst does not read as a trickle.
+        """
+        if self._rate is not None and self._rate[:2] == (len(self._heads), minutes):
+            return self._rate[2]
+        value = self._count_rate(minutes)
+        self._rate = (len(self._heads), minutes, value)
+        return value
+
+    def _count_rate(self, minutes: int) -> float:
+        times: list[float] = []
+        for head in reversed(self._heads[-RATE_SAMPLE:]):
+            t = end_time(head)
+            if t == t:  # not NaN
+                times.append(t)
+        if not times:
+            return 0.0
+        newest = max(times[:STRAGGLERS])
+        cutoff = newest - minutes * 60
+        inside = [t for t in times if cutoff < t <= newest]
+        if len(inside) == len(times) and len(times) == RATE_SAMPLE:
+            # More calls in the window than we parse: their own span gives the rate.
+            span = newest - min(inside)
+            return len(inside) / max(span / 60, 1 / 60)
+        span = newest - min(inside) if len(inside) == len(times) else minutes * 60
+        return len(inside) / max(span / 60, 1.0)
+
+    def per_minute(self, minutes: int = SPARK_MINUTES) -> list[int]:
+        """Calls per minute for the last `minutes` minutes up to the newest call.
+
+        Only the tail of the view is read.
+        """
+        if self._per_minute is not None and self._per_minute[0] == minutes:
+            return self._per_minute[1]
+        counts = self._count_minutes(minutes)
+        self._per_minute = (minutes, counts)
+        return counts
+
+    def _count_minutes(self, minutes: int) -> list[int]:
+        heads = self._heads
+        if not heads:
+            return [0] * minutes
+        # Streams are in rough time order (a record is written when its hook
+        # ends): look back from the end, past a margin of older records.
+        newest = max(h.ts[:16] for h in heads[-STRAGGLERS:])
+        try:
+            end = datetime.strptime(newest, _MINUTE_FORMAT)
+        except ValueError:  # not a timestamp we can count back from
+            return [0] * (minutes - 1) + [1]
+        keys = [(end - timedelta(minutes=m)).strftime(_MINUTE_FORMAT) for m in range(minutes)]
+        oldest = keys[-1]
+        counts: Counter[str] = Counter()
+        older = 0
+        for h in reversed(heads):
+            key = h.ts[:16]
+            if key < oldest:
+                older += 1
+                if older > STRAGGLERS:
+                    break
+                continue
+            older = 0
+            counts[key] += 1
+        return [counts.get(k, 0) for k in reversed(keys)]

@@ -1,0 +1,62 @@
+"""The decision palette: one colour, symbol and weight per decision, for every screen.
+
+Colour is never the only signal: each decision also has a symbol and a
+weight, so a row reads the same under NO_COLOR, in a CI log or to a
+colour-blind reader. Deny and modify differ in hue (red against blue), not only
+in shade, and a failure the runtime let through (a guard silently bypassed) is
+the loudest look of all. `show`, watch's rows and header, and replay use this
+table; nothing else names a decision's colour.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+from rich.style import Style
+
+
+class DecisionLook(NamedTuple):
+    color: str  # a rich colour name (foreground)
+    symbol: str  # one cell wide, shown before the decision's word
+    bold: bool
+    bgcolor: str | None = None
+
+    def style(self, color: bool = True) -> Style:
+        """The rich Style; without colour only the weight (and reverse for a background)."""
+        if not color:
+            return Style(bold=self.bold, reverse=self.bgcolor is not None)
+        return Style(color=self.color, bgcolor=self.bgcolor, bold=self.bold)
+
+
+PALETTE: dict[str, DecisionLook] = {
+    "allow": DecisionLook("green3", "✓", False),
+    "deny": DecisionLook("red1", "✗", True),
+    "ask": DecisionLook("gold1", "?", True),
+    # Far from deny's red in hue and in lightness: the two must never be confused.
+    "modify": DecisionLook("medium_purple1", "✎", False),
+    "replace": DecisionLook("deep_sky_blue1", "⇄", False),
+    "failure": DecisionLook("dark_orange", "!", True),
+}
+FAIL_OPEN = DecisionLook("white", "⚠", True, bgcolor="red3")
+UNKNOWN = DecisionLook("grey62", "·", False)
+
+
+def no_color(environ: dict[str, str] | None = None) -> bool:
+    """NO_COLOR (https://no-color.org): set to anything but the empty string."""
+    return bool((os.environ if environ is None else environ).get("NO_COLOR"))
+
+
+def look(decision: str, fail_open: bool = False) -> DecisionLook:
+    if fail_open:
+        return FAIL_OPEN
+    return PALETTE.get(decision, UNKNOWN)
+
+
+def decision_style(decision: str, fail_open: bool = False, color: bool = True) -> Style:
+    return look(decision, fail_open).style(color)
+
+
+def decision_mark(decision: str, fail_open: bool = False, word: str = "") -> str:
+    """'✗ deny', '⚠ timeout' (a fail-open failure, named by what failed): symbol and word."""
+    return f"{look(decision, fail_open).symbol} {word or decision}"
