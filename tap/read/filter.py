@@ -5,25 +5,8 @@
     -decision:allow latency>=500ms     negation, comparisons with units
     not (hook:guard or "rm -rf")       parentheses, quoted phrases
 
-Terms
-  field:value   the field contains `value`, case-insensitively; a value with a
-                glob character (* ? [) must match the whole field instead
-                (`tool:mcp__*`, `session:abc*`). `field:""` matches an empty field.
-  field=value   the field equals `value` (case-insensitive); `field!=value` negates.
-  word, "a phrase"
-                contained (case-insensitive) in the summary, the reason or the
-                tool name. Quote words that start with - or ! or hold a colon.
-  latency>50ms  comparisons: < <= > >= = != and `:` (same as =). Latency in
-                ms (the default unit) or s; exit codes as integers.
-
-Fields: tool, decision, runtime, event, hook (its label), session, agent,
-failure, effect, reason, summary, id, native (the runtime's own event name);
-numbers: latency, exit, signal. `event:` also takes the aliases pre, post,
-prompt, permission, notify; `decision:block` means deny and `decision:approve`
-allow.
-
-Operators: `not`, `!` and `-` negate; `and` (or just a space) binds tighter
-than `or`; parentheses group. Keywords are case-insensitive.
+The terms (fields, their aliases and help) are one table, `filter_terms.TERMS`;
+`filter_terms.help_text()` lists them with the syntax.
 
 Bad lines (entries that are not records) have no fields: callers show them
 only while the filter is empty.
@@ -42,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hooktui.tap.model import RecordHead
+from hooktui.tap.read.filter_terms import ALIASES, TERMS, help_text
 
 Predicate = Callable[[RecordHead], bool]
 
@@ -58,17 +42,6 @@ class FilterError(ValueError):
 
 # --- fields ---------------------------------------------------------------
 
-_FIELD_ALIASES = {
-    "tool_name": "tool",
-    "label": "hook",
-    "session_id": "session",
-    "agent_id": "agent",
-    "native_event": "native",
-    "duration": "latency",
-    "duration_ms": "latency",
-    "exit_code": "exit",
-}
-
 _EVENT_ALIASES = {
     "pre": "pre_tool_use",
     "post": "post_tool_use",
@@ -79,19 +52,8 @@ _EVENT_ALIASES = {
 }
 _DECISION_ALIASES = {"block": "deny", "approve": "allow", "fail": "failure", "error": "failure"}
 
-
 # A short syntax card for help screens (`hooktui show --help`, watch's `?`).
-HELP = """\
-filter syntax (case-insensitive):
-  tool:Bash  decision:deny  runtime:codex  hook:guard  session:abc  agent:x
-  failure:timeout  effect:proceeds  reason:...  summary:...  id:...  native:...
-             field contains the value; with * ? [ ] the whole field must match
-             (tool:mcp__*); field=value is exact; field:"" is an empty field
-  event:pre / post / prompt / permission / notify, or part of the native name
-  latency>50ms  latency<=1.5s  exit!=0  exit:2  exit:none  signal=9
-  word "a phrase"     in the summary, reason or tool name
-  -term  !term  not term    negation (quote words that start with - or !)
-  a b  a and b  a or b  (a or b) c     not binds tightest, then and, then or"""
+HELP = help_text()
 
 MAX_DEPTH = 50
 _GLOB_CHARS = frozenset("*?[")
@@ -197,23 +159,10 @@ def _tokenize(expr: str) -> list[_Tok]:
 # tables above and generated constant names (`_c0`, `_c1`...) go into the
 # source; every value the user typed is passed in as a constant.
 
-_FIELD_EXPR = {
-    "tool": "h.tool_name",
-    "decision": "h.decision",
-    "runtime": "h.runtime",
-    "event": "h.event",
-    "native": "h.native_event",
-    "hook": "h.hook.label",
-    "session": "h.session_id",
-    "agent": "h.agent_id",
-    "failure": "h.failure",
-    "effect": "h.effect",
-    "reason": "h.reason",
-    "summary": "h.summary",
-    "id": "h.id",
-}
-_NUM_EXPR = {"latency": "h.duration_ms", "exit": "h.exit_code", "signal": "h.signal"}
-FIELDS = (*_FIELD_EXPR, *_NUM_EXPR)
+# Each term reads `h.<its field>`: names from the table only, never user text.
+_FIELD_EXPR = {t.name: f"h.{t.field}" for t in TERMS if t.kind == "text"}
+_NUM_EXPR = {t.name: f"h.{t.field}" for t in TERMS if t.kind == "number"}
+FIELDS = tuple(t.name for t in TERMS)
 _FIELDS_HINT = "fields: " + ", ".join(FIELDS)
 _PY_OPS = {":": "==", "=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -303,7 +252,7 @@ def _num_field(gen: _Gen, tok: _Tok, name: str) -> tuple[str, str]:
 
 def _field(gen: _Gen, tok: _Tok) -> tuple[str, str]:
     name = tok.text.lower()
-    name = _FIELD_ALIASES.get(name, name)
+    name = ALIASES.get(name, name)
     if name in _FIELD_EXPR:
         return _text_field(gen, tok, name)
     if name in _NUM_EXPR:

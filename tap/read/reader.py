@@ -245,18 +245,23 @@ class LineChunks:
         self.partial = b"".join(parts)
 
 
+def decode_lines(lines: Iterable[tuple[int, bytes]]) -> list[tuple[int, bytes, Entry]]:
+    """(offset, line, entry) for (offset, line) pairs: decode_head, keeping each line."""
+    decode = _strict_head_decoder.decode
+    out: list[tuple[int, bytes, Entry]] = []
+    append = out.append
+    for offset, line in lines:
+        try:
+            append((offset, line, decode(line)))
+        except Exception:
+            append((offset, line, decode_head(line, offset)))
+    return out
+
+
 def read_batches(fd: int, chunk: int = STREAM_CHUNK) -> Iterator[list[tuple[int, bytes, Entry]]]:
     """(offset, line, entry) batches of one input read to its end, decoded as they come."""
-    decode = _strict_head_decoder.decode
     for lines in LineChunks(fd, chunk):
-        out = []
-        append = out.append
-        for offset, line in lines:
-            try:
-                append((offset, line, decode(line)))
-            except Exception:
-                append((offset, line, decode_head(line, offset)))
-        yield out
+        yield decode_lines(lines)
 
 
 def load_stream(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], int]:

@@ -24,6 +24,7 @@ from pathlib import Path
 from hooktui.tap import model
 
 RUNS = 3
+TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
 HOOKTUI = str(Path(sys.executable).with_name("hooktui"))
 TOOLS = ["Bash", "Edit", "Read", "Write", "mcp__github__create_issue", "apply_patch"]
 DECISIONS = ["allow"] * 8 + ["deny", "ask", "modify", "failure"]
@@ -87,16 +88,23 @@ def write_stream(path: Path, n: int) -> None:
 
 
 def run(cmd: list[str], stdin: Path) -> tuple[float, int]:
-    """Wall seconds and peak RSS (KiB) of one run, output to /dev/null."""
-    with stdin.open("rb") as fin, open(os.devnull, "wb") as fout:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"{cmd[:3]} exited {proc.returncode}")
-    return elapsed, usage.ru_maxrss
+    """Wall seconds and peak RSS (KiB) of one run, output to /dev/null.
+
+    Peak RSS comes from GNU time when it is there: a child forked from this
+    (large) process would report this process's size as its own floor.
+    """
+    with tempfile.NamedTemporaryFile("r") as report:
+        wrap = [TIME, "-f", "%M", "-o", report.name] if TIME else []
+        with stdin.open("rb") as fin, open(os.devnull, "wb") as fout:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([*wrap, *cmd], stdin=fin, stdout=fout)
+            _, status, usage = os.wait4(proc.pid, 0)
+            elapsed = time.perf_counter() - t0
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):
+            raise SystemExit(f"{cmd[:3]} exited {code}")
+        text = report.read().strip().splitlines()
+        return elapsed, int(text[-1]) if text else usage.ru_maxrss
 
 
 def commands(path: Path) -> dict[str, list[str]]:

@@ -102,7 +102,17 @@ def test_text_table_rows_bad_lines_and_tally(stream):
     assert "Traceback" not in r.stderr
     rows = out.splitlines()
     header = rows[0].split()
-    assert header == ["time", "runtime", "event", "hook", "tool", "summary", "decision", "latency"]
+    assert header == [
+        "time",
+        "runtime",
+        "event",
+        "hook",
+        "tool",
+        "summary",
+        "decision",
+        "latency",
+        "why",
+    ]
     assert "echo number-1" in out and "rm -rf build" in out and "create issue" in out
     deny_row = next(r for r in rows if "rm -rf build" in r)
     assert "deny" in deny_row and "Bash" in deny_row and "guard.py" in deny_row

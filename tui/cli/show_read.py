@@ -1,0 +1,216 @@
+"""`show`'s reading steps: which streams, read once each, merged lazily, filtered, followed.
+
+Everything here streams: a batch (one chunk of one stream, or MERGE_BATCH
+merged items) is the most held at once, except `--last N`, which holds N calls.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
+
+from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tap.read.reader import (
+    STDIN,
+    BadLine,
+    LineChunks,
+    decode_lines,
+    is_regular,
+    merge_lazily,
+    open_input,
+    time_keyed,
+)
+from hooktui.tap.read.sanitize import safe_line
+from hooktui.tap.read.tail import Tailer
+
+POLL_SECONDS = 0.1
+# Items of several merged streams handed on together (one stream: its chunks).
+MERGE_BATCH = 2048
+
+# (stream index, offset, line, entry): one line of one stream as it flows through.
+Item = tuple[int, int, bytes, object]
+
+
+class Usage(Exception):
+    """Bad input: one line on stderr, exit 2."""
+
+
+class Options(NamedTuple):
+    accepts: Callable[[object], bool]  # the compiled filter
+    show_bad: bool  # bad lines are shown only while the filter is empty
+    last: int | None
+    format: str
+    group_by: str | None
+    sort: str
+    follow: bool
+    utc: bool
+
+
+class Source(NamedTuple):
+    path: str
+    name: str  # as the stream column shows it
+    regular: bool  # a file that can be followed (not a pipe, FIFO or stdin)
+
+
+def identity(path: str) -> object:
+    """What makes two names one stream: stdin, the file's (device, inode), or its real path."""
+    if path == STDIN:
+        return STDIN
+    try:
+        st = os.stat(path)
+    except OSError:
+        return os.path.realpath(path)
+    return (st.st_dev, st.st_ino)
+
+
+def sources_of(paths: list[str], follow: bool) -> list[Source]:
+    """The streams to read, each once (a file named twice, or through a link, is one)."""
+    unique: dict[object, str] = {}
+    for path in paths or [default_stream_path()]:
+        unique.setdefault(identity(path), path)
+    sources = []
+    for path in unique.values():
+        shown = safe_line(path)
+        if path != STDIN and os.path.isdir(path):
+            raise Usage(f"{shown} is a directory, not a stream file")
+        if path != STDIN and not os.path.exists(path) and not follow:
+            raise Usage(
+                f"no stream at {shown} (record one with `hooktui install ...` or `hooktui demo`)"
+            )
+        name = "stdin" if path == STDIN else os.path.basename(path)
+        sources.append(Source(path, name, is_regular(path)))
+    return sources
+
+
+def read(sources: list[Source], ends: list[int]) -> Iterator[list[Item]]:
+    """Every line of every stream, as batches of items, merged by time when several.
+
+    `ends[i]` is set, once stream i is read, to where a Tailer continues.
+    """
+    readers = []
+    for si, source in enumerate(sources):
+        if source.path != STDIN and not os.path.exists(source.path):
+            continue  # --follow waits for it
+        try:
+            fd = open_input(source.path)
+        except OSError as exc:
+            raise Usage(f"cannot read {safe_line(source.path)}: {exc.strerror}") from exc
+        readers.append((si, fd, _stream_batches(si, fd, ends)))
+    try:
+        if len(readers) == 1:
+            yield from readers[0][2]
+        elif readers:
+            yield from _merged([batches for _, _, batches in readers])
+    finally:
+        for _, fd, _ in readers:
+            os.close(fd)
+
+
+def _stream_batches(si: int, fd: int, ends: list[int]) -> Iterator[list[Item]]:
+    chunks = LineChunks(fd)
+    for lines in chunks:
+        yield [(si, off, line, e) for off, line, e in decode_lines(lines)]
+    ends[si] = chunks.end
+
+
+def _merged(per_stream: list[Iterator[list[Item]]]) -> Iterator[list[Item]]:
+    """Several streams merged lazily by when each hook answered: one heap, one item each."""
+
+    def items(batches: Iterator[list[Item]]) -> Iterator[tuple[int, Item]]:
+        for batch in batches:
+            for item in batch:
+                yield item[1], item
+
+    keyed = [time_keyed(items(b), head_of=lambda item: item[3]) for b in per_stream]
+    batch: list[Item] = []
+    for _, _, item in merge_lazily(keyed):
+        batch.append(item)
+        if len(batch) >= MERGE_BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def select(batches: Iterable[list[Item]], opts: Options, tally) -> Iterator[list[Item]]:
+    """The items to print: calls the filter accepts, bad lines while it is empty; counted."""
+    accepts, keep_bad = opts.accepts, opts.show_bad or opts.format == "json"
+    for batch in batches:
+        chosen = []
+        for item in batch:
+            e = item[3]
+            if isinstance(e, BadLine):
+                tally.bad += 1
+                if keep_bad and opts.group_by is None:
+                    chosen.append(item)
+                continue
+            tally.total += 1
+            if accepts(e):
+                chosen.append(item)
+        if chosen:
+            yield chosen
+
+
+def last_calls(batches: Iterable[list[Item]], n: int) -> Iterator[list[Item]]:
+    """Only the last `n` calls, with the bad lines that follow each (holds n calls)."""
+    kept: deque[list[Item]] = deque(maxlen=n)  # a call and the bad lines after it
+    leading: list[Item] = []  # bad lines before the first call: shown unless pushed out
+    for batch in batches:
+        for item in batch:
+            if not isinstance(item[3], BadLine):
+                if n and len(kept) == n:
+                    leading = []
+                if n:
+                    kept.append([item])
+            elif kept:
+                kept[-1].append(item)
+            else:
+                leading.append(item)
+    out = ([] if not n else leading) + [item for group in kept for item in group]
+    if out:
+        yield out
+
+
+# --- following --------------------------------------------------------------
+
+
+def follow(
+    sources: list[Source],
+    ends: list[int],
+    opts: Options,
+    out,
+    tally,
+    err: Callable[[str], None],
+) -> None:
+    """Poll every followable stream until interrupted; new lines go through the same filter."""
+    tailers = {i: Tailer(s.path, ends[i]) for i, s in enumerate(sources) if s.path != STDIN}
+    tailers = {i: t for i, t in tailers.items() if sources[i].regular or not ends[i]}
+    waiting = dict.fromkeys(tailers, False)
+    while tailers:
+        batch: list[Item] = []
+        for i, tailer in tailers.items():
+            shown = safe_line(sources[i].path)
+            try:
+                got = tailer.poll()
+            except OSError as exc:  # unreadable for now (permissions, a vanished mount)
+                if not waiting[i]:
+                    waiting[i] = True
+                    err(f"cannot read {shown}: {exc.strerror}; retrying")
+                continue
+            if got.missing:
+                if not waiting[i]:
+                    waiting[i] = True
+                    err(f"waiting for {shown} ...")
+                continue
+            waiting[i] = False
+            if got.reset:
+                err(f"{shown} was truncated or replaced; reading it from the start")
+            batch += [(i, off, line, e) for off, line, e in decode_lines(got.lines)]
+        if batch:
+            for chosen in select([batch], opts, tally):
+                out.write(chosen)
+        else:
+            time.sleep(POLL_SECONDS)

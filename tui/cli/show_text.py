@@ -1,0 +1,287 @@
+"""`show`'s text output: rows under one header, the closing tally, the group table.
+
+Rows are formatted here with fixed widths rather than by rich.Table: a table
+measures every cell before printing, which costs minutes for 100k rows and
+cannot stream. On a terminal the row fits its width (columns are dropped, then
+cut with an ellipsis); in a pipe or a CI log nothing is cut unless COLUMNS says
+how wide the log is. Every field goes through the one sanitizer, and colour
+follows NO_COLOR / FORCE_COLOR / TERM as rich decides, with each decision
+also told by its symbol and word.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import UTC
+from typing import IO
+
+import msgspec
+from hooktui.tap.model import Blob, RecordHead
+from hooktui.tap.read.groups import Group
+from hooktui.tap.read.reader import BadLine, end_time
+from hooktui.tap.read.sanitize import safe_line
+from hooktui.tap.read.stats import Stats, is_fail_open
+from hooktui.tui.cli import format as fmt
+from hooktui.tui.cli.palette import decision_mark, decision_style
+
+_NO_VALUE = ("", None)
+
+
+def plural(n: int, word: str) -> str:
+    """'1 call', '3 calls', '1,204 bad lines'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+class _FailureText(msgspec.Struct):
+    """The two fields of a full record a failure row shows, decoded only for failures."""
+
+    stderr: Blob = msgspec.field(default_factory=Blob)
+    failure_detail: str = ""
+
+
+_failure_decoder = msgspec.json.Decoder(_FailureText)
+
+
+def why(head: RecordHead, line: bytes) -> str:
+    """What a row says after the summary: the hook's reason, or what a failure printed last."""
+    if head.decision != "failure":
+        return head.reason
+    try:
+        extra = _failure_decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return head.reason
+    if extra.stderr.encoding == "utf-8":
+        lines = [x for x in extra.stderr.data.splitlines() if x.strip()]
+        if lines:
+            return f"stderr: {lines[-1].strip()}"
+    return head.reason or extra.failure_detail
+
+
+class Tally:
+    """Counts for the closing line: the numbers watch's header shows, on one line."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.shown = 0
+        self.bad = 0
+        self.stats = Stats(keep_heads=False)  # constant memory: no heads kept
+
+    def add(self, heads: list[RecordHead]) -> None:
+        self.shown += len(heads)
+        self.stats.add_heads(heads)
+
+    def line(self) -> str:
+        stats = self.stats
+        of = f"{self.shown:,} of " if self.shown != self.total else ""
+        parts = [f"{of}{plural(self.total, 'call')}"]
+        decisions = stats.decisions
+        if stats.calls:
+            order = ["allow", "deny", "ask", "modify", "replace", "failure"]
+            names = order + sorted(set(decisions) - set(order))
+            parts.append(", ".join(f"{decisions[d]:,} {d}" for d in names if decisions[d]))
+        if stats.fail_open:
+            parts.append(f"{stats.fail_open:,} failed open")
+        p50, p95 = stats.percentile(50), stats.percentile(95)
+        if p50 is not None and p95 is not None:
+            parts.append(f"p50 {fmt.format_latency(p50)}, p95 {fmt.format_latency(p95)}")
+        if self.bad:
+            parts.append(plural(self.bad, "bad line"))
+        return " | ".join(parts)
+
+
+def _width(stream: IO[str], console_width: int) -> int | None:
+    """The width rows must fit: a terminal's, or COLUMNS; None (never cut) in a pipe."""
+    if stream.isatty():
+        return console_width
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else None
+
+
+class TextOut:
+    """Fixed-width rows under one header; --follow adds rows under it as they come."""
+
+    # (name, nominal width, justify), in the order shown. The summary and the
+    # why take what is left; hook and tool grow with a wide terminal.
+    _COLUMNS = (
+        ("time", 12, "left"),
+        ("stream", 10, "left"),
+        ("runtime", 7, "left"),
+        ("event", 6, "left"),
+        ("hook", 14, "left"),
+        ("tool", 14, "left"),
+        ("summary", 0, "left"),
+        ("decision", 14, "left"),
+        ("latency", 8, "right"),
+        ("why", 0, "left"),
+    )
+    # Dropped first, one by one, when the terminal is too narrow.
+    _EXPENDABLE = ("why", "stream", "runtime", "event", "hook", "time")
+    _MIN_SUMMARY = 20
+    _MIN_WHY = 16
+    _PIPE_SUMMARY = 50
+
+    def __init__(self, utc: bool, several: bool, stream: IO[str]) -> None:
+        from rich.cells import cell_len, set_cell_size
+        from rich.color import ColorSystem
+        from rich.console import Console
+        from rich.style import Style
+
+        # A terminal or log that cannot take some character (an ASCII locale)
+        # gets a "?" for it, not a crash.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            reconfigure(errors="replace")
+        # rich decides whether (and how) to colour: a terminal, NO_COLOR,
+        # FORCE_COLOR and TERM are honoured as everywhere else.
+        console = Console(file=stream, highlight=False, soft_wrap=False)
+        self.color = not console.no_color
+        self.color_system = {
+            "standard": ColorSystem.STANDARD,
+            "256": ColorSystem.EIGHT_BIT,
+            "truecolor": ColorSystem.TRUECOLOR,
+            "windows": ColorSystem.WINDOWS,
+        }.get(console.color_system or "")
+        self.file = stream
+        self.cell_len = cell_len
+        self.set_cell_size = set_cell_size
+        self.header_style = Style(bold=True, underline=True)
+        self.tally_style = Style(bold=True)
+        self.note_style = Style(dim=True)
+        self.tz = UTC if utc else None
+        self.several = several
+        self.header_done = False
+        self.width = _width(stream, console.width)
+        self.layout = self._layout()
+
+    def _layout(self) -> list[tuple[str, int, str]]:
+        """Columns and their content widths (two spaces between columns); 0: not cut."""
+        cols = [c for c in self._COLUMNS if c[0] != "stream" or self.several]
+        width = self.width
+        if width is None:  # a pipe: aligned for the eye, but nothing is ever cut
+            return [(n, w or (self._PIPE_SUMMARY if n == "summary" else 0), j) for n, w, j in cols]
+        grow = max(0, (width - 120) // 8)  # a wide terminal: longer hook and tool names
+        cols = [(n, w + grow if n in ("hook", "tool") else w, j) for n, w, j in cols]
+        for name in (None, *self._EXPENDABLE):
+            if name is not None:
+                cols = [c for c in cols if c[0] != name]
+            used = sum(w for _, w, _ in cols) + 2 * (len(cols) - 1)
+            flexible = sum(1 for _, w, _ in cols if not w)
+            if width - used >= self._MIN_SUMMARY + (self._MIN_WHY + 2) * (flexible - 1):
+                break
+        rest = max(self._MIN_SUMMARY, width - used)
+        if any(n == "why" for n, _, _ in cols):
+            why_w = max(self._MIN_WHY, rest * 2 // 5)
+            summary_w = rest - why_w - 2
+            return [(n, w or (why_w if n == "why" else summary_w), j) for n, w, j in cols]
+        return [(n, w or rest, j) for n, w, j in cols]
+
+    def _styled(self, text: str, style) -> str:
+        if style is None or self.color_system is None or not text:
+            return text
+        if not self.color:
+            style = style.without_color
+        return style.render(text, color_system=self.color_system)
+
+    def _cell(self, text: str, style, width: int, right: bool, last: bool) -> str:
+        """`text` made safe, then cut (with an ellipsis) or padded to `width` cells."""
+        text = safe_line(text)
+        n = len(text) if text.isascii() else self.cell_len(text)
+        if self.width is not None and n > width:
+            text = self.set_cell_size(text, width - 1) + "…"
+            n = width
+        text = self._styled(text, style)
+        if n < width and not last:
+            return " " * (width - n) + text if right else text + " " * (width - n)
+        return text
+
+    def _write(self, lines: list[str]) -> None:
+        self.file.write("\n".join(lines) + "\n")
+        self.file.flush()
+
+    def _line(self, values: dict[str, tuple[str, object]]) -> str:
+        layout, last = self.layout, len(self.layout) - 1
+        cells = [
+            self._cell(*values.get(n, _NO_VALUE), w, j == "right", i == last)
+            for i, (n, w, j) in enumerate(layout)
+        ]
+        return "  ".join(cells).rstrip(" ")
+
+    def rows(self, items: Sequence[tuple[str, RecordHead | BadLine, bytes]]) -> None:
+        """(stream name, entry, its line) per row."""
+        if not items:
+            return
+        lines: list[str] = []
+        if not self.header_done:
+            self.header_done = True
+            lines.append(self._line({n: (n, self.header_style) for n, _, _ in self.layout}))
+        lines += [self._line(self._values(name, e, line)) for name, e, line in items]
+        self._write(lines)
+
+    def _values(self, stream_name: str, e: RecordHead | BadLine, line: bytes) -> dict:
+        if isinstance(e, BadLine):
+            style = fmt.BAD_LINE_STYLE
+            return {
+                "stream": (stream_name, None),
+                "summary": (f"byte {e.offset}: {e.error} · {e.preview}", style),
+                "decision": ("✗ bad line", style),
+            }
+        fail_open = is_fail_open(e)
+        # What failed says more than "failure".
+        word = e.failure if e.decision == "failure" and e.failure else e.decision
+        timeout = fmt.effective_timeout_ms(e.runtime, e.hook.timeout_ms)
+        lat = fmt.format_latency(e.duration_ms)
+        if fmt.near_timeout(e.duration_ms, timeout):
+            lat = f"{fmt.NEAR_TIMEOUT_MARK}{lat}"
+        return {
+            "time": (fmt.format_time(end_time(e), self.tz, millis=True), None),
+            "stream": (stream_name, None),
+            "runtime": (fmt.short_runtime(e.runtime), None),
+            "event": (fmt.short_event(e.event), None),
+            "hook": (e.hook.label, None),
+            "tool": (e.tool_name, None),
+            "summary": (e.summary, None),
+            "decision": (
+                decision_mark(e.decision, fail_open, word),
+                decision_style(e.decision, fail_open),
+            ),
+            "latency": (lat, fmt.latency_style(e.duration_ms)),
+            "why": (why(e, line), self.note_style),
+        }
+
+    def tally(self, tally: Tally) -> None:
+        self._write([self._styled(tally.line(), self.tally_style)])
+
+    def note(self, text: str) -> None:
+        self._write([self._styled(safe_line(text), self.note_style)])
+
+    def groups(self, by: str, groups: list[Group], tally: Tally) -> None:
+        """The group table: one row per value of `by`, then the tally."""
+        cols = (by, "calls", "deny", "deny%", "fail-open%", "p50", "p95")
+        rows = [
+            (
+                g.key or "(none)",
+                f"{g.count:,}",
+                f"{g.deny:,}",
+                f"{100 * g.deny_rate:.1f}",
+                f"{100 * g.fail_open_rate:.1f}",
+                fmt.format_latency(g.percentile(50) or 0.0),
+                fmt.format_latency(g.percentile(95) or 0.0),
+            )
+            for g in groups
+        ]
+        key_w = max([len(by), *(self.cell_len(safe_line(r[0])) for r in rows)])
+        if self.width is not None:
+            key_w = min(key_w, max(12, self.width - 56))
+        widths = (key_w, 9, 7, 6, 10, 8, 8)
+        out = [self._grow_row(cols, widths, self.header_style)]
+        out += [self._grow_row(r, widths, None) for r in rows]
+        self._write(out)
+        self.tally(tally)
+
+    def _grow_row(self, cells: Sequence[str], widths: Sequence[int], style) -> str:
+        first = self._cell(cells[0], style, widths[0], False, False)
+        rest = [
+            self._cell(c, style, w, True, False) for c, w in zip(cells[1:], widths[1:], strict=True)
+        ]
+        return "  ".join([first, *rest]).rstrip(" ")
