@@ -377,6 +377,10 @@ def _match_all(h: RecordHead) -> bool:
     return True
 
 
+_match_all.fields = frozenset()  # type: ignore[attr-defined]
+_READS = re.compile(r"\bh\.(\w+)")
+
+
 def _parse(expr: str) -> tuple[Predicate, str]:
     if not expr or expr.isspace():
         return _match_all, ""
@@ -390,15 +394,24 @@ def _parse(expr: str) -> tuple[Predicate, str]:
         raise FilterError("filter too deeply nested", 0) from exc
     pred = env["_pred"]
     assert callable(pred)
+    # The record fields it reads: a reader may decode only these to filter.
+    pred.fields = frozenset(_READS.findall(code))  # type: ignore[attr-defined]
     return pred, shown  # type: ignore[return-value]
 
 
 def compile_filter(expr: str) -> Callable[[RecordHead], bool]:
     """A predicate for `expr`; empty or blank matches everything. Raises FilterError.
 
-    It reads only RecordHead's attributes, so a full Record works as well.
+    It reads only RecordHead's attributes, so a full Record works as well;
+    its `fields` attribute names the ones it reads (see `filter_fields`).
     """
     return _parse(expr)[0]
+
+
+def filter_fields(predicate: Callable[[RecordHead], bool]) -> frozenset[str]:
+    """The RecordHead fields a compiled predicate reads (all of them when unknown)."""
+    fields = getattr(predicate, "fields", None)
+    return fields if fields is not None else frozenset(RecordHead.__struct_fields__)
 
 
 def describe_filter(expr: str) -> str:

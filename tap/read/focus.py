@@ -121,9 +121,7 @@ class Focus:
         row = view.row_of(self.anchor)
         if row is not None:
             return row
-        index = next(
-            (i for i, e in enumerate(view.entries) if e.key == self.anchor), view.total
-        )
+        index = next((i for i, e in enumerate(view.entries) if e.key == self.anchor), view.total)
         return max(0, bisect_right(view.shown, index) - 1)
 
     def _settle(self, row: int, force: bool = False) -> None:

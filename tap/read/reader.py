@@ -10,6 +10,7 @@ A line that is not a record becomes a `BadLine` that costs only itself.
 from __future__ import annotations
 
 import errno
+import functools
 import heapq
 import math
 import os
@@ -53,6 +54,32 @@ class _StrictHead(RecordHead, kw_only=True):
 
 
 _strict_head_decoder = msgspec.json.Decoder(_StrictHead)
+_REQUIRED = ("id", "ts", "decision")
+
+
+@functools.lru_cache(maxsize=32)
+def partial_head_decoder(fields: frozenset[str]) -> msgspec.json.Decoder:
+    """A decoder of only `fields` of a record head (plus id, ts and decision, required).
+
+    Filtering a big stream needs a few fields of each line, and every string
+    decoded is an object made: `show` decodes these to pick lines, then the
+    full head only of the lines it prints. Unknown names are ignored.
+    """
+    known = {f.name: f for f in msgspec.structs.fields(RecordHead)}
+    spec: list = []
+    for name in sorted(set(fields) | set(_REQUIRED)):
+        f = known.get(name)
+        if f is None:
+            continue
+        if name in _REQUIRED:
+            spec.append((name, f.type))
+        elif f.default_factory is not msgspec.NODEFAULT:
+            spec.append((name, f.type, msgspec.field(default_factory=f.default_factory)))
+        else:
+            spec.append((name, f.type, f.default))
+    partial = msgspec.defstruct("PartialHead", spec, kw_only=True, gc=False)
+    return msgspec.json.Decoder(partial)
+
 
 _MALFORMED = re.compile(r"JSON is malformed: (.*) \(byte (\d+)\)")
 _MISSING = re.compile(r"Object missing required field `([^`]*)`(?: - at `([^`]*)`)?")

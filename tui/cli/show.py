@@ -32,12 +32,12 @@ from hooktui.tui.cli.args import RaisingParser, UsageError
 from hooktui.tui.cli.show_read import (
     Item,
     Options,
+    Scan,
     Source,
     Usage,
     follow,
     last_calls,
     read,
-    select,
     sources_of,
 )
 from hooktui.tui.cli.show_text import Tally, TextOut
@@ -230,7 +230,7 @@ def _run(args: argparse.Namespace) -> int:
         _report_tap_errors(sources)  # --follow has no end: say it before waiting
         if not out.rows:
             out.text.note("following: new calls appear here as they are recorded (Ctrl-C to stop)")
-    follow(sources, ends, opts, out, tally, _err)
+    follow(sources, ends, Scan(opts, Tally(), merging=False), out, _err)
     return 0
 
 
@@ -240,7 +240,7 @@ def _print_what_is_there(sources: list[Source], opts: Options, out, tally: Tally
     # Nothing read here outlives its batch: collections would only walk it again.
     gc.disable()
     try:
-        chosen = select(read(sources, ends), opts, tally)
+        chosen = read(sources, ends, Scan(opts, tally, merging=len(sources) > 1))
         if opts.last is not None:
             chosen = last_calls(chosen, opts.last)
         for batch in _counted(chosen, tally):

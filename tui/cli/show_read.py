@@ -13,14 +13,16 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tap.read.filter import filter_fields
 from hooktui.tap.read.reader import (
     STDIN,
     BadLine,
     LineChunks,
-    decode_lines,
+    decode_head,
     is_regular,
     merge_lazily,
     open_input,
+    partial_head_decoder,
     time_keyed,
 )
 from hooktui.tap.read.sanitize import safe_line
@@ -85,8 +87,50 @@ def sources_of(paths: list[str], follow: bool) -> list[Source]:
     return sources
 
 
-def read(sources: list[Source], ends: list[int]) -> Iterator[list[Item]]:
-    """Every line of every stream, as batches of items, merged by time when several.
+class Scan:
+    """Picks the lines to print from each chunk, and counts calls and bad lines.
+
+    With a filter, each line is first decoded only as far as the filter reads
+    (a few fields instead of the head's twenty: most lines are skipped at
+    that cost); the full head is decoded for the lines that pass.
+    """
+
+    def __init__(self, opts: Options, tally, merging: bool) -> None:
+        self.accepts = opts.accepts
+        self.tally = tally
+        # Bad lines are rows while the filter is empty; JSON reports them on stderr.
+        self.keep_bad = (opts.show_bad or opts.format == "json") and opts.group_by is None
+        fields = filter_fields(opts.accepts)
+        if merging:  # the merge orders by when each hook answered
+            fields |= {"ts", "duration_ms"}
+        self.light = None if opts.show_bad else partial_head_decoder(frozenset(fields)).decode
+
+    def pick(self, si: int, lines: list[tuple[int, bytes]]) -> list[Item]:
+        out: list[Item] = []
+        tally, accepts, light = self.tally, self.accepts, self.light
+        for off, line in lines:
+            if light is not None:
+                try:
+                    passed = accepts(light(line))
+                except Exception:  # not a record: decode_head below says why
+                    passed = True
+                if not passed:
+                    tally.total += 1
+                    continue
+            e = decode_head(line, off)
+            if isinstance(e, BadLine):
+                tally.bad += 1
+                if self.keep_bad:
+                    out.append((si, off, line, e))
+            else:
+                tally.total += 1
+                if light is not None or accepts(e):
+                    out.append((si, off, line, e))
+        return out
+
+
+def read(sources: list[Source], ends: list[int], scan: Scan) -> Iterator[list[Item]]:
+    """The picked lines of every stream, in batches, merged by time when several.
 
     `ends[i]` is set, once stream i is read, to where a Tailer continues.
     """
@@ -98,7 +142,7 @@ def read(sources: list[Source], ends: list[int]) -> Iterator[list[Item]]:
             fd = open_input(source.path)
         except OSError as exc:
             raise Usage(f"cannot read {safe_line(source.path)}: {exc.strerror}") from exc
-        readers.append((si, fd, _stream_batches(si, fd, ends)))
+        readers.append((si, fd, _stream_batches(si, fd, ends, scan)))
     try:
         if len(readers) == 1:
             yield from readers[0][2]
@@ -109,15 +153,21 @@ def read(sources: list[Source], ends: list[int]) -> Iterator[list[Item]]:
             os.close(fd)
 
 
-def _stream_batches(si: int, fd: int, ends: list[int]) -> Iterator[list[Item]]:
+def _stream_batches(si: int, fd: int, ends: list[int], scan: Scan) -> Iterator[list[Item]]:
     chunks = LineChunks(fd)
     for lines in chunks:
-        yield [(si, off, line, e) for off, line, e in decode_lines(lines)]
+        picked = scan.pick(si, lines)
+        if picked:
+            yield picked
     ends[si] = chunks.end
 
 
 def _merged(per_stream: list[Iterator[list[Item]]]) -> Iterator[list[Item]]:
-    """Several streams merged lazily by when each hook answered: one heap, one item each."""
+    """Several streams merged lazily by when each hook answered: one heap, one item each.
+
+    Each stream is filtered before the merge: merging keeps each stream's
+    order, so filtering first gives the same rows and holds less.
+    """
 
     def items(batches: Iterator[list[Item]]) -> Iterator[tuple[int, Item]]:
         for batch in batches:
@@ -133,25 +183,6 @@ def _merged(per_stream: list[Iterator[list[Item]]]) -> Iterator[list[Item]]:
             batch = []
     if batch:
         yield batch
-
-
-def select(batches: Iterable[list[Item]], opts: Options, tally) -> Iterator[list[Item]]:
-    """The items to print: calls the filter accepts, bad lines while it is empty; counted."""
-    accepts, keep_bad = opts.accepts, opts.show_bad or opts.format == "json"
-    for batch in batches:
-        chosen = []
-        for item in batch:
-            e = item[3]
-            if isinstance(e, BadLine):
-                tally.bad += 1
-                if keep_bad and opts.group_by is None:
-                    chosen.append(item)
-                continue
-            tally.total += 1
-            if accepts(e):
-                chosen.append(item)
-        if chosen:
-            yield chosen
 
 
 def last_calls(batches: Iterable[list[Item]], n: int) -> Iterator[list[Item]]:
@@ -178,12 +209,7 @@ def last_calls(batches: Iterable[list[Item]], n: int) -> Iterator[list[Item]]:
 
 
 def follow(
-    sources: list[Source],
-    ends: list[int],
-    opts: Options,
-    out,
-    tally,
-    err: Callable[[str], None],
+    sources: list[Source], ends: list[int], scan: Scan, out, err: Callable[[str], None]
 ) -> None:
     """Poll every followable stream until interrupted; new lines go through the same filter."""
     tailers = {i: Tailer(s.path, ends[i]) for i, s in enumerate(sources) if s.path != STDIN}
@@ -208,9 +234,8 @@ def follow(
             waiting[i] = False
             if got.reset:
                 err(f"{shown} was truncated or replaced; reading it from the start")
-            batch += [(i, off, line, e) for off, line, e in decode_lines(got.lines)]
+            batch += scan.pick(i, got.lines)
         if batch:
-            for chosen in select([batch], opts, tally):
-                out.write(chosen)
+            out.write(batch)
         else:
             time.sleep(POLL_SECONDS)
