@@ -34,13 +34,13 @@ from hooktui.tui.cli.show_read import (
     Options,
     Scan,
     Source,
+    Tally,
     Usage,
     follow,
     last_calls,
     read,
     sources_of,
 )
-from hooktui.tui.cli.show_text import Tally, TextOut
 
 PROG = "hooktui show"
 
@@ -152,6 +152,8 @@ class TableOut:
     """The text table: rows as they come, the tally at the end."""
 
     def __init__(self, sources: list[Source], opts: Options) -> None:
+        from hooktui.tui.cli.show_text import TextOut
+
         self.names = [s.name for s in sources]
         self.text = TextOut(opts.utc, len(sources) > 1, sys.stdout)
         self.rows = 0
@@ -185,6 +187,8 @@ class GroupOut:
                 out.write(msgspec.json.encode({"by": by, **g.as_dict()}) + b"\n")
             out.flush()
         else:
+            from hooktui.tui.cli.show_text import TextOut
+
             TextOut(self.opts.utc, False, sys.stdout).groups(self.groups.by, rows, tally)
 
 

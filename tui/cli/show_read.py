@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tap.model import RecordHead
 from hooktui.tap.read.filter import filter_fields
 from hooktui.tap.read.reader import (
     STDIN,
@@ -26,6 +27,7 @@ from hooktui.tap.read.reader import (
     time_keyed,
 )
 from hooktui.tap.read.sanitize import safe_line
+from hooktui.tap.read.stats import Stats
 from hooktui.tap.read.tail import Tailer
 
 POLL_SECONDS = 0.1
@@ -34,6 +36,45 @@ MERGE_BATCH = 2048
 
 # (stream index, offset, line, entry): one line of one stream as it flows through.
 Item = tuple[int, int, bytes, object]
+
+
+def plural(n: int, word: str) -> str:
+    """'1 call', '3 calls', '1,204 bad lines'."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+class Tally:
+    """Counts for the closing line: the numbers watch's header shows, on one line."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.shown = 0
+        self.bad = 0
+        self.stats = Stats(keep_heads=False)  # constant memory: no heads kept
+
+    def add(self, heads: list[RecordHead]) -> None:
+        self.shown += len(heads)
+        self.stats.add_heads(heads)
+
+    def line(self) -> str:
+        from hooktui.tui.cli.format import format_latency
+
+        stats = self.stats
+        of = f"{self.shown:,} of " if self.shown != self.total else ""
+        parts = [f"{of}{plural(self.total, 'call')}"]
+        decisions = stats.decisions
+        if stats.calls:
+            order = ["allow", "deny", "ask", "modify", "replace", "failure"]
+            names = order + sorted(set(decisions) - set(order))
+            parts.append(", ".join(f"{decisions[d]:,} {d}" for d in names if decisions[d]))
+        if stats.fail_open:
+            parts.append(f"{stats.fail_open:,} failed open")
+        p50, p95 = stats.percentile(50), stats.percentile(95)
+        if p50 is not None and p95 is not None:
+            parts.append(f"p50 {format_latency(p50)}, p95 {format_latency(p95)}")
+        if self.bad:
+            parts.append(plural(self.bad, "bad line"))
+        return " | ".join(parts)
 
 
 class Usage(Exception):

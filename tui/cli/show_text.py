@@ -21,16 +21,11 @@ from hooktui.tap.model import Blob, RecordHead
 from hooktui.tap.read.groups import Group
 from hooktui.tap.read.reader import BadLine, end_time
 from hooktui.tap.read.sanitize import safe_line
-from hooktui.tap.read.stats import Stats, is_fail_open
+from hooktui.tap.read.stats import is_fail_open
 from hooktui.tui.cli import format as fmt
 from hooktui.tui.cli.palette import decision_mark, decision_style
 
 _NO_VALUE = ("", None)
-
-
-def plural(n: int, word: str) -> str:
-    """'1 call', '3 calls', '1,204 bad lines'."""
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 class _FailureText(msgspec.Struct):
@@ -56,38 +51,6 @@ def why(head: RecordHead, line: bytes) -> str:
         if lines:
             return f"stderr: {lines[-1].strip()}"
     return head.reason or extra.failure_detail
-
-
-class Tally:
-    """Counts for the closing line: the numbers watch's header shows, on one line."""
-
-    def __init__(self) -> None:
-        self.total = 0
-        self.shown = 0
-        self.bad = 0
-        self.stats = Stats(keep_heads=False)  # constant memory: no heads kept
-
-    def add(self, heads: list[RecordHead]) -> None:
-        self.shown += len(heads)
-        self.stats.add_heads(heads)
-
-    def line(self) -> str:
-        stats = self.stats
-        of = f"{self.shown:,} of " if self.shown != self.total else ""
-        parts = [f"{of}{plural(self.total, 'call')}"]
-        decisions = stats.decisions
-        if stats.calls:
-            order = ["allow", "deny", "ask", "modify", "replace", "failure"]
-            names = order + sorted(set(decisions) - set(order))
-            parts.append(", ".join(f"{decisions[d]:,} {d}" for d in names if decisions[d]))
-        if stats.fail_open:
-            parts.append(f"{stats.fail_open:,} failed open")
-        p50, p95 = stats.percentile(50), stats.percentile(95)
-        if p50 is not None and p95 is not None:
-            parts.append(f"p50 {fmt.format_latency(p50)}, p95 {fmt.format_latency(p95)}")
-        if self.bad:
-            parts.append(plural(self.bad, "bad line"))
-        return " | ".join(parts)
 
 
 def _width(stream: IO[str], console_width: int) -> int | None:
@@ -249,13 +212,13 @@ class TextOut:
             "why": (why(e, line), self.note_style),
         }
 
-    def tally(self, tally: Tally) -> None:
+    def tally(self, tally) -> None:
         self._write([self._styled(tally.line(), self.tally_style)])
 
     def note(self, text: str) -> None:
         self._write([self._styled(safe_line(text), self.note_style)])
 
-    def groups(self, by: str, groups: list[Group], tally: Tally) -> None:
+    def groups(self, by: str, groups: list[Group], tally) -> None:
         """The group table: one row per value of `by`, then the tally."""
         cols = (by, "calls", "deny", "deny%", "fail-open%", "p50", "p95")
         rows = [
