@@ -98,14 +98,22 @@ def latency_style(ms: float) -> Style:
 
 
 def format_latency(ms: float) -> str:
+    if ms != ms:  # NaN
+        return "?"
     if ms < 10:
         return f"{ms:.1f}ms"
     if ms < 1000:
         return f"{ms:.0f}ms"
     if ms < 60_000:
         return f"{ms / 1000:.2f}s"
-    minutes, seconds = divmod(ms / 1000, 60)
-    return f"{int(minutes)}m{int(seconds):02d}s"
+    if ms < 3_600_000:
+        minutes, seconds = divmod(ms / 1000, 60)
+        return f"{int(minutes)}m{int(seconds):02d}s"
+    # A record may claim anything (1e300 ms, inf): a few characters, never a page.
+    if not math.isfinite(ms) or ms >= 1000 * 86_400_000:
+        return ">999d"
+    hours = ms / 3_600_000
+    return f"{int(hours)}h{int(hours % 1 * 60):02d}m" if hours < 48 else f"{int(hours // 24)}d"
 
 
 def near_timeout(duration_ms: float, timeout_ms: int | None) -> bool:

@@ -79,7 +79,7 @@ class TextOut:
         ("why", 0, "left"),
     )
     # Dropped first, one by one, when the terminal is too narrow.
-    _EXPENDABLE = ("why", "stream", "runtime", "event", "hook", "time")
+    _EXPENDABLE = ("stream", "runtime", "event", "hook", "time", "why")
     _MIN_SUMMARY = 20
     _MIN_WHY = 16
     _PIPE_SUMMARY = 50
@@ -134,7 +134,7 @@ class TextOut:
                 break
         rest = max(self._MIN_SUMMARY, width - used)
         if any(n == "why" for n, _, _ in cols):
-            why_w = max(self._MIN_WHY, rest * 2 // 5)
+            why_w = max(self._MIN_WHY, rest // 2)
             summary_w = rest - why_w - 2
             return [(n, w or (why_w if n == "why" else summary_w), j) for n, w, j in cols]
         return [(n, w or rest, j) for n, w, j in cols]
@@ -213,7 +213,7 @@ class TextOut:
         }
 
     def tally(self, tally) -> None:
-        self._write([self._styled(tally.line(), self.tally_style)])
+        self._write([self._styled(safe_line(tally.line()), self.tally_style)])
 
     def note(self, text: str) -> None:
         self._write([self._styled(safe_line(text), self.note_style)])
