@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -221,3 +224,40 @@ def test_load_stream_chunk_boundaries_give_the_same_entries(tmp_path, monkeypatc
         monkeypatch.setattr(reader, "_LOAD_CHUNK", size)
         assert load_stream(str(p)) == expected
     assert len(expected[0]) == 5
+
+
+def test_load_stream_reads_a_fifo_and_stdin(tmp_path):
+    import threading
+
+    data = b"".join(model.encode_record(rec(i)) for i in range(3)) + b"junk\n"
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+
+    def writer():
+        with open(fifo, "wb") as w:
+            w.write(data)
+
+    th = threading.Thread(target=writer)
+    th.start()
+    entries, end = load_stream(str(fifo))
+    th.join()
+    assert end == len(data) and len(entries) == 4 and isinstance(entries[3][1], BadLine)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from hooktui.tap.read.reader import load_stream as l;e, n = l('-'); print(len(e), n)",
+        ],
+        input=data,
+        capture_output=True,
+        timeout=60,
+    )
+    assert r.stdout.split() == [b"4", str(len(data)).encode()]
+
+
+def test_merge_orders_by_when_hooks_answered_and_survives_bad_times():
+    a = heads(rec(1, id="slow", duration_ms=30_000.0), rec(2, id="bad-ts", ts="garbage"))
+    b = heads(rec(5, id="quick"), rec(40, id="later"))
+    ids = [e.id for _, _, e in merge_by_time([a, b])]
+    # "bad-ts" has no time: it stays right after "slow", its neighbour in its file.
+    assert ids == ["quick", "slow", "bad-ts", "later"]

@@ -254,3 +254,52 @@ def test_a_directory_in_place_of_the_file_counts_as_missing(tmp_path):
     p.write_bytes(line(1))
     b = t.poll()
     assert b.reset and [decode_head(x, o).id for o, x in b.lines] == ["r1"]
+
+
+def test_truncated_then_grown_past_the_old_size_between_polls(tmp_path):
+    # Same inode, bigger than before: only the content says it was rewritten.
+    p = tmp_path / "s.jsonl"
+    p.write_bytes(line(0) + line(1))
+    t = Tailer(str(p))
+    assert len(t.poll().lines) == 2
+    new = b"".join(line(i) for i in range(10, 16))
+    assert len(new) > p.stat().st_size
+    with open(p, "r+b") as f:
+        f.write(new)
+        f.truncate(len(new))
+    got = t.poll()
+    assert got.reset
+    assert [decode_head(x, o).id for o, x in got.lines] == [f"r{i}" for i in range(10, 16)]
+    append(p, line(16))  # and plain appends go on as before
+    after = t.poll()
+    assert not after.reset and [decode_head(x, o).id for o, x in after.lines] == ["r16"]
+
+
+def test_rewritten_while_a_torn_line_was_pending(tmp_path):
+    p = tmp_path / "s.jsonl"
+    p.write_bytes(line(0) + line(1)[:20])
+    t = Tailer(str(p))
+    assert len(t.poll().lines) == 1 and t.pending_bytes == 20
+    new = line(5) + line(6) + line(7)
+    with open(p, "r+b") as f:
+        f.write(new)
+        f.truncate(len(new))
+    got = t.poll()
+    assert got.reset and [decode_head(x, o).id for o, x in got.lines] == ["r5", "r6", "r7"]
+
+
+def test_a_fifo_is_read_as_it_comes_without_blocking(tmp_path):
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    t = Tailer(str(fifo))
+    assert t.poll().lines == []  # no writer yet: nothing, and no hang
+    w = os.open(fifo, os.O_WRONLY)
+    try:
+        os.write(w, line(0) + line(1)[:10])
+        assert [decode_head(x, o).id for o, x in t.poll().lines] == ["r0"]
+        os.write(w, line(1)[10:])
+        assert [decode_head(x, o).id for o, x in t.poll().lines] == ["r1"]
+    finally:
+        os.close(w)
+    assert t.poll().lines == []  # the writer went: still no hang
+    t.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC
 
 from hooktui.tap.model import HookInfo, decode_head, encode_record
@@ -177,3 +178,37 @@ def test_runtime_default_timeout_is_used_when_the_hook_has_none() -> None:
     record = make_record(0, duration_ms=(default or 0) * 0.9, hook=HookInfo(label="g"))
     row = call_row(_entries([record])[0], 120, UTC, marked=False).plain
     assert ("◷" in row) == bool(default)
+
+
+def test_rows_and_detail_times_survive_extreme_timestamps(monkeypatch) -> None:
+    # The shared parse and format functions: watch's rows go through them too.
+    from hooktui.tui.cli.format import format_datetime, format_time
+
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    for ts in ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-05:00", "9999-12-31T23:59:59Z"):
+        view = _view([make_record(0, ts=ts, duration_ms=1e300), make_record(1)])
+        for width in (80, 160):
+            call_row(view.entry(0), width, None, False)
+            call_row(view.entry(0), width, UTC, False)
+        format_datetime(parse_ts(ts), None)
+        shown = format_time(view.entry(0).t, None)
+        assert shown == "--:--:--" or re.fullmatch(r"\d\d:\d\d:\d\d", shown)
+
+
+def test_palette_tells_deny_from_modify_by_hue_and_by_symbol() -> None:
+    import colorsys
+
+    from hooktui.tui.cli.palette import PALETTE, decision_mark, decision_style
+    from rich.color import Color
+
+    def hue(name: str) -> float:
+        rgb = Color.parse(name).get_truecolor()
+        return colorsys.rgb_to_hsv(*(c / 255 for c in rgb))[0] * 360
+
+    gap = abs(hue(PALETTE["deny"].color) - hue(PALETTE["modify"].color))
+    assert min(gap, 360 - gap) >= 90  # red against blue, not red against magenta
+    symbols = [look.symbol for look in PALETTE.values()]
+    assert len(set(symbols)) == len(symbols)  # each decision reads without colour
+    assert decision_style("deny", color=False).color is None
+    assert decision_style("deny", color=False).bold
+    assert decision_mark("failure", True, "timeout") == "⚠ timeout"
