@@ -212,3 +212,33 @@ def test_palette_tells_deny_from_modify_by_hue_and_by_symbol() -> None:
     assert decision_style("deny", color=False).color is None
     assert decision_style("deny", color=False).bold
     assert decision_mark("failure", True, "timeout") == "⚠ timeout"
+
+
+def test_watch_streams_read_a_pipe_and_keep_it(tmp_path) -> None:
+    # `watch <(cat s.jsonl)`: the tailer used to take a pipe's size 0 for a
+    # truncation and reset the view to empty after the load.
+    import os
+    import threading
+
+    from hooktui.tui.app.live import LiveStreams
+    from hooktui.tui.app.messages import StreamReset
+
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    data = b"".join(encode_record(make_record(i)) for i in range(3))
+
+    def writer() -> None:
+        with open(fifo, "wb") as w:
+            w.write(data)
+
+    th = threading.Thread(target=writer)
+    th.start()
+    streams = LiveStreams([str(fifo)])
+    loaded = streams.load()
+    th.join()
+    try:
+        assert len(loaded.entries) == 3
+        for _ in range(3):
+            assert not any(isinstance(m, StreamReset) for m in streams.poll())
+    finally:
+        streams.close()
