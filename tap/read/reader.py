@@ -18,7 +18,7 @@ import re
 import stat
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import msgspec
 from hooktui.tap.model import Record, RecordHead, record_decoder
@@ -237,13 +237,28 @@ def is_regular(path: str) -> bool:
         return False
 
 
+# Bytes kept from just before a read position: a follower compares them later
+# to tell a file rewritten in place (same inode, perhaps longer) from one that
+# only grew. 64 bytes of a record line hold its id or time, which no other repeats.
+MARK_BYTES = 64
+
+
+class ReadPoint(NamedTuple):
+    """Where a reader stopped in a file, and what it saw there: where a Tailer takes over."""
+
+    offset: int  # after the last newline read
+    mark: bytes  # the MARK_BYTES bytes before `offset`, as read
+    head: bytes  # the file's first MARK_BYTES bytes, as read (a rewrite during the read)
+    ident: tuple[int, int] | None  # (st_dev, st_ino) of the file read; None for a pipe
+
+
 class LineChunks:
     """Complete lines of one input, chunk by chunk, read once from start to end.
 
     Iterating gives lists of (file offset, line without its newline). Reads use
     `os.read`, so a pipe gives its lines as they arrive and a file of any size
     needs one chunk of memory. Afterwards `end` is the offset after the last
-    newline (where a Tailer continues) and `partial` the bytes after it.
+    newline, `point` where a Tailer continues, and `partial` the bytes after it.
     """
 
     def __init__(self, fd: int, chunk: int = STREAM_CHUNK) -> None:
@@ -251,6 +266,14 @@ class LineChunks:
         self.chunk = chunk
         self.end = 0
         self.partial = b""
+        self._mark = b""
+        self._head = b""
+        st = os.fstat(fd)
+        self._ident = (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+    @property
+    def point(self) -> ReadPoint:
+        return ReadPoint(self.end, self._mark, self._head, self._ident)
 
     def __iter__(self) -> Iterator[list[tuple[int, bytes]]]:
         parts: list[bytes] = []  # bytes from `end` on that hold no newline yet
@@ -263,8 +286,11 @@ class LineChunks:
                 parts.append(chunk)  # inside a long line: join once its end arrives
                 continue
             buf = b"".join((*parts, chunk)) if parts else chunk
+            if not self.end:
+                self._head = buf[:MARK_BYTES]
             lines, consumed = split_lines(buf, self.end)
             self.end += consumed
+            self._mark = (self._mark + buf[max(0, consumed - MARK_BYTES) : consumed])[-MARK_BYTES:]
             rest = buf[consumed:]
             parts = [rest] if rest else []
             if lines:
@@ -292,7 +318,16 @@ def read_batches(fd: int, chunk: int = STREAM_CHUNK) -> Iterator[list[tuple[int,
 
 
 def load_stream(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], int]:
-    """Every complete line of `path` as (offset, entry), and the offset consumed.
+    """Every complete line of `path` as (offset, entry), and the offset consumed."""
+    entries, point = load_stream_point(path)
+    return entries, point.offset
+
+
+def load_stream_point(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], ReadPoint]:
+    """Every complete line of `path` as (offset, entry), and the point a Tailer takes over.
+
+    Give the point to `Tailer(path, start=point)`: a file rewritten between the
+    load and the tailer's first poll is then read again, not skipped.
 
     The returned offset is where a Tailer continues (after the last newline; a
     trailing partial line is left for it). `path` may be a FIFO or `-` (read to
@@ -310,7 +345,7 @@ def load_stream(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], int]
             entries += decode_heads(lines)
     finally:
         os.close(fd)
-    return entries, chunks.end
+    return entries, chunks.point
 
 
 def parse_ts(ts: str) -> float:

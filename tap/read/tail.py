@@ -16,13 +16,10 @@ import os
 import stat
 
 import msgspec
-from hooktui.tap.read.reader import split_lines
+from hooktui.tap.read.reader import MARK_BYTES as _MARK_BYTES
+from hooktui.tap.read.reader import ReadPoint, split_lines
 
 _CHUNK = 4 << 20
-# Bytes kept from just before the read position: if they changed, the file was
-# rewritten (truncated and regrown) since the last poll. 64 bytes of a record
-# line hold its id or timestamp, which no other record repeats.
-_MARK_BYTES = 64
 
 
 class TailBatch(msgspec.Struct, kw_only=True):
@@ -44,14 +41,23 @@ class Tailer:
     no newline yet are buffered here and yielded once their newline arrives.
     """
 
-    def __init__(self, path: str, offset: int = 0) -> None:
+    def __init__(self, path: str, offset: int = 0, *, start: ReadPoint | None = None) -> None:
+        """Follow `path` from `offset`; or from `start`, where a reader of it stopped.
+
+        With `start`, the file found at the first poll is checked against what
+        that reader saw, so a rewrite in between is a reset, not a skip.
+        """
         self.path = path
+        self._start = start
+        if start is not None:
+            offset = start.offset
         self._offset = offset  # start of the first line not yet yielded
         self._pending = bytearray()  # bytes read past _offset, no newline among them
         self._fd: int | None = None
         self._ident: tuple[int, int] | None = None  # (st_dev, st_ino) of the open file
         self._seen: tuple[int, int] = (-1, -1)  # (size, mtime_ns) at the last poll
         self._mark = b""  # the bytes just before the read position, as read
+        self._head = b""  # the file's first bytes, as read
         self._fifo = False  # a pipe: read as it comes, no offsets to check
         # The file we read from went away: whatever is opened next is a reset.
         self._lost = False
@@ -88,7 +94,7 @@ class Tailer:
         self._ident = None
         self._offset = 0
         self._pending.clear()
-        self._mark = b""
+        self._mark = self._head = b""
         self._seen = (-1, -1)
 
     def poll(self) -> TailBatch:
@@ -123,8 +129,14 @@ class Tailer:
             if self._lost:
                 reset = True
                 self._lost = False
-            if not reset:
+            start, self._start = self._start, None
+            if start is not None and start.ident not in (None, self._ident):
+                reset = True  # not the file that was read: replaced since
+            elif start is not None:
+                self._mark, self._head = start.mark, start.head
+            elif not reset:
                 self._mark = self._bytes_before(self._offset + len(self._pending))
+                self._head = os.pread(fd, _MARK_BYTES, 0)
         else:
             size, seen = st.st_size, (st.st_size, st.st_mtime_ns)
 
@@ -137,7 +149,7 @@ class Tailer:
             reset = True
             self._offset = 0
             self._pending.clear()
-            self._mark = b""
+            self._mark = self._head = b""
             read_pos = 0
         if size == read_pos:
             return TailBatch(reset=reset)
@@ -149,7 +161,15 @@ class Tailer:
         return os.pread(self._fd, pos - start, start)
 
     def _same_mark(self, read_pos: int) -> bool:
-        """Whether the bytes before `read_pos` are still the ones read there."""
+        """Whether the bytes before `read_pos`, and the first bytes, are still the ones read.
+
+        The first bytes catch a rewrite that happened while a reader was
+        reading to the end (it then read the new file's tail as if appended).
+        """
+        assert self._fd is not None
+        head = self._head
+        if head and os.pread(self._fd, len(head), 0) != head:
+            return False
         return self._bytes_before(read_pos) == self._mark
 
     def _poll_fifo(self) -> TailBatch:
@@ -195,6 +215,9 @@ class Tailer:
             if len(chunk) < _CHUNK:
                 break
         # Contiguous with the old mark: it ended where this read began.
+        began = read_pos - sum(map(len, chunks))
+        if chunks and began < _MARK_BYTES:
+            self._head = (self._head[:began] + b"".join(chunks))[:_MARK_BYTES]
         if chunks:
             before = chunks[-2] if len(chunks) > 1 else self._mark
             self._mark = (before[-_MARK_BYTES:] + chunks[-1])[-_MARK_BYTES:]

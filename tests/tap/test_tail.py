@@ -303,3 +303,23 @@ def test_a_fifo_is_read_as_it_comes_without_blocking(tmp_path):
         os.close(w)
     assert t.poll().lines == []  # the writer went: still no hang
     t.close()
+
+
+def test_rewritten_between_the_load_and_the_first_poll(tmp_path):
+    from hooktui.tap.read.reader import load_stream_point
+
+    p = tmp_path / "s.jsonl"
+    p.write_bytes(line(0) + line(1))
+    entries, point = load_stream_point(str(p))
+    assert len(entries) == 2 and point.offset == p.stat().st_size
+    new = b"".join(line(i) for i in range(20, 24))
+    with open(p, "r+b") as f:
+        f.write(new)
+        f.truncate(len(new))
+    got = Tailer(str(p), start=point).poll()
+    assert got.reset and [decode_head(x, o).id for o, x in got.lines][0] == "r20"
+    # Untouched since the load: it just continues.
+    entries, point = load_stream_point(str(p))
+    append(p, line(30))
+    again = Tailer(str(p), start=point).poll()
+    assert not again.reset and [decode_head(x, o).id for o, x in again.lines] == ["r30"]

@@ -238,9 +238,12 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_what_is_there(sources: list[Source], opts: Options, out, tally: Tally) -> list[int]:
-    """Read every stream once, printing as it goes; returns where each can be followed from."""
-    ends = [0] * len(sources)
+def _print_what_is_there(sources: list[Source], opts: Options, out, tally: Tally) -> list:
+    """Read every stream once, printing as it goes; returns where each can be followed from.
+
+    Each is a ReadPoint, or None for a stream that was not there.
+    """
+    ends: list = [None] * len(sources)
     # Nothing read here outlives its batch: collections would only walk it again.
     gc.disable()
     try:

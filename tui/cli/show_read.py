@@ -170,7 +170,7 @@ class Scan:
         return out
 
 
-def read(sources: list[Source], ends: list[int], scan: Scan) -> Iterator[list[Item]]:
+def read(sources: list[Source], ends: list, scan: Scan) -> Iterator[list[Item]]:
     """The picked lines of every stream, in batches, merged by time when several.
 
     `ends[i]` is set, once stream i is read, to where a Tailer continues.
@@ -194,13 +194,13 @@ def read(sources: list[Source], ends: list[int], scan: Scan) -> Iterator[list[It
             os.close(fd)
 
 
-def _stream_batches(si: int, fd: int, ends: list[int], scan: Scan) -> Iterator[list[Item]]:
+def _stream_batches(si: int, fd: int, ends: list, scan: Scan) -> Iterator[list[Item]]:
     chunks = LineChunks(fd)
     for lines in chunks:
         picked = scan.pick(si, lines)
         if picked:
             yield picked
-    ends[si] = chunks.end
+    ends[si] = chunks.point
 
 
 def _merged(per_stream: list[Iterator[list[Item]]]) -> Iterator[list[Item]]:
@@ -249,12 +249,13 @@ def last_calls(batches: Iterable[list[Item]], n: int) -> Iterator[list[Item]]:
 # --- following --------------------------------------------------------------
 
 
-def follow(
-    sources: list[Source], ends: list[int], scan: Scan, out, err: Callable[[str], None]
-) -> None:
+def follow(sources: list[Source], ends: list, scan: Scan, out, err: Callable[[str], None]) -> None:
     """Poll every followable stream until interrupted; new lines go through the same filter."""
-    tailers = {i: Tailer(s.path, ends[i]) for i, s in enumerate(sources) if s.path != STDIN}
-    tailers = {i: t for i, t in tailers.items() if sources[i].regular or not ends[i]}
+    tailers = {
+        i: Tailer(s.path, start=ends[i] if sources[i].regular else None)
+        for i, s in enumerate(sources)
+        if s.path != STDIN and (s.regular or ends[i] is None)
+    }
     waiting = dict.fromkeys(tailers, False)
     while tailers:
         batch: list[Item] = []
