@@ -28,6 +28,7 @@ from hooktui.tui.cli.format import (
     short_event,
     short_runtime,
 )
+from hooktui.tui.cli.palette import FAIL_OPEN, PALETTE, UNKNOWN
 from rich.style import Style
 
 # A cell: its text and style (None: the row's own).
@@ -84,22 +85,8 @@ def layout(columns: tuple[Column, ...], total: int, gap: int = 1) -> list[tuple[
 
 # Without colour (NO_COLOR), each decision keeps a look of its own: a symbol
 # and a weight, so deny, modify and a bypassed guard never read alike.
-NO_COLOR_MARKS = {
-    "allow": "✓",
-    "deny": "✗",
-    "ask": "?",
-    "modify": "✎",
-    "replace": "⇄",
-    "failure": "!",
-}
-NO_COLOR_STYLES = {
-    "allow": Style(),
-    "deny": Style(bold=True),
-    "ask": Style(bold=True, italic=True),
-    "modify": Style(underline=True),
-    "replace": Style(italic=True, underline=True),
-    "failure": Style(bold=True),
-}
+NO_COLOR_MARKS = {d: look.symbol for d, look in PALETTE.items()}
+NO_COLOR_STYLES = {d: look.style(color=False) for d, look in PALETTE.items()}
 
 
 def decision_cell(decision: str, effect: str = "", failure: str = "", color: bool = True) -> Cell:
@@ -113,16 +100,17 @@ def decision_cell(decision: str, effect: str = "", failure: str = "", color: boo
             label = f"{FAIL_OPEN_MARK} {label}"
         return label, decision_style(decision, fail_open)
     if fail_open:
-        return f"{FAIL_OPEN_MARK} {label}", Style(bold=True, reverse=True)
+        return f"{FAIL_OPEN_MARK} {label}", FAIL_OPEN.style(color=False)
     mark = NO_COLOR_MARKS.get(decision, "·")
-    return f"{mark} {label}", NO_COLOR_STYLES.get(decision, Style(dim=True))
+    return f"{mark} {label}", NO_COLOR_STYLES.get(decision, UNKNOWN.style(color=False))
 
 
 def time_cell(head: RecordHead, tz: tzinfo | None, millis: bool) -> Cell:
-    from hooktui.tap.read.reader import parse_ts
+    # One clock: rows are in the order hooks answered, so they show that time.
+    from hooktui.tap.read.reader import end_time
 
     try:
-        text = format_time(parse_ts(head.ts), tz, millis)
+        text = format_time(end_time(head), tz, millis)
     except (OverflowError, ValueError, OSError):
         # Year 1 or 9999 with an offset: no wall-clock time here, never fatal.
         text = format_time(math.nan, tz, millis)

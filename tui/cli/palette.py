@@ -21,25 +21,30 @@ class DecisionLook(NamedTuple):
     symbol: str  # one cell wide, shown before the decision's word
     bold: bool
     bgcolor: str | None = None
+    # Without colour: the attributes that set it apart (with its symbol).
+    plain: tuple[str, ...] = ()
 
     def style(self, color: bool = True) -> Style:
-        """The rich Style; without colour only the weight (and reverse for a background)."""
+        """The rich Style; without colour, its `plain` attributes (reverse for a background)."""
         if not color:
-            return Style(bold=self.bold, reverse=self.bgcolor is not None)
+            attrs = dict.fromkeys(self.plain, True)
+            if self.bgcolor is not None:
+                attrs["reverse"] = True
+            return Style(**attrs)
         return Style(color=self.color, bgcolor=self.bgcolor, bold=self.bold)
 
 
 PALETTE: dict[str, DecisionLook] = {
     "allow": DecisionLook("green3", "✓", False),
-    "deny": DecisionLook("red1", "✗", True),
-    "ask": DecisionLook("gold1", "?", True),
+    "deny": DecisionLook("red1", "✗", True, plain=("bold",)),
+    "ask": DecisionLook("gold1", "?", True, plain=("bold", "italic")),
     # Far from deny's red in hue and in lightness: the two must never be confused.
-    "modify": DecisionLook("medium_purple1", "✎", False),
-    "replace": DecisionLook("deep_sky_blue1", "⇄", False),
-    "failure": DecisionLook("dark_orange", "!", True),
+    "modify": DecisionLook("medium_purple1", "✎", False, plain=("underline",)),
+    "replace": DecisionLook("deep_sky_blue1", "⇄", False, plain=("italic", "underline")),
+    "failure": DecisionLook("dark_orange", "!", True, plain=("bold",)),
 }
-FAIL_OPEN = DecisionLook("white", "⚠", True, bgcolor="red3")
-UNKNOWN = DecisionLook("grey62", "·", False)
+FAIL_OPEN = DecisionLook("white", "⚠", True, bgcolor="red3", plain=("bold",))
+UNKNOWN = DecisionLook("grey62", "·", False, plain=("dim",))
 
 
 def no_color(environ: dict[str, str] | None = None) -> bool:

@@ -206,7 +206,7 @@ class TextOut:
             "summary": (e.summary, None),
             "decision": (
                 decision_mark(e.decision, fail_open, word),
-                decision_style(e.decision, fail_open),
+                decision_style(e.decision, fail_open, color=self.color),
             ),
             "latency": (lat, fmt.latency_style(e.duration_ms)),
             "why": (why(e, line), self.note_style),
