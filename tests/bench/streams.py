@@ -73,6 +73,14 @@ def parse_count(text: str) -> int:
     return int(number) * scale
 
 
+def parse_counts(text: str) -> list[int]:
+    """'10k,1m' → [10000, 1000000], sorted; argparse reports a bad one in one line."""
+    try:
+        return sorted(parse_count(part) for part in text.split(","))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def label(n: int) -> str:
     if n % 1_000_000 == 0:
         return f"{n // 1_000_000}M"
@@ -184,11 +192,11 @@ def check_shape(path: Path, sample: int = 2000) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("sizes", help="comma-separated record counts, e.g. 10k,100k,1m")
+    ap.add_argument("sizes", type=parse_counts, help="comma-separated counts, e.g. 10k,100k,1m")
     ap.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
-    for n in map(parse_count, args.sizes.split(",")):
+    for n in args.sizes:
         t0 = time.perf_counter()
         stream = ensure_stream(n, args.dir, args.seed)
         check_shape(stream.path)
