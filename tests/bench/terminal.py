@@ -10,6 +10,7 @@ program's memory and CPU from /proc (the program and any children it starts).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
@@ -46,6 +47,7 @@ class Terminal:
             stdout=subprocess.PIPE,
         )
         self._block()  # the attach itself answers with an empty block
+        self.socket_path = self.command("display -p '#{socket_path}'")[0]
         self.command(f"refresh-client -C {width}x{height}")
         self.command("refresh-client -f no-output")  # no copy of every byte the programs draw
 
@@ -96,6 +98,8 @@ class Terminal:
         except (OSError, subprocess.TimeoutExpired):
             self.client.kill()
         subprocess.run([*self.base, "kill-server"], capture_output=True, check=False)
+        with contextlib.suppress(OSError):  # tmux leaves its socket file behind
+            os.unlink(self.socket_path)
 
 
 @dataclass

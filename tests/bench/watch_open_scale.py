@@ -236,13 +236,14 @@ def _ratios(viewers: list[Viewer], streams: list[Stream], results: dict) -> int:
 
     ours = [v.name for v in viewers if v.family == "hooktui"]
     others = [v for v in viewers if v.family != "hooktui"]
-    print("\nratios: first screen [peak RSS]; under 1.0 means hooktui is faster [smaller]")
+    print("\nratios: first screen [peak RSS, anon]; under 1.0 means hooktui is faster [smaller]")
     for h in ours:
         for o in others:
             cells = [
-                f"{label(s.records)} {med(h, s.records, 'first_s') / med(o.name, s.records, 'first_s'):.2f}x"
-                f" [{med(h, s.records, 'peak_kib') / med(o.name, s.records, 'peak_kib'):.2f}x]"
-                for s in streams
+                f"{label(n)} {med(h, n, 'first_s') / med(o.name, n, 'first_s'):.2f}x"
+                f" [{med(h, n, 'peak_kib') / med(o.name, n, 'peak_kib'):.2f}x,"
+                f" {med(h, n, 'anon_kib') / med(o.name, n, 'anon_kib'):.2f}x]"
+                for n in (s.records for s in streams)
             ]
             print(f"  {h}/{o.name}: " + ", ".join(cells))
         if len(streams) > 1:
