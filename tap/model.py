@@ -12,10 +12,12 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from hooktui.tap import runtimes
+
 SCHEMA_VERSION = 1
 
-RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "basis", "fastpace")
-UNKNOWN = "unknown"
+RUNTIMES = runtimes.RUNTIMES  # the registry's list (tap/runtimes/__init__.py)
+UNKNOWN = runtimes.UNKNOWN
 
 EVENTS = (
     "pre_tool_use",

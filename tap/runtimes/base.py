@@ -1,6 +1,7 @@
-"""What every runtime adapter does: detect, parse, judge, encode; and the helpers they share.
+"""Helpers the runtimes share: reading requests and answers, writing answers.
 
-Everything here is on the tap's hot path (stdlib + msgspec only).
+No fact about one runtime lives here (each runtime's file holds its own).
+Everything here is on the tap's recording path (stdlib + msgspec only).
 """
 
 from __future__ import annotations
@@ -9,45 +10,11 @@ from typing import Any
 
 import msgspec
 from hooktui.tap.model import UNSET, Call, Outcome, Verdict
+from hooktui.tap.runtimes.descriptor import Runtime
 
 
-class Adapter:
-    """One runtime's reading of the hook protocol.
-
-    - detect(request): does this parsed JSON request look like this runtime's?
-    - parse(request): native request -> canonical Call (never raises: any type in)
-    - judge(call, outcome): what the runtime itself makes of the hook's answer
-      (exit codes, empty output, wrong decision for the event, legacy forms)
-    - encode(call, verdict): the native answer (stdout, stderr, exit code) that
-      makes this runtime reach `verdict`; used by the demo and the tests.
-      Raises ValueError when the runtime has no way to say that at that event
-      (a replace before the call, a timeout, ...).
-    """
-
-    name: str = "unknown"
-    # Human name used in failure sentences ("Claude Code treats ...").
-    title: str = "the runtime"
-    # Environment variables this runtime sets for hooks and hooks read.
-    env_vars: tuple[str, ...] = ()
-    # The runtime's default hook timeout, when it has one (the runtime kills the hook then).
-    default_timeout_ms: int | None = None
-    # A latency goal the runtime sets for hooks without killing them (fastpace: 50 ms).
-    budget_ms: int | None = None
-
-    def detect(self, request: Any) -> bool:
-        raise NotImplementedError
-
-    def parse(self, request: Any) -> Call:
-        raise NotImplementedError
-
-    def judge(self, call: Call, outcome: Outcome) -> Verdict:
-        raise NotImplementedError
-
-    def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}>"
+# The old name of a runtime's descriptor (tests and other helpers import it).
+Adapter = Runtime
 
 
 # ---------------------------------------------------------------------------
@@ -67,31 +34,6 @@ def s(d: dict, *keys: str) -> str:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return str(value)
     return ""
-
-
-# Claude-style (PascalCase) native event names, shared by Claude Code, Codex and fastpace.
-PASCAL_EVENTS = {
-    "PreToolUse": "pre_tool_use",
-    "PostToolUse": "post_tool_use",
-    "PostToolUseFailure": "post_tool_use",
-    "PostToolBatch": "post_tool_use",
-    "UserPromptSubmit": "user_prompt",
-    "UserPromptExpansion": "user_prompt",
-    "PermissionRequest": "permission_request",
-    "PermissionDenied": "permission_request",
-    "Stop": "stop",
-    "StopFailure": "stop",
-    "SubagentStop": "stop",
-    "SessionStart": "session",
-    "SessionEnd": "session",
-    "Setup": "session",
-    "SubagentStart": "session",
-    "Notification": "notification",
-}
-
-
-def pascal_event(native: str) -> str:
-    return PASCAL_EVENTS.get(native, "other")
 
 
 def is_pascal_name(name: Any) -> bool:

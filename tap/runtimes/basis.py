@@ -30,7 +30,6 @@ from typing import Any
 
 from hooktui.tap.model import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
-    Adapter,
     Stdout,
     as_dict,
     failure,
@@ -38,8 +37,9 @@ from hooktui.tap.runtimes.base import (
     s,
     str_field,
 )
+from hooktui.tap.runtimes.descriptor import Runtime
 
-_EVENTS = {"pre_tool_use": "pre_tool_use", "post_tool_use": "post_tool_use"}
+EVENTS = {"pre_tool_use": "pre_tool_use", "post_tool_use": "post_tool_use"}
 _CONSEQUENCE = (
     "basis takes the failure path (fail-closed: a hook that did not answer is not consent)"
 )
@@ -49,12 +49,7 @@ def _fail(kind: str, what: str) -> Verdict:
     return failure(kind, f"{what}; {_CONSEQUENCE}", "blocks")
 
 
-class BasisAdapter(Adapter):
-    name = "basis"
-    title = "basis"
-    env_vars = ()  # the seed names none
-    default_timeout_ms = None  # the seed names none
-
+class Basis(Runtime):
     def detect(self, request: Any) -> bool:
         return isinstance(request, dict) and "hook_schema" in request
 
@@ -64,7 +59,7 @@ class BasisAdapter(Adapter):
         is_error = r.get("is_error")
         return Call(
             runtime=self.name,
-            event=_EVENTS.get(native, "other"),
+            event=self.event_of(native),
             native_event=native,
             tool_name=s(r, "tool_name"),
             tool_input=r.get("input"),
@@ -74,6 +69,20 @@ class BasisAdapter(Adapter):
             tool_call_id=s(r, "tool_call_id"),
             cwd=s(r, "workspace"),
         )
+
+    def request_for(self, call: Call) -> dict[str, Any]:
+        r: dict[str, Any] = {
+            "hook_schema": 1,
+            "event": call.native_event or call.event,
+            "workspace": call.cwd,
+            "agent_id": call.agent_id,
+            "tool_call_id": call.tool_call_id,
+            "tool_name": call.tool_name,
+            "input": call.tool_input,
+        }
+        if call.tool_output is not None:
+            r.update(output=call.tool_output, is_error=bool(call.is_error))
+        return r
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
         if outcome.spawn_error:
@@ -151,3 +160,19 @@ class BasisAdapter(Adapter):
         if verdict.reason:
             out["reason"] = verdict.reason
         return json_line(out), b"", 0
+
+
+RUNTIME = Basis(
+    name="basis",
+    title="basis",
+    priority=10,  # hook_schema wins over everything
+    events=EVENTS,
+    guards=frozenset(EVENTS),  # deny at post replaces the output with the reason
+    env_vars=(),  # the seed names none
+    prompt_keys=(),
+    output_keys=("output",),
+    command_keys=("command",),
+    path_keys=("path",),
+    shell_tool="shell",
+    read_tool="read_file",
+)

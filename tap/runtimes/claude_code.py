@@ -34,11 +34,11 @@ what the real 2.1.197 did (tests/e2e; the runtime wins):
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from hooktui.tap.model import UNSET, Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
-    Adapter,
     Stdout,
     as_dict,
     cannot,
@@ -48,13 +48,32 @@ from hooktui.tap.runtimes.base import (
     has,
     is_pascal_name,
     json_line,
-    pascal_event,
     process_failure,
     s,
     str_field,
     text_of,
 )
 
+from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+
+EVENTS = {
+    "PreToolUse": "pre_tool_use",
+    "PostToolUse": "post_tool_use",
+    "PostToolUseFailure": "post_tool_use",
+    "PostToolBatch": "post_tool_use",
+    "UserPromptSubmit": "user_prompt",
+    "UserPromptExpansion": "user_prompt",
+    "PermissionRequest": "permission_request",
+    "PermissionDenied": "permission_request",
+    "Stop": "stop",
+    "StopFailure": "stop",
+    "SubagentStop": "stop",
+    "SessionStart": "session",
+    "SessionEnd": "session",
+    "Setup": "session",
+    "SubagentStart": "session",
+    "Notification": "notification",
+}
 # Events where exit 2 / decision:block cannot stop anything.
 _NON_BLOCKING = {"SessionStart", "SessionEnd", "Notification", "Setup", "SubagentStart"}
 # Events where plain stdout becomes context for the model.
@@ -67,14 +86,14 @@ _BOOL_FIELDS = ("continue", "suppressOutput")
 _STR_FIELDS = ("stopReason", "reason", "systemMessage", "terminalSequence")
 
 
-def parse_pascal(runtime: str, request: Any) -> Call:
+def parse_pascal(runtime: Runtime, request: Any) -> Call:
     """Claude-shaped request -> Call (Codex sends the same shape, plus model/turn_id)."""
     r = as_dict(request)
     native = s(r, "hook_event_name")
     prompt = r.get("prompt")
     return Call(
-        runtime=runtime,
-        event=pascal_event(native),
+        runtime=runtime.name,
+        event=runtime.event_of(native),
         native_event=native,
         tool_name=s(r, "tool_name"),
         tool_input=r.get("tool_input"),
@@ -86,6 +105,24 @@ def parse_pascal(runtime: str, request: Any) -> Call:
         cwd=s(r, "cwd"),
         prompt=prompt if isinstance(prompt, str) else None,
     )
+
+
+def request_pascal(call: Call, **extra: Any) -> dict[str, Any]:
+    """The Claude-shaped request for `call` (Codex adds its own keys through `extra`)."""
+    r: dict[str, Any] = {
+        "session_id": call.session_id,
+        "cwd": call.cwd,
+        "hook_event_name": call.native_event or "PreToolUse",
+        **extra,
+    }
+    if call.tool_name:
+        r.update(tool_name=call.tool_name, tool_input=call.tool_input)
+        r["tool_use_id"] = call.tool_call_id
+    if call.tool_output is not None:
+        r["tool_response"] = call.tool_output
+    if call.prompt is not None:
+        r["prompt"] = call.prompt
+    return r
 
 
 def _invalid_answer(call: Call, obj: dict) -> str:
@@ -167,24 +204,17 @@ def _fits_output(tool: str, value: Any) -> bool:
     return True
 
 
-class ClaudeCodeAdapter(Adapter):
-    name = "claude-code"
-    title = "Claude Code"
-    env_vars = (
-        "CLAUDE_PROJECT_DIR",
-        "CLAUDE_PLUGIN_ROOT",
-        "CLAUDE_PLUGIN_DATA",
-        "CLAUDE_ENV_FILE",
-        "CLAUDE_CODE_REMOTE",
-        "CLAUDE_CONFIG_DIR",
-    )
-    default_timeout_ms = 600_000  # 600 s for command hooks on tool events
-
+class ClaudeCode(Runtime):
     def detect(self, request: Any) -> bool:
         return isinstance(request, dict) and is_pascal_name(request.get("hook_event_name"))
 
     def parse(self, request: Any) -> Call:
-        return parse_pascal(self.name, request)
+        return parse_pascal(self, request)
+
+    def request_for(self, call: Call) -> dict[str, Any]:
+        home = os.path.expanduser("~")
+        transcript = f"{home}/.claude/projects/demo/{call.session_id}.jsonl"
+        return request_pascal(call, transcript_path=transcript, permission_mode="default")
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
         native = call.native_event
@@ -394,3 +424,38 @@ class ClaudeCodeAdapter(Adapter):
             hso = {"hookEventName": native, "updatedToolOutput": verdict.updated_output, **ctx}
             return json_line({"hookSpecificOutput": hso}), b"", 0
         raise cannot(self.name, verdict, native)
+
+
+RUNTIME = ClaudeCode(
+    name="claude-code",
+    title="Claude Code",
+    short="claude",
+    priority=90,  # anything PreToolUse-shaped that nobody else claims
+    events=EVENTS,
+    guards=frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"}),
+    env_vars=(
+        "CLAUDE_PROJECT_DIR",
+        "CLAUDE_PLUGIN_ROOT",
+        "CLAUDE_PLUGIN_DATA",
+        "CLAUDE_ENV_FILE",
+        "CLAUDE_CODE_REMOTE",
+        "CLAUDE_CONFIG_DIR",
+    ),
+    timeouts=Timeouts(default_ms=600_000, unit_ms=1000),  # 600 s for command hooks
+    settings=Layout(
+        project_files=(".claude/settings.json", ".claude/settings.local.json"),
+        user_dir=".claude",
+        user_dir_env="CLAUDE_CONFIG_DIR",
+        user_files=("settings.json",),
+        exec_args_key="args",
+        async_key="async",
+        fail_closed=("onFailure", "block"),
+        shell="sh",  # seen: /bin/sh -c <command>
+    ),
+    prompt_keys=("prompt",),
+    output_keys=("tool_response", "last_assistant_message"),
+    command_keys=("command",),
+    path_keys=("file_path", "notebook_path", "path"),
+    shell_tool="Bash",
+    read_tool="Read",
+)

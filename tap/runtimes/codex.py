@@ -30,7 +30,6 @@ from typing import Any
 
 from hooktui.tap.model import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
-    Adapter,
     Stdout,
     cannot,
     encode_generic_failure,
@@ -42,7 +41,8 @@ from hooktui.tap.runtimes.base import (
     str_field,
     text_of,
 )
-from hooktui.tap.runtimes.claude_code import parse_pascal
+from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
+from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
 
 _KNOWN_KEYS = {
     "continue",
@@ -54,23 +54,24 @@ _KNOWN_KEYS = {
     "hookSpecificOutput",
 }
 _TEXT_IS_CONTEXT = {"UserPromptSubmit", "SessionStart"}
-# The event names Codex 0.171 knows. hookSpecificOutput.hookEventName must be one
-# of them, though not necessarily this event's (pinned against the real Codex
-# 0.171.0: "AfterTool" fails the output, "PreToolUse" in a PostToolUse answer is read).
-_EVENT_NAMES = {
-    "PreToolUse",
-    "PermissionRequest",
-    "PostToolUse",
-    "PreCompact",
-    "PostCompact",
-    "SessionStart",
-    "SessionEnd",
-    "UserPromptSubmit",
-    "SubagentStart",
-    "SubagentStop",
-    "Stop",
-    "Interrupt",
+# The event names Codex 0.171 knows, and what each is. hookSpecificOutput.hookEventName
+# must be one of them, though not necessarily this event's (pinned against the real
+# Codex 0.171.0: "AfterTool" fails the output, "PreToolUse" in a PostToolUse answer is read).
+EVENTS = {
+    "PreToolUse": "pre_tool_use",
+    "PermissionRequest": "permission_request",
+    "PostToolUse": "post_tool_use",
+    "PreCompact": "other",
+    "PostCompact": "other",
+    "SessionStart": "session",
+    "SessionEnd": "session",
+    "UserPromptSubmit": "user_prompt",
+    "SubagentStart": "session",
+    "SubagentStop": "stop",
+    "Stop": "stop",
+    "Interrupt": "other",
 }
+_EVENT_NAMES = set(EVENTS)
 
 
 def _failed(why: str) -> Verdict:
@@ -118,15 +119,7 @@ def _invalid_hso(native: str, hso: dict) -> str:
     return ""
 
 
-class CodexAdapter(Adapter):
-    name = "codex"
-    title = "Codex"
-    # CODEX_HOME locates config and hooks; CODEX_THREAD_ID names the session for
-    # the commands Codex spawns; CODEX_ENV_FILE (CLAUDE_ENV_FILE alias) is given to
-    # SessionStart hooks only (openai/codex PR 24805).
-    env_vars = ("CODEX_HOME", "CODEX_THREAD_ID", "CODEX_ENV_FILE", "CLAUDE_ENV_FILE")
-    default_timeout_ms = 600_000
-
+class Codex(Runtime):
     def detect(self, request: Any) -> bool:
         return (
             isinstance(request, dict)
@@ -135,7 +128,12 @@ class CodexAdapter(Adapter):
         )
 
     def parse(self, request: Any) -> Call:
-        return parse_pascal(self.name, request)
+        return parse_pascal(self, request)
+
+    def request_for(self, call: Call) -> dict[str, Any]:
+        return request_pascal(
+            call, transcript_path=None, model="gpt-5-codex", turn_id=f"turn-{call.tool_call_id}"
+        )
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
         native = call.native_event
@@ -333,3 +331,37 @@ class CodexAdapter(Adapter):
         if d == "ask" and native == "PermissionRequest":
             return json_line({}), b"", 0
         raise cannot(self.name, verdict, native)
+
+
+RUNTIME = Codex(
+    name="codex",
+    title="Codex",
+    priority=40,  # PreToolUse-shaped with turn_id/model
+    events=EVENTS,
+    guards=frozenset({"PreToolUse", "PermissionRequest"}),
+    # CODEX_HOME locates config and hooks; CODEX_THREAD_ID names the session for
+    # the commands Codex spawns; CODEX_ENV_FILE (CLAUDE_ENV_FILE alias) is given to
+    # SessionStart hooks only (openai/codex PR 24805).
+    env_vars=("CODEX_HOME", "CODEX_THREAD_ID", "CODEX_ENV_FILE", "CLAUDE_ENV_FILE"),
+    timeouts=Timeouts(default_ms=600_000, unit_ms=1000),
+    settings=Layout(
+        project_files=(".codex/hooks.json", ".codex/config.toml"),
+        user_dir=".codex",
+        user_dir_env="CODEX_HOME",
+        user_files=("hooks.json", "config.toml"),
+        formats=("json", "toml"),
+        file_formats={"hooks.json": "json", "config.toml": "toml"},
+        async_key="async",
+        shell="the user's login shell",  # seen: /bin/bash -c <command> (root's shell)
+        after_install=(
+            "Codex trusts hooks by their definition, and wrapping changed them: re-approve "
+            "the hooks in Codex (or run `codex exec --dangerously-bypass-hook-trust` in tests)"
+        ),
+    ),
+    prompt_keys=("prompt",),
+    output_keys=("tool_response", "last_assistant_message"),
+    command_keys=("command", "cmd"),
+    path_keys=("path",),
+    shell_tool="Bash",
+    read_tool="Bash",
+)

@@ -30,7 +30,6 @@ from typing import Any
 import msgspec
 from hooktui.tap.model import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
-    Adapter,
     Stdout,
     as_dict,
     cannot,
@@ -43,6 +42,7 @@ from hooktui.tap.runtimes.base import (
     str_field,
     text_of,
 )
+from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
 
 EVENTS = {
     "beforeShellExecution": "pre_tool_use",
@@ -62,6 +62,11 @@ EVENTS = {
     "sessionStart": "session",
     "sessionEnd": "session",
     "subagentStart": "session",
+    # Known to Cursor, no canonical counterpart (install must not call them unknown).
+    "afterAgentResponse": "other",
+    "afterAgentThought": "other",
+    "preCompact": "other",
+    "workspaceOpen": "other",
 }
 _SHELL = {"beforeShellExecution", "afterShellExecution"}
 _FILE = {"beforeReadFile", "beforeTabFileRead", "afterFileEdit", "afterTabFileEdit"}
@@ -78,13 +83,7 @@ def _maybe_json(value: Any) -> Any:
     return value
 
 
-class CursorAdapter(Adapter):
-    name = "cursor"
-    title = "Cursor"
-    # Uncertain: the variables Cursor's docs list for hook processes.
-    env_vars = ("CURSOR_PROJECT_DIR", "CURSOR_VERSION", "CURSOR_USER_EMAIL", "CLAUDE_PROJECT_DIR")
-    default_timeout_ms = None  # per-hook `timeout` in hooks.json; no documented default
-
+class Cursor(Runtime):
     def detect(self, request: Any) -> bool:
         if not isinstance(request, dict):
             return False
@@ -113,7 +112,7 @@ class CursorAdapter(Adapter):
         prompt = r.get("prompt")
         return Call(
             runtime=self.name,
-            event=EVENTS.get(native, "other"),
+            event=self.event_of(native),
             native_event=native,
             tool_name=tool_name,
             tool_input=tool_input,
@@ -125,6 +124,25 @@ class CursorAdapter(Adapter):
             cwd=cwd,
             prompt=prompt if isinstance(prompt, str) else None,
         )
+
+    def request_for(self, call: Call) -> dict[str, Any]:
+        native = call.native_event or "preToolUse"
+        r: dict[str, Any] = {
+            "conversation_id": call.session_id,
+            "generation_id": call.tool_call_id,
+            "hook_event_name": native,
+            "workspace_roots": [call.cwd],
+            "cwd": call.cwd,
+        }
+        if native in _SHELL and isinstance(call.tool_input, dict):
+            r["command"] = call.tool_input.get("command")
+        elif call.tool_name:
+            r.update(tool_name=call.tool_name, tool_input=call.tool_input)
+        if call.tool_output is not None:
+            r["tool_output"] = call.tool_output
+        if call.prompt is not None:
+            r["prompt"] = call.prompt
+        return r
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
         native = call.native_event
@@ -224,3 +242,33 @@ class CursorAdapter(Adapter):
             out["agent_message"] = verdict.reason
         out.update(ctx)
         return json_line(out), b"", 0
+
+
+RUNTIME = Cursor(
+    name="cursor",
+    title="Cursor",
+    priority=30,  # camelCase names or conversation_id
+    events=EVENTS,
+    guards=frozenset(
+        {"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"}
+    ),
+    # Uncertain: the variables Cursor's docs list for hook processes.
+    env_vars=("CURSOR_PROJECT_DIR", "CURSOR_VERSION", "CURSOR_USER_EMAIL", "CLAUDE_PROJECT_DIR"),
+    # A per-hook `timeout` in hooks.json, taken as seconds; no documented default.
+    timeouts=Timeouts(default_ms=None, unit_ms=1000),
+    settings=Layout(
+        project_files=(".cursor/hooks.json",),
+        user_dir=".cursor",
+        user_files=("hooks.json",),
+        nested=False,  # hooks.<event>[] = {command, ...}
+        default_type="command",
+        fail_closed=("failClosed", True),
+        strict_events=True,  # one unknown event name and Cursor drops the whole file
+    ),
+    prompt_keys=("prompt",),
+    output_keys=("tool_output", "output", "result_json"),
+    command_keys=("command",),
+    path_keys=("file_path",),
+    shell_tool="Shell",
+    read_tool="Read",
+)

@@ -22,29 +22,35 @@ from typing import Any
 
 from hooktui.tap.model import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
-    Adapter,
     Stdout,
     as_dict,
     failure,
     is_pascal_name,
     json_line,
-    pascal_event,
     process_failure,
     s,
     str_field,
 )
+from hooktui.tap.runtimes.descriptor import Runtime
 
+EVENTS = {
+    "PreToolUse": "pre_tool_use",
+    "PostToolUse": "post_tool_use",
+    "UserPromptSubmit": "user_prompt",
+    "Mutation": "other",
+}
 _DECISIONS = {"allow": "allow", "block": "deny"}
 _CONSEQUENCE = "fastpace hooks fail open, the call proceeds"
 
 
-class FastpaceAdapter(Adapter):
-    name = "fastpace"
-    title = "fastpace"
-    # Bundles run inside Claude Code / Codex / Gemini CLI, whose variables they see.
-    env_vars = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "GEMINI_PROJECT_DIR", "CODEX_HOME")
-    default_timeout_ms = None
-    budget_ms = 50
+class Fastpace(Runtime):
+    def detectors(self):
+        # A Mutation is fastpace whatever else the request holds (Codex's `model`
+        # included); a `metadata` object only after Codex had its say.
+        return ((35, self._is_mutation), (self.priority, self.detect))
+
+    def _is_mutation(self, request: Any) -> bool:
+        return isinstance(request, dict) and request.get("hook_event_name") == "Mutation"
 
     def detect(self, request: Any) -> bool:
         if not isinstance(request, dict):
@@ -66,7 +72,7 @@ class FastpaceAdapter(Adapter):
             prompt = inner if isinstance(inner, str) else None
         return Call(
             runtime=self.name,
-            event=pascal_event(native),
+            event=self.event_of(native),
             native_event=native,
             tool_name=s(r, "tool_name"),
             tool_input=tool_input,
@@ -77,6 +83,19 @@ class FastpaceAdapter(Adapter):
             cwd=s(r, "cwd"),
             prompt=prompt if isinstance(prompt, str) else None,
         )
+
+    def request_for(self, call: Call) -> dict[str, Any]:
+        r: dict[str, Any] = {
+            "hook_event_name": call.native_event or "PreToolUse",
+            "tool_name": call.tool_name,
+            "tool_input": call.tool_input,
+            "metadata": {"agent_id": call.agent_id, "model": "claude-opus-4.7", "runtime": "local"},
+            "session_id": call.session_id,
+            "cwd": call.cwd,
+        }
+        if call.tool_output is not None:
+            r["tool_output"] = call.tool_output
+        return r
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
         crashed = process_failure(outcome, self.title, "proceeds", _CONSEQUENCE)
@@ -143,3 +162,21 @@ class FastpaceAdapter(Adapter):
         if verdict.context:
             out["coach"] = verdict.context
         return json_line(out), b"", 0
+
+
+RUNTIME = Fastpace(
+    name="fastpace",
+    title="fastpace",
+    priority=50,  # PreToolUse-shaped with a metadata object, after Codex
+    events=EVENTS,
+    guards=frozenset({"PreToolUse", "UserPromptSubmit", "Mutation"}),
+    # Bundles run inside Claude Code / Codex / Gemini CLI, whose variables they see.
+    env_vars=("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "GEMINI_PROJECT_DIR", "CODEX_HOME"),
+    budget_ms=50,
+    prompt_keys=("prompt",),
+    output_keys=("tool_output",),
+    command_keys=("command",),
+    path_keys=("file_path", "path"),
+    shell_tool="Bash",
+    read_tool="Read",
+)

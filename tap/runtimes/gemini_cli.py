@@ -22,12 +22,13 @@ convertPlainTextToHookOutput) and what the real 0.61 runtime did (PROTOCOLS.md):
 
 from __future__ import annotations
 
+import os
+import time
 from typing import Any
 
 import msgspec
 from hooktui.tap.model import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
-    Adapter,
     as_dict,
     cannot,
     failure,
@@ -38,6 +39,7 @@ from hooktui.tap.runtimes.base import (
     str_field,
     text_of,
 )
+from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
 
 EVENTS = {
     "BeforeTool": "pre_tool_use",
@@ -60,14 +62,7 @@ GEMINI_ONLY = {
 _DENY = {"deny", "block"}
 
 
-class GeminiCliAdapter(Adapter):
-    name = "gemini-cli"
-    title = "Gemini CLI"
-    # GEMINI_PROJECT_DIR (with CLAUDE_PROJECT_DIR as a compatibility alias) and
-    # GEMINI_SESSION_ID / GEMINI_CWD are set in the hook's environment.
-    env_vars = ("GEMINI_PROJECT_DIR", "GEMINI_SESSION_ID", "GEMINI_CWD", "CLAUDE_PROJECT_DIR")
-    default_timeout_ms = 60_000
-
+class GeminiCli(Runtime):
     def detect(self, request: Any) -> bool:
         if not isinstance(request, dict):
             return False
@@ -85,7 +80,7 @@ class GeminiCliAdapter(Adapter):
         prompt = r.get("prompt")
         return Call(
             runtime=self.name,
-            event=EVENTS.get(native, "other"),
+            event=self.event_of(native),
             native_event=native,
             tool_name=s(r, "tool_name"),
             tool_input=r.get("tool_input"),
@@ -97,6 +92,23 @@ class GeminiCliAdapter(Adapter):
             cwd=s(r, "cwd"),
             prompt=prompt if isinstance(prompt, str) else None,
         )
+
+    def request_for(self, call: Call) -> dict[str, Any]:
+        home = os.path.expanduser("~")
+        r: dict[str, Any] = {
+            "session_id": call.session_id,
+            "transcript_path": f"{home}/.gemini/tmp/demo/chats/{call.session_id}.json",
+            "cwd": call.cwd,
+            "hook_event_name": call.native_event or "BeforeTool",
+            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+        }
+        if call.tool_name:
+            r.update(tool_name=call.tool_name, tool_input=call.tool_input)
+        if call.tool_output is not None:
+            r["tool_response"] = call.tool_output
+        if call.prompt is not None:
+            r["prompt"] = call.prompt
+        return r
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
         crashed = process_failure(outcome, self.title, "proceeds", "a warning, the tool proceeds")
@@ -166,3 +178,38 @@ class GeminiCliAdapter(Adapter):
         if hso:
             out["hookSpecificOutput"] = {"hookEventName": native, **hso}
         return json_line(out), b"", 0
+
+
+RUNTIME = GeminiCli(
+    name="gemini-cli",
+    title="Gemini CLI",
+    short="gemini",
+    priority=20,  # BeforeTool-style names, or a Claude name with a timestamp
+    events=EVENTS,
+    guards=frozenset({"BeforeTool", "BeforeAgent", "AfterAgent"}),
+    # GEMINI_PROJECT_DIR (with CLAUDE_PROJECT_DIR as a compatibility alias) and
+    # GEMINI_SESSION_ID / GEMINI_CWD are set in the hook's environment.
+    env_vars=("GEMINI_PROJECT_DIR", "GEMINI_SESSION_ID", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"),
+    timeouts=Timeouts(default_ms=60_000, unit_ms=1),  # milliseconds in settings.json
+    settings=Layout(
+        project_files=(".gemini/settings.json",),
+        user_dir=".gemini",
+        user_files=("settings.json",),
+        comments=True,  # it reads settings.json through strip-json-comments
+        # hookRunner.ts: `bash -c <command>`, after replacing these (shell-quoted).
+        shell="bash",
+        substitutions=(
+            "$GEMINI_PROJECT_DIR",
+            "$GEMINI_CWD",
+            "$GEMINI_PLANS_DIR",
+            "$GEMINI_SESSION_ID",
+            "$CLAUDE_PROJECT_DIR",
+        ),
+    ),
+    prompt_keys=("prompt",),
+    output_keys=("tool_response", "llm_request", "llm_response"),
+    command_keys=("command",),
+    path_keys=("file_path", "absolute_path", "path"),
+    shell_tool="run_shell_command",
+    read_tool="read_file",
+)

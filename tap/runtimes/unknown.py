@@ -13,19 +13,16 @@ from typing import Any
 
 from hooktui.tap.model import EVENTS, Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
-    Adapter,
     Stdout,
     as_dict,
     failure,
     json_line,
-    pascal_event,
     process_failure,
     s,
     str_field,
     text_of,
 )
-from hooktui.tap.runtimes.cursor import EVENTS as CURSOR
-from hooktui.tap.runtimes.gemini_cli import EVENTS as GEMINI
+from hooktui.tap.runtimes.descriptor import Runtime
 
 _WORDS = {
     "allow": "allow",
@@ -43,16 +40,12 @@ _SNAKE = frozenset(EVENTS)
 def _event(native: str) -> str:
     if native in _SNAKE:
         return native
-    event = pascal_event(native)
-    if event == "other":
-        event = GEMINI.get(native) or CURSOR.get(native) or "other"
-    return event
+    from hooktui.tap.runtimes.registry import event_of_any  # the registry loads this file
+
+    return event_of_any(native)
 
 
-class UnknownAdapter(Adapter):
-    name = "unknown"
-    title = "the runtime"
-
+class Unknown(Runtime):
     def detect(self, request: Any) -> bool:
         return True
 
@@ -134,3 +127,15 @@ class UnknownAdapter(Adapter):
         raise ValueError(
             f"the generic reading has no hook answer that means {d} ({verdict.failure})"
         )
+
+
+# The generic reading knows every runtime's words for prompts, outputs,
+# commands and paths (the registry adds each runtime's own).
+RUNTIME = Unknown(
+    name="unknown",
+    title="the runtime",
+    prompt_keys=("prompt",),
+    output_keys=("tool_response", "tool_output", "output", "response"),
+    command_keys=("command", "cmd"),
+    path_keys=("file_path", "path", "absolute_path", "notebook_path", "filePath"),
+)

@@ -162,8 +162,6 @@ def test_judge_request_text_request_is_unknown(outcome, decision, failure):
 class _Broken(Adapter):
     """An adapter with a bug: judge_request must survive it."""
 
-    name = "claude-code"
-
     def detect(self, request):
         return True
 
@@ -175,7 +173,7 @@ class _Broken(Adapter):
 
 
 def test_judge_request_survives_a_broken_adapter(monkeypatch):
-    monkeypatch.setitem(ADAPTERS, "claude-code", _Broken())
+    monkeypatch.setitem(ADAPTERS, "claude-code", _Broken(name="claude-code"))
     adapter, call, verdict = judge_request(request("claude_pre_bash"), out(exit=1))
     assert adapter.name == "unknown" and call.runtime == "unknown"
     assert call.tool_name == "Bash"  # the unknown adapter's best-effort reading
@@ -191,5 +189,5 @@ def test_detect_survives_a_broken_detector(monkeypatch):
         def detect(self, request):
             raise RuntimeError("bug")
 
-    monkeypatch.setitem(ADAPTERS, "basis", Exploding())
+    monkeypatch.setitem(ADAPTERS, "basis", Exploding(name="basis"))
     assert detect({"hook_schema": 1}).name == "unknown"

@@ -1,0 +1,166 @@
+"""The shape of a runtime: a frozen set of facts plus detect / parse / judge / encode.
+
+Each file in this folder builds one `Runtime` (a subclass holding the methods,
+an instance holding the facts); the registry (`__init__.py`) lists them. No
+fact about a particular runtime lives here: only what a fact means.
+
+Everything here is on the tap's recording path (stdlib + msgspec only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hooktui.tap.model import Call, Outcome, Verdict
+
+# The longest timeout a settings value may ask for; longer means "never" and is
+# clamped to this (about 24.8 days: the largest delay a JavaScript timer takes).
+MAX_TIMEOUT_MS = 2**31 - 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class TimeoutRule:
+    """A default timeout that applies to one event and/or one handler type ("*": any).
+
+    `since`: the first runtime version the rule holds for ("" = always), so a
+    runtime that tells hooks its version can be judged by the rules of that version.
+    """
+
+    event: str = "*"
+    handler_type: str = "*"
+    ms: int | None = None
+    since: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Timeouts:
+    """How long the runtime lets a hook run, and how its settings spell a timeout."""
+
+    default_ms: int | None = None  # a command hook at any event, when nothing else says
+    rules: tuple[TimeoutRule, ...] = ()  # first match wins, before default_ms
+    unit_ms: int = 1000  # milliseconds per unit of the settings' timeout value
+
+    def default_for(self, event: str = "", handler_type: str = "command") -> int | None:
+        for rule in self.rules:
+            if rule.event in ("*", event) and rule.handler_type in ("*", handler_type):
+                return rule.ms
+        return self.default_ms
+
+    def from_settings(self, value: Any) -> int | None:
+        """A settings value in ms, clamped to MAX_TIMEOUT_MS; None when it is not a
+        usable number (absent, not a number, zero, negative, NaN)."""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        if not value > 0:  # also false for NaN
+            return None
+        ms = value * self.unit_ms
+        return MAX_TIMEOUT_MS if ms >= MAX_TIMEOUT_MS else max(1, int(ms))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Layout:
+    """Where a runtime's hook settings live and how they are written.
+
+    Paths are relative: `project_files` to a project folder (the cwd, then the
+    top of its git work tree), `user_files` to the user folder (`user_dir` under
+    HOME, or `$user_dir_env` when that is set).
+    """
+
+    project_files: tuple[str, ...]
+    user_dir: str
+    user_files: tuple[str, ...]
+    user_dir_env: str = ""
+    # What the runtime reads: the file kinds in the order to try them, and the
+    # names it always reads as one kind. The kind never comes from the extension.
+    formats: tuple[str, ...] = ("json",)
+    file_formats: Mapping[str, str] = field(default_factory=dict)
+    comments: bool = False  # JSON with // and /* */ comments is accepted
+    nested: bool = True  # hooks.<event>[] = {matcher, hooks: [handler]}; else = [handler]
+    command_key: str = "command"
+    exec_args_key: str = ""  # exec form: the command plus an argv list, no shell
+    timeout_key: str = "timeout"
+    type_key: str = "type"
+    default_type: str = ""  # the handler type when none is written ("": it must be written)
+    async_key: str = ""  # a true value here: the runtime does not wait for the answer
+    # (key, value) of a handler whose failure blocks the action (fails closed).
+    fail_closed: tuple[str, Any] = ("", None)
+    # How the runtime runs a command line: `<shell> -c <text>`, after replacing
+    # each of `substitutions` in the text with a shell-quoted value.
+    shell: str = "sh"
+    substitutions: tuple[str, ...] = ()
+    strict_events: bool = False  # one unknown event name makes it ignore the whole file
+    after_install: str = ""  # what the user must do after install, if anything
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)  # eq=False: a runtime is itself, hashable
+class Runtime:
+    """One runtime: its facts (the fields) and its reading of the protocol (the methods).
+
+    - detect(request): does this parsed JSON request look like this runtime's?
+    - parse(request): native request -> canonical Call (never raises: any type in)
+    - judge(call, outcome): what the runtime itself makes of the hook's answer
+    - encode(call, verdict): the native answer (stdout, stderr, exit code) that
+      makes this runtime reach `verdict`; ValueError when it has no way to say it.
+    - request_for(call): the native request this runtime would send for `call`
+      (the demo's traffic and the tests' examples).
+    """
+
+    name: str = "unknown"
+    title: str = "the runtime"  # in sentences: "Claude Code treats ..."
+    short: str = ""  # the label in narrow columns (default: the name)
+    priority: int = 1000  # detection order: lower is asked first
+    events: Mapping[str, str] = field(default_factory=dict)  # native name -> canonical
+    guards: frozenset[str] = frozenset()  # native events whose hook can refuse the action
+    env_vars: tuple[str, ...] = ()  # variables the runtime sets and hooks read
+    version_env: tuple[str, ...] = ()  # variables that tell hooks the runtime's version
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    budget_ms: int | None = None  # a latency goal without a kill (fastpace: 50 ms)
+    settings: Layout | None = None  # None: `hooktui install` cannot edit its settings
+    # Request keys: prompts and tool output (kept only as digests by --capture digest).
+    prompt_keys: tuple[str, ...] = ()
+    output_keys: tuple[str, ...] = ()
+    # Tool input keys that hold the command line or the file path (summaries).
+    command_keys: tuple[str, ...] = ()
+    path_keys: tuple[str, ...] = ()
+    # Native tool names the demo uses: a shell command, a file read.
+    shell_tool: str = ""
+    read_tool: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.short or self.name
+
+    @property
+    def default_timeout_ms(self) -> int | None:
+        return self.timeouts.default_ms
+
+    def event_of(self, native: str) -> str:
+        return self.events.get(native, "other")
+
+    def detectors(self) -> tuple[tuple[int, Callable[[Any], bool]], ...]:
+        """(priority, test) pairs; a runtime may claim some requests earlier than others."""
+        return ((self.priority, self.detect),)
+
+    def for_version(self, version: str | None) -> Runtime:
+        """The rules of that version of the runtime (by default: one set of rules)."""
+        return self
+
+    def detect(self, request: Any) -> bool:
+        raise NotImplementedError
+
+    def parse(self, request: Any) -> Call:
+        raise NotImplementedError
+
+    def judge(self, call: Call, outcome: Outcome) -> Verdict:
+        raise NotImplementedError
+
+    def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
+        raise NotImplementedError
+
+    def request_for(self, call: Call) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

@@ -1,0 +1,158 @@
+"""The registry: every runtime of `RUNTIMES`, loaded, and what is asked of all of them.
+
+The tap and replay both call judge_request, so a request is read the same way
+live and on replay.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from typing import Any
+
+from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.runtimes import RUNTIMES, UNKNOWN, module_name
+from hooktui.tap.runtimes.descriptor import Runtime
+
+Adapter = Runtime
+
+
+def _load(name: str) -> Runtime:
+    runtime = importlib.import_module(f"hooktui.tap.runtimes.{module_name(name)}").RUNTIME
+    if runtime.name != name:  # a copied file that kept its old name
+        raise ImportError(f"{module_name(name)}.py describes {runtime.name!r}, not {name!r}")
+    return runtime
+
+
+ADAPTERS: dict[str, Runtime] = {name: _load(name) for name in (*RUNTIMES, UNKNOWN)}
+RUNTIME_NAMES: tuple[str, ...] = RUNTIMES
+
+# PROTOCOLS.md "Telling them apart": the first runtime that claims a request
+# wins, in the order of the priorities each runtime gives its detectors.
+_DETECTION = sorted(
+    (priority, i, name)
+    for name in RUNTIMES
+    for i, (priority, _) in enumerate(ADAPTERS[name].detectors())
+)
+
+
+def get_adapter(name: str) -> Runtime:
+    try:
+        return ADAPTERS[name]
+    except (KeyError, TypeError):
+        names = ", ".join(RUNTIME_NAMES)
+        raise ValueError(f"unknown runtime {name!r} (expected one of: {names})") from None
+
+
+def installable() -> tuple[str, ...]:
+    """The runtimes whose settings files `hooktui install` knows."""
+    return tuple(name for name in RUNTIMES if ADAPTERS[name].settings is not None)
+
+
+def suggest(name: str, choices: tuple[str, ...] = RUNTIMES) -> str | None:
+    """The runtime a mistyped or shortened name most likely means (`claude` -> claude-code)."""
+    lowered = name.lower()
+    for choice in choices:
+        if lowered in (choice, ADAPTERS[choice].label) or choice.startswith(lowered + "-"):
+            return choice
+    close = difflib.get_close_matches(lowered, choices, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def detect(request: Any) -> Runtime:
+    """The runtime that sent `request` (parsed JSON, or raw text); never raises."""
+    if not isinstance(request, dict):
+        return ADAPTERS[UNKNOWN]
+    try:
+        for _, i, name in _DETECTION:
+            runtime = ADAPTERS[name]
+            rules = runtime.detectors()
+            if i < len(rules) and rules[i][1](request):
+                return runtime
+    except Exception:  # a detector tripping on an odd request must not stop the tap
+        pass
+    return ADAPTERS[UNKNOWN]
+
+
+def event_of_any(native: str) -> str:
+    """The canonical event of a native name in whichever runtime's words it is."""
+    for _, _, name in _DETECTION:
+        event = ADAPTERS[name].events.get(native)
+        if event is not None:
+            return event
+    return "other"
+
+
+def call_of(runtime: str, request: Any) -> Call:
+    """A recorded request read again by its runtime's parser (the unknown one's if need be)."""
+    for name in (runtime, UNKNOWN):
+        try:
+            return ADAPTERS.get(name, ADAPTERS[UNKNOWN]).parse(request)
+        except Exception:
+            continue
+    return Call(runtime=UNKNOWN, event="other")
+
+
+def env_vars() -> tuple[str, ...]:
+    """Every variable any runtime sets for hooks, sorted."""
+    return tuple(sorted({v for runtime in ADAPTERS.values() for v in runtime.env_vars}))
+
+
+def digest_fields() -> frozenset[str]:
+    """Request keys that hold a prompt or a tool's output, in any runtime's words."""
+    return frozenset(
+        key for runtime in ADAPTERS.values() for key in (*runtime.prompt_keys, *runtime.output_keys)
+    )
+
+
+def tool_keys(runtime: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(command keys, path keys) of tool inputs: the runtime's own first, then everyone's."""
+    first = ADAPTERS.get(runtime)
+    ordered = ([first] if first is not None else []) + list(ADAPTERS.values())
+    commands = dict.fromkeys(k for r in ordered for k in r.command_keys)
+    paths = dict.fromkeys(k for r in ordered for k in r.path_keys)
+    return tuple(commands), tuple(paths)
+
+
+def label(runtime: str) -> str:
+    """The short label of a runtime for narrow columns; any other text as it is."""
+    found = ADAPTERS.get(runtime)
+    return found.label if found is not None else runtime
+
+
+def judge_request(
+    request: Any, outcome: Outcome, runtime: str | None = None
+) -> tuple[Runtime, Call, Verdict]:
+    """Detect (or use the forced `runtime`), parse and judge; never raises.
+
+    A forced runtime that is not a known name falls back to detection. If a
+    runtime trips on a request it cannot read, the unknown runtime's reading is
+    used instead, and a failure verdict says so in its failure_detail.
+    """
+    adapter = ADAPTERS.get(runtime) if runtime else None
+    if adapter is None:
+        adapter = detect(request)
+    try:
+        call = adapter.parse(request)
+        verdict = adapter.judge(call, outcome)
+        return adapter, call, verdict
+    except Exception as exc:
+        problem = f"{adapter.name} adapter could not read this call ({type(exc).__name__}: {exc})"
+    fallback = ADAPTERS[UNKNOWN]
+    try:
+        call = fallback.parse(request)
+    except Exception:
+        call = Call(runtime=UNKNOWN, event="other")
+    try:
+        verdict = fallback.judge(call, outcome)
+    except Exception:
+        verdict = Verdict(decision="failure", failure="unsupported", effect="proceeds")
+    if verdict.decision == "failure":
+        detail = f"{verdict.failure_detail}; {problem}" if verdict.failure_detail else problem
+        verdict = Verdict(
+            decision="failure",
+            failure=verdict.failure,
+            failure_detail=detail,
+            effect=verdict.effect,
+        )
+    return fallback, call, verdict
