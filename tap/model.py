@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec import UNSET, UnsetType
-
 from hooktui.tap import runtimes
+from msgspec import UNSET, UnsetType
 
 SCHEMA_VERSION = 1
 

@@ -16,6 +16,7 @@ import os
 import sys
 import time
 
+from hooktui.tap import runtimes
 from hooktui.tap.hotpath import runner
 
 USAGE = (
@@ -42,9 +43,8 @@ options:
 """
 )
 
-# Kept literal so the pass-through path need not import the model (msgspec);
-# a test checks them against hooktui.tap.model.
-RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "basis", "fastpace", "unknown")
+# The registry's names (a module that imports nothing): the model (msgspec) stays unloaded.
+RUNTIMES = (*runtimes.RUNTIMES, runtimes.UNKNOWN)
 CAPTURES = ("full", "redacted", "digest")
 _VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms")
 

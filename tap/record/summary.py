@@ -14,8 +14,6 @@ if TYPE_CHECKING:
 
     from hooktui.tap.model import Call
 
-_COMMAND_KEYS = ("command", "cmd")
-_PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path", "filePath")
 _PATCH_START = "*** Begin Patch"
 _PATCH_HEADS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
 
@@ -30,7 +28,10 @@ def _describe(call: Call) -> str:
         return call.prompt
     ti = call.tool_input
     if isinstance(ti, dict):
-        for key in _COMMAND_KEYS:
+        from hooktui.tap.runtimes import tool_keys  # loaded already: the call was judged
+
+        command_keys, path_keys = tool_keys(call.runtime)
+        for key in command_keys:
             command = ti.get(key)
             if isinstance(command, str) and command:
                 return _patch(command) if command.startswith(_PATCH_START) else command
@@ -40,7 +41,7 @@ def _describe(call: Call) -> str:
             text = ti.get(key)
             if isinstance(text, str) and text.startswith(_PATCH_START):
                 return _patch(text)
-        for key in _PATH_KEYS:
+        for key in path_keys:
             path = ti.get(key)
             if isinstance(path, str) and path:
                 return path

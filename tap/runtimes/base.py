@@ -12,7 +12,6 @@ import msgspec
 from hooktui.tap.model import UNSET, Call, Outcome, Verdict
 from hooktui.tap.runtimes.descriptor import Runtime
 
-
 # The old name of a runtime's descriptor (tests and other helpers import it).
 Adapter = Runtime
 

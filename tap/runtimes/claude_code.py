@@ -53,7 +53,6 @@ from hooktui.tap.runtimes.base import (
     str_field,
     text_of,
 )
-
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
 
 EVENTS = {
@@ -433,6 +432,7 @@ RUNTIME = ClaudeCode(
     priority=90,  # anything PreToolUse-shaped that nobody else claims
     events=EVENTS,
     guards=frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"}),
+    project_dir_env="CLAUDE_PROJECT_DIR",
     env_vars=(
         "CLAUDE_PROJECT_DIR",
         "CLAUDE_PLUGIN_ROOT",

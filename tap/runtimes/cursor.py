@@ -253,6 +253,7 @@ RUNTIME = Cursor(
         {"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"}
     ),
     # Uncertain: the variables Cursor's docs list for hook processes.
+    project_dir_env="CURSOR_PROJECT_DIR",
     env_vars=("CURSOR_PROJECT_DIR", "CURSOR_VERSION", "CURSOR_USER_EMAIL", "CLAUDE_PROJECT_DIR"),
     # A per-hook `timeout` in hooks.json, taken as seconds; no documented default.
     timeouts=Timeouts(default_ms=None, unit_ms=1000),

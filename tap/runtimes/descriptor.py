@@ -114,6 +114,7 @@ class Runtime:
     events: Mapping[str, str] = field(default_factory=dict)  # native name -> canonical
     guards: frozenset[str] = frozenset()  # native events whose hook can refuse the action
     env_vars: tuple[str, ...] = ()  # variables the runtime sets and hooks read
+    project_dir_env: str = ""  # the one of env_vars that holds the project folder
     version_env: tuple[str, ...] = ()  # variables that tell hooks the runtime's version
     timeouts: Timeouts = field(default_factory=Timeouts)
     budget_ms: int | None = None  # a latency goal without a kill (fastpace: 50 ms)

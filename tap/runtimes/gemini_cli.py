@@ -189,6 +189,7 @@ RUNTIME = GeminiCli(
     guards=frozenset({"BeforeTool", "BeforeAgent", "AfterAgent"}),
     # GEMINI_PROJECT_DIR (with CLAUDE_PROJECT_DIR as a compatibility alias) and
     # GEMINI_SESSION_ID / GEMINI_CWD are set in the hook's environment.
+    project_dir_env="GEMINI_PROJECT_DIR",
     env_vars=("GEMINI_PROJECT_DIR", "GEMINI_SESSION_ID", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"),
     timeouts=Timeouts(default_ms=60_000, unit_ms=1),  # milliseconds in settings.json
     settings=Layout(

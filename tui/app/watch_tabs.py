@@ -17,6 +17,7 @@ import msgspec
 from hooktui.tap.model import Blob, Record, RecordHead
 from hooktui.tap.read.reader import BadLine, parse_ts, read_line_at, read_record_at
 from hooktui.tap.read.view import Entry
+from hooktui.tap.runtimes import call_of
 from hooktui.tui.app.widgets.detail import SHOW_LIMIT, clip, safe_text
 from hooktui.tui.cli.columns import decision_cell
 from hooktui.tui.cli.format import (
@@ -74,21 +75,14 @@ def _json_view(value: Any, limit: int = SHOW_LIMIT) -> RenderableType:
     return _syntax(text)
 
 
-def tool_input_of(request: Any) -> Any:
-    """The tool input inside a native request, whatever the runtime called it."""
-    if isinstance(request, dict):
-        for key in ("tool_input", "input", "prompt", "command"):
-            if key in request:
-                return request[key]
-    return None
+def tool_input_of(record: Record) -> Any:
+    """The tool input (or the prompt) of a recorded request, as its runtime reads it."""
+    call = call_of(record.runtime, record.request)
+    return call.tool_input if call.tool_input is not None else call.prompt
 
 
-def tool_output_of(request: Any) -> Any:
-    if isinstance(request, dict):
-        for key in ("tool_response", "tool_output", "output"):
-            if key in request:
-                return request[key]
-    return None
+def tool_output_of(record: Record) -> Any:
+    return call_of(record.runtime, record.request).tool_output
 
 
 def _blob_text(blob: Blob) -> tuple[str, str]:
@@ -204,7 +198,7 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         grid.add_row("tap error", _t(record.tap_error, style="red"))
     grid.add_row("record", _t(f"{loaded.path} @ {entry.offset} · id {record.id}", style="dim"))
     parts: list[RenderableType] = [grid]
-    tool_input = tool_input_of(record.request)
+    tool_input = tool_input_of(record)
     if tool_input is not None:
         parts += [Text("\ninput", style="bold"), _json_view(tool_input)]
     return Group(*parts)
@@ -276,14 +270,14 @@ def diff_view(loaded: Loaded) -> RenderableType:
         return Group(
             Text("modify: the tool input, before → after", style="bold"),
             unified_diff(
-                tool_input_of(record.request), record.updated_input, ("input", "updated_input")
+                tool_input_of(record), record.updated_input, ("input", "updated_input")
             ),
         )
     if record.updated_output is not msgspec.UNSET:
         return Group(
             Text("replace: the tool output, before → after", style="bold"),
             unified_diff(
-                tool_output_of(record.request), record.updated_output, ("output", "updated_output")
+                tool_output_of(record), record.updated_output, ("output", "updated_output")
             ),
         )
     return Text(f"no rewrite: the hook's decision was {record.decision}", style="dim")

@@ -20,10 +20,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from hooktui.tap.guards import guard_path
+from hooktui.tap.guards import GUARDS, guard_path
 from hooktui.tap.install.settings import hooktui_path
+from hooktui.tap.model import Call
+from hooktui.tap.runtimes import Runtime, get_adapter
 
 SLOW_TIMEOUT_MS = 2000  # the slow guard's configured timeout
+CONFIGURED_TIMEOUT_MS = 10_000  # the rewriting guard's configured timeout
 SLOW_SLEEP_MS = (
     1700  # 85% of its budget: past the 80% mark where watch flags "close to the timeout"
 )
@@ -42,81 +45,64 @@ class Scenario:
 
 
 class _Requests:
-    """Native request builders, one session per runtime for the whole demo."""
+    """Native requests, each in the format of the runtime its guard speaks (the
+    runtime's own `request_for`), one session per runtime for the whole demo."""
 
     def __init__(self, cwd: str) -> None:
         self.cwd = cwd
-        self.sessions = {r: str(uuid.uuid4()) for r in ("claude-code", "codex", "gemini-cli")}
-        self.sessions["fastpace"] = f"fp-{uuid.uuid4().hex[:12]}"
+        self.sessions: dict[str, str] = {}
         self.n = 0
 
-    def _id(self, prefix: str) -> str:
+    def _id(self) -> str:
         self.n += 1
-        return f"{prefix}{self.n:04d}{uuid.uuid4().hex[:8]}"
+        return f"call{self.n:04d}{uuid.uuid4().hex[:8]}"
 
-    def claude(self, event: str, tool: str, tool_input: dict, response: Any = None) -> dict:
-        sid = self.sessions["claude-code"]
-        r = {
-            "session_id": sid,
-            "transcript_path": f"{os.path.expanduser('~')}/.claude/projects/demo/{sid}.jsonl",
-            "cwd": self.cwd,
-            "permission_mode": "default",
-            "hook_event_name": event,
-            "tool_name": tool,
-            "tool_input": tool_input,
-            "tool_use_id": self._id("toolu_01"),
-        }
-        if response is not None:
-            r["tool_response"] = response
-        return r
+    def make(
+        self, guard: str, event: str, tool: str, tool_input: Any, output: Any = None
+    ) -> tuple[Runtime, dict]:
+        """(runtime, request) for a call to `guard`; `tool` is "shell" or "read"."""
+        runtime = get_adapter(GUARDS[guard][0])
+        session = self.sessions.setdefault(runtime.name, str(uuid.uuid4()))
+        call = Call(
+            runtime=runtime.name,
+            event=event,
+            native_event=next(n for n, e in runtime.events.items() if e == event),
+            tool_name=runtime.shell_tool if tool == "shell" else runtime.read_tool,
+            tool_input=tool_input,
+            tool_output=output,
+            is_error=False if output is not None else None,
+            session_id=session,
+            agent_id="agent-1",
+            tool_call_id=self._id(),
+            cwd=self.cwd,
+        )
+        return runtime, runtime.request_for(call)
 
-    def codex(self, tool_input: dict) -> dict:
-        return {
-            "session_id": self.sessions["codex"],
-            "transcript_path": None,
-            "cwd": self.cwd,
-            "hook_event_name": "PreToolUse",
-            "model": "gpt-5-codex",
-            "turn_id": self._id("turn-"),
-            "tool_name": "Bash",
-            "tool_input": tool_input,
-            "tool_use_id": self._id("call_"),
-        }
-
-    def gemini(self, command: str) -> dict:
-        sid = self.sessions["gemini-cli"]
-        return {
-            "session_id": sid,
-            "transcript_path": f"{os.path.expanduser('~')}/.gemini/tmp/demo/chats/{sid}.json",
-            "cwd": self.cwd,
-            "hook_event_name": "BeforeTool",
-            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
-            "tool_name": "run_shell_command",
-            "tool_input": {"command": command, "description": "run " + command.split()[0]},
-        }
-
-    def basis(self, command: str, output: str, is_error: bool = False) -> dict:
-        return {
-            "hook_schema": 1,
-            "event": "post_tool_use",
-            "workspace": self.cwd,
-            "agent_id": "agent-1",
-            "tool_call_id": self._id("call-"),
-            "tool_name": "shell",
-            "input": {"command": command},
-            "output": output,
-            "is_error": is_error,
-        }
-
-    def fastpace(self, tool: str, tool_input: dict) -> dict:
-        return {
-            "hook_event_name": "PreToolUse",
-            "tool_name": tool,
-            "tool_input": tool_input,
-            "metadata": {"agent_id": "reviewer", "model": "claude-opus-4.7", "runtime": "local"},
-            "session_id": self.sessions["fastpace"],
-            "cwd": self.cwd,
-        }
+    def scenario(
+        self,
+        guard: str,
+        expect: str,
+        request: tuple[Runtime, dict],
+        timeout_ms: int | None = None,
+        guard_args: list[str] | None = None,
+    ) -> Scenario:
+        runtime, req = request
+        call = runtime.parse(req)
+        label = call.native_event
+        if call.tool_name and runtime.settings is not None:
+            label = f"{call.native_event}:{call.tool_name}"
+        # The runtime's own variable for the project folder, as hooks see it.
+        env = {runtime.project_dir_env: self.cwd} if runtime.project_dir_env else {}
+        return Scenario(
+            runtime.name,
+            label,
+            guard,
+            req,
+            expect,
+            timeout_ms if timeout_ms is not None else runtime.timeouts.default_ms,
+            guard_args or [],
+            env,
+        )
 
 
 # Variety for the commands, picked in turn.
@@ -131,7 +117,7 @@ _FORCE_REWRITES = [
     "rm --force build/cache.db",
     "git push -f",
 ]
-_CODEX_SAFE = ["npm test", "cargo build --release", "rg TODO src"]
+_BUILD_COMMANDS = ["npm test", "cargo build --release", "rg TODO src"]
 # Fake credentials (AWS's documented example keys among them).
 _SECRET_OUTPUTS = [
     (
@@ -155,83 +141,52 @@ _READ_PATHS = ["src/app.py", "README.md", "tests/test_api.py", "pyproject.toml"]
 def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
     """A function giving the i-th call of the demo; one round covers every decision."""
     rq = _Requests(cwd or os.getcwd())
-    claude_env = {"CLAUDE_PROJECT_DIR": rq.cwd}
 
     def pick(items: list, i: int):
         return items[(i // len(_ROUND)) % len(items)]
 
     # Each guard gets calls it acts on and calls it lets through: one builder serves both.
-    def claude_bash(commands: list[str], expected: str) -> Callable[[int], Scenario]:
+    def shell(guard: str, commands: list[str], expected: str, timeout_ms=None):
         def make(i: int) -> Scenario:
-            req = rq.claude("PreToolUse", "Bash", {"command": pick(commands, i)})
-            return Scenario(
-                "claude-code",
-                "PreToolUse:Bash",
-                "deny_force_push",
-                req,
-                expected,
-                600_000,
-                env=claude_env,
-            )
+            req = rq.make(guard, "pre_tool_use", "shell", {"command": pick(commands, i)})
+            return rq.scenario(guard, expected, req, timeout_ms)
 
         return make
 
-    def codex_bash(commands: list[str], expected: str) -> Callable[[int], Scenario]:
+    def output(outputs: list[tuple[str, str]], expected: str) -> Callable[[int], Scenario]:
         def make(i: int) -> Scenario:
-            req = rq.codex({"command": pick(commands, i)})
-            return Scenario("codex", "PreToolUse:Bash", "drop_force", req, expected, 10_000)
+            command, out = pick(outputs, i)
+            req = rq.make("redact_output", "post_tool_use", "shell", {"command": command}, out)
+            return rq.scenario("redact_output", expected, req)
 
         return make
-
-    def basis_output(outputs: list[tuple[str, str]], expected: str) -> Callable[[int], Scenario]:
-        def make(i: int) -> Scenario:
-            command, output = pick(outputs, i)
-            return Scenario(
-                "basis", "post_tool_use", "redact_output", rq.basis(command, output), expected
-            )
-
-        return make
-
-    deny = claude_bash(_FORCE_PUSHES, "deny")
-    claude_allow = claude_bash(_SAFE_COMMANDS, "allow")
-    modify = codex_bash(_FORCE_REWRITES, "modify")
-    codex_allow = codex_bash(_CODEX_SAFE, "allow")
-    replace = basis_output(_SECRET_OUTPUTS, "replace")
-    basis_allow = basis_output(_PLAIN_OUTPUTS, "allow")
 
     def slow(i: int) -> Scenario:
-        req = rq.gemini(pick(_SAFE_COMMANDS, i))
-        return Scenario(
-            "gemini-cli",
-            "BeforeTool:run_shell_command",
-            "slow_guard",
-            req,
-            "allow",
-            SLOW_TIMEOUT_MS,
-            ["--sleep-ms", str(SLOW_SLEEP_MS)],
-            {"GEMINI_PROJECT_DIR": rq.cwd},
-        )
+        command = pick(_SAFE_COMMANDS, i)
+        tool_input = {"command": command, "description": "run " + command.split()[0]}
+        req = rq.make("slow_guard", "pre_tool_use", "shell", tool_input)
+        args = ["--sleep-ms", str(SLOW_SLEEP_MS)]
+        return rq.scenario("slow_guard", "allow", req, SLOW_TIMEOUT_MS, args)
 
-    def crash(i: int) -> Scenario:
-        req = rq.claude("PreToolUse", "Read", {"file_path": f"{rq.cwd}/{pick(_READ_PATHS, i)}"})
-        return Scenario(
-            "claude-code", "PreToolUse:*", "crashing_guard", req, "failure", 600_000, env=claude_env
-        )
+    def read(guard: str, expected: str, absolute: bool) -> Callable[[int], Scenario]:
+        def make(i: int) -> Scenario:
+            path = pick(_READ_PATHS, i)
+            path = f"{rq.cwd}/{path}" if absolute else path
+            req = rq.make(guard, "pre_tool_use", "read", {"file_path": path})
+            return rq.scenario(guard, expected, req)
 
-    def fastpace_allow(i: int) -> Scenario:
-        req = rq.fastpace("Read", {"file_path": pick(_READ_PATHS, i)})
-        return Scenario("fastpace", "PreToolUse", "allow_all", req, "allow")
+        return make
 
     _ROUND = [
-        deny,
-        claude_allow,
-        modify,
-        replace,
+        shell("deny_force_push", _FORCE_PUSHES, "deny"),
+        shell("deny_force_push", _SAFE_COMMANDS, "allow"),
+        shell("drop_force", _FORCE_REWRITES, "modify", CONFIGURED_TIMEOUT_MS),
+        output(_SECRET_OUTPUTS, "replace"),
         slow,
-        crash,
-        codex_allow,
-        basis_allow,
-        fastpace_allow,
+        read("crashing_guard", "failure", absolute=True),
+        shell("drop_force", _BUILD_COMMANDS, "allow", CONFIGURED_TIMEOUT_MS),
+        output(_PLAIN_OUTPUTS, "allow"),
+        read("allow_all", "allow", absolute=False),
     ]
     return lambda i: _ROUND[i % len(_ROUND)](i)
 

@@ -41,11 +41,6 @@ EVENT_SHORT = {
     "other": "other",
 }
 
-RUNTIME_SHORT = {
-    "claude-code": "claude",
-    "gemini-cli": "gemini",
-}
-
 
 def decision_style(decision: str, fail_open: bool = False) -> Style:
     if fail_open:
@@ -122,13 +117,11 @@ def near_timeout(duration_ms: float, timeout_ms: int | None) -> bool:
 
 @lru_cache(maxsize=64)
 def default_timeout_ms(runtime: str) -> int | None:
-    """The runtime's default hook timeout, when its adapter knows one."""
-    try:
-        from hooktui.tap.runtimes import get_adapter
+    """The runtime's default hook timeout, when its descriptor knows one."""
+    from hooktui.tap.runtimes import ADAPTERS
 
-        return get_adapter(runtime).default_timeout_ms
-    except Exception:  # an unknown runtime, or an adapter without the attribute
-        return None
+    found = ADAPTERS.get(runtime)
+    return found.timeouts.default_ms if found is not None else None
 
 
 def effective_timeout_ms(runtime: str, timeout_ms: int | None) -> int | None:
@@ -171,8 +164,12 @@ def short_event(event: str) -> str:
     return EVENT_SHORT.get(event, event)
 
 
+@lru_cache(maxsize=64)
 def short_runtime(runtime: str) -> str:
-    return RUNTIME_SHORT.get(runtime, runtime)
+    """The runtime's own short label (the registry's), any other text as it is."""
+    from hooktui.tap.runtimes import label
+
+    return label(runtime)
 
 
 # Record text is untrusted: one sanitizer (tap/read/sanitize.py) for every
