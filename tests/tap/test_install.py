@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap.install import settings as inst
+from hooktui.tap.install.wrapper import Wrapped, read_exec, read_shell
 
 from tests.conftest import HOOKTUI, wait_for_records
 
@@ -69,34 +70,25 @@ def test_claude_install_wraps_commands_and_keeps_everything_else(tmp_path):
     new = path.read_text()
     data = json.loads(new)
     pre = data["hooks"]["PreToolUse"][0]["hooks"]
-    # Shell form: the original runs unchanged under sh -c inside the tap.
-    argv = shlex.split(pre[0]["command"])
-    assert argv[0] == HOOKTUI and argv[1] == "tap"
-    assert argv[argv.index("--") + 1 :] == [
-        "sh",
-        "-c",
-        "python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py 'a b'",
-    ]
-    assert argv[argv.index("--label") + 1] == "PreToolUse:Bash"
-    assert argv[argv.index("--runtime") + 1] == "claude-code"
-    assert argv[argv.index("--timeout-ms") + 1] == "30000"  # 30 s configured
-    assert "--stream" not in argv  # the tap's default applies
-    # Exec form: the argv is wrapped as it is, no shell in between.
-    assert pre[3]["command"] == HOOKTUI
-    args = pre[3]["args"]
-    assert args[0] == "tap" and args[args.index("--") + 1 :] == [
-        "/usr/local/bin/policy",
-        "--mode",
-        "strict",
-        "x y",
-    ]
-    assert args[args.index("--timeout-ms") + 1] == "600000"  # Claude's default
+    # Shell form: the original runs unchanged, under the runtime's own shell, in the tap.
+    wrapped = parsed(pre[0]["command"])
+    assert wrapped.hooktui == HOOKTUI
+    assert wrapped.original == "python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py 'a b'"
+    assert option(wrapped, "--label") == "PreToolUse:Bash"
+    assert option(wrapped, "--runtime") == "claude-code"
+    assert option(wrapped, "--timeout-ms") == "30000"  # 30 s configured
+    assert "--stream" not in wrapped.args  # the tap's default applies
+    # Exec form: the argv is wrapped as it is, no shell between the tap and the hook.
+    exec_form = read_exec(pre[3]["command"], pre[3]["args"])
+    assert exec_form.hooktui == HOOKTUI
+    assert exec_form.argv == ["/usr/local/bin/policy", "--mode", "strict", "x y"]
+    assert option(exec_form, "--timeout-ms") == "600000"  # Claude's default
     # Non-command hooks untouched.
     assert pre[1] == {"type": "http", "url": "http://127.0.0.1:9/hook"}
     assert pre[2] == {"type": "prompt", "prompt": "Is this safe? café"}
     stop = data["hooks"]["Stop"][0]["hooks"]
     assert stop[0] == {"type": "agent", "prompt": "check"}
-    assert shlex.split(stop[1]["command"])[-3:] == ["sh", "-c", "echo done >> /tmp/log"]
+    assert parsed(stop[1]["command"]).original == "echo done >> /tmp/log"
     assert argv_label(stop[1]["command"]) == "Stop"
     # Formatting kept: every line without a command is byte-identical, same
     # line count, no trailing newline added, key order kept, mode kept.
@@ -114,9 +106,18 @@ def test_claude_install_wraps_commands_and_keeps_everything_else(tmp_path):
     assert "wrapped 3 command hook(s)" in result.stdout
 
 
+def parsed(command: str) -> Wrapped:
+    wrapped = read_shell(command)
+    assert wrapped is not None, command
+    return wrapped
+
+
+def option(wrapped: Wrapped, name: str) -> str:
+    return wrapped.args[wrapped.args.index(name) + 1]
+
+
 def argv_label(command: str) -> str:
-    argv = shlex.split(command)
-    return argv[argv.index("--label") + 1]
+    return option(parsed(command), "--label")
 
 
 def test_install_twice_wraps_nothing_twice(tmp_path):
@@ -295,15 +296,15 @@ def test_codex_config_toml_edited_in_place(tmp_path):
     data = tomllib.loads(new)
     before = tomllib.loads(CODEX_TOML)
     pre = data["hooks"]["PreToolUse"][0]["hooks"]
-    assert shlex.split(pre[0]["command"])[-3:] == ["sh", "-c", "python3 ~/.codex/guard.py --strict"]
+    assert parsed(pre[0]["command"]).original == "python3 ~/.codex/guard.py --strict"
     assert argv_timeout(pre[0]["command"]) == "10000"
     assert argv_timeout(pre[1]["command"]) == "600000"
     assert (
-        shlex.split(pre[1]["command"])[-1]
+        parsed(pre[1]["command"]).original
         == before["hooks"]["PreToolUse"][0]["hooks"][1]["command"]
     )
     post = data["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
-    assert shlex.split(post)[-1] == 'echo "post" \\ done'
+    assert parsed(post).original == 'echo "post" \\ done'
     assert argv_label(post) == "PostToolUse"
     # Everything else (comments included) kept.
     assert "# Codex config\n" in new and "# a literal string" in new and "# inline comment" in new
@@ -317,11 +318,11 @@ def test_codex_config_toml_edited_in_place(tmp_path):
 
 
 def argv_timeout(command: str) -> str:
-    argv = shlex.split(command)
-    return argv[argv.index("--timeout-ms") + 1]
+    return option(parsed(command), "--timeout-ms")
 
 
-def test_codex_hooks_json_preferred_and_codex_home_for_user(tmp_path):
+def test_codex_hooks_json_and_config_toml_both_wrapped_and_codex_home_for_user(tmp_path):
+    # The real Codex 0.171 runs the hooks of both files (pinned by hand: a marker from each).
     project = tmp_path / "repo"
     hooks_json = project / ".codex" / "hooks.json"
     original = write(
@@ -329,12 +330,16 @@ def test_codex_hooks_json_preferred_and_codex_home_for_user(tmp_path):
         '{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n        "hooks": [\n          {\n            "type": "command",\n            "command": "./check.sh"\n          }\n        ]\n      }\n    ]\n  }\n}\n',
     )
     toml = write(project / ".codex" / "config.toml", CODEX_TOML)
-    assert run(["install", "codex"], project).returncode == 0
-    assert (project / ".codex" / "config.toml").read_bytes() == toml
+    result = run(["install", "codex"], project)
+    assert result.returncode == 0, result.stderr
+    assert str(hooks_json) in result.stdout and "config.toml" in result.stdout
     cmd = json.loads(hooks_json.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert shlex.split(cmd)[-3:] == ["sh", "-c", "./check.sh"]
+    assert parsed(cmd).original == "./check.sh"
+    wrapped_toml = tomllib.loads((project / ".codex" / "config.toml").read_text())
+    assert parsed(wrapped_toml["hooks"]["PostToolUse"][0]["hooks"][0]["command"])
     assert run(["uninstall", "codex"], project).returncode == 0
     assert hooks_json.read_bytes() == original
+    assert (project / ".codex" / "config.toml").read_bytes() == toml
     # --user honours $CODEX_HOME.
     codex_home = tmp_path / "codex-home"
     user_toml = codex_home / "config.toml"
@@ -388,9 +393,8 @@ def test_gemini_timeouts_are_milliseconds(tmp_path):
     assert argv_timeout(hooks[1]["command"]) == "60000"
     assert argv_label(hooks[0]["command"]) == "guard.js"  # the script, not `node`
     assert argv_label(hooks[1]["command"]) == "audit.py"
-    argv = shlex.split(hooks[0]["command"])
-    assert argv[argv.index("--stream") + 1] == str(tmp_path / "s.jsonl")
-    assert argv[argv.index("--runtime") + 1] == "gemini-cli"
+    assert option(parsed(hooks[0]["command"]), "--stream") == str(tmp_path / "s.jsonl")
+    assert option(parsed(hooks[0]["command"]), "--runtime") == "gemini-cli"
     assert hooks[0]["name"] == "guard" and hooks[0]["timeout"] == 1500
     assert run(["uninstall", "gemini-cli"], tmp_path).returncode == 0
     assert path.read_bytes() == original
@@ -405,9 +409,9 @@ def test_cursor_flat_hooks(tmp_path):
     assert run(["install", "cursor"], tmp_path).returncode == 0
     hooks = json.loads(path.read_text())["hooks"]
     first = hooks["beforeShellExecution"][0]["command"]
-    assert shlex.split(first)[-3:] == ["sh", "-c", "./audit.sh"]
+    assert parsed(first).original == "./audit.sh"
     assert argv_label(first) == "beforeShellExecution"
-    assert "--timeout-ms" not in shlex.split(first)  # no documented default
+    assert "--timeout-ms" not in parsed(first).args  # no documented default
     assert argv_timeout(hooks["afterFileEdit"][0]["command"]) == "5000"
     assert run(["uninstall", "cursor"], tmp_path).returncode == 0
     assert path.read_bytes() == original
@@ -522,7 +526,7 @@ def test_gemini_settings_with_comments_keep_them(tmp_path):
     assert new.count("//") == 3 and "/* block */" in new and "// trailing" in new
     line = [x for x in new.splitlines() if "hooktui" in x][0]
     command = json.loads(line[line.index('"command": ') + 11 : line.rindex("}")])
-    assert shlex.split(command)[-1] == "echo '// not a comment'"
+    assert parsed(command).original == "echo '// not a comment'"
     assert run(["uninstall", "gemini-cli"], tmp_path).returncode == 0
     assert path.read_bytes() == original
     # Claude Code's settings are strict JSON: comments there are an error.
@@ -541,7 +545,8 @@ def test_bom_and_symlinked_settings(tmp_path):
     link.symlink_to(real)
     assert run(["install", "claude-code"], tmp_path / "project").returncode == 0
     assert link.is_symlink()  # the link stays a link; its target is rewritten
-    assert real.read_text(encoding="utf-8-sig").count("hooktui") == 1
+    stop = json.loads(real.read_text(encoding="utf-8-sig"))["hooks"]["Stop"][0]["hooks"][0]
+    assert parsed(stop["command"]).original == "echo é"
     assert real.read_bytes().startswith(b"\xef\xbb\xbf")
     assert run(["uninstall", "claude-code"], tmp_path / "project").returncode == 0
     assert link.is_symlink() and real.read_bytes() == original
@@ -592,5 +597,4 @@ def test_relative_stream_is_made_absolute(tmp_path):
     project, path, _ = claude_project(tmp_path)
     assert run(["install", "claude-code", "--stream", "logs/s.jsonl"], project).returncode == 0
     command = json.loads(path.read_text())["hooks"]["Stop"][0]["hooks"][1]["command"]
-    argv = shlex.split(command)
-    assert argv[argv.index("--stream") + 1] == str(project / "logs" / "s.jsonl")
+    assert option(parsed(command), "--stream") == str(project / "logs" / "s.jsonl")

@@ -1,0 +1,131 @@
+"""Walking the hooks section of a settings file the way its runtime lays it out.
+
+Every handler is found with its key path from the document root; what cannot
+be wrapped (another handler type, an async hook) is listed with the reason,
+and a hooks section the runtime could not read is reported, never taken for
+"no hooks".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hooktui.tap.runtimes.descriptor import Runtime
+
+_NOT_A_COMMAND = {
+    "http": "the runtime posts the request to a URL itself: there is no command to run",
+    "mcp_tool": "the runtime calls an MCP tool itself: there is no command to run",
+    "prompt": "the runtime asks a model: there is no command to run",
+    "agent": "the runtime runs an agent: there is no command to run",
+}
+_ASYNC = (
+    "async: the runtime does not wait for its answer, so a record would judge an answer "
+    "the runtime reads differently"
+)
+
+
+@dataclass
+class Handler:
+    path: tuple  # key path from the document root to the handler object
+    event: str
+    matcher: Any
+    handler: dict
+    is_async: bool = False
+
+
+@dataclass
+class Skipped:
+    where: str
+    why: str
+
+
+@dataclass
+class Walk:
+    handlers: list[Handler] = field(default_factory=list)  # command hooks, in file order
+    skipped: list[Skipped] = field(default_factory=list)  # hooks that cannot be wrapped
+    problems: list[str] = field(default_factory=list)  # what the runtime could not read
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def has_hooks(self) -> bool:
+        return bool(self.handlers or self.skipped or self.problems)
+
+
+def where(path: tuple) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def walk(data: Any, runtime: Runtime) -> Walk:
+    """Every hook of the document, read with the runtime's layout."""
+    layout = runtime.settings
+    assert layout is not None
+    out = Walk()
+    if not isinstance(data, dict) or "hooks" not in data:
+        return out
+    hooks = data["hooks"]
+    if not isinstance(hooks, dict):
+        out.problems.append(f"hooks is a {_kind(hooks)}, not an object of events")
+        return out
+    for event, entries in hooks.items():
+        if layout.strict_events and event not in runtime.events:
+            out.warnings.append(
+                f"hooks.{event}: not an event {runtime.title} knows; {runtime.title} "
+                "ignores the whole file when it holds one"
+            )
+        if not isinstance(entries, list):
+            out.problems.append(f"hooks.{event} is a {_kind(entries)}, not a list")
+            continue
+        for gi, entry in enumerate(entries):
+            path = ("hooks", event, gi)
+            if not isinstance(entry, dict):
+                out.problems.append(f"{where(path)} is a {_kind(entry)}, not an object")
+            elif layout.nested:
+                _walk_group(out, runtime, path, event, entry)
+            else:
+                _take(out, runtime, path, event, None, entry)
+    return out
+
+
+def _walk_group(out: Walk, runtime: Runtime, path: tuple, event: str, entry: dict) -> None:
+    inner = entry.get("hooks")
+    if not isinstance(inner, list):
+        out.problems.append(f"{where(path)}.hooks is a {_kind(inner)}, not a list")
+        return
+    for hi, handler in enumerate(inner):
+        hpath = (*path, "hooks", hi)
+        if not isinstance(handler, dict):
+            out.problems.append(f"{where(hpath)} is a {_kind(handler)}, not an object")
+            continue
+        _take(out, runtime, hpath, event, entry.get("matcher"), handler)
+
+
+def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h: dict) -> None:
+    layout = runtime.settings
+    assert layout is not None
+    kind = h.get(layout.type_key, layout.default_type or None)
+    if kind is None:
+        out.problems.append(f"{where(path)} has no {layout.type_key!r}")
+        return
+    if kind != "command":
+        why = _NOT_A_COMMAND.get(kind, "not a command hook") if isinstance(kind, str) else ""
+        out.skipped.append(Skipped(where(path), f"a {kind!r} hook: {why or 'not a command'}"))
+        return
+    if not isinstance(h.get(layout.command_key), str):
+        out.problems.append(f"{where(path)}.{layout.command_key} is not a string")
+        return
+    is_async = bool(layout.async_key) and h.get(layout.async_key) is True
+    out.handlers.append(Handler(path, event, matcher, h, is_async))
+    if is_async:
+        out.skipped.append(Skipped(where(path), _ASYNC))
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null (or missing)"
+    return {dict: "object", list: "list", str: "string", bool: "boolean"}.get(
+        type(value), "number" if isinstance(value, int | float) else type(value).__name__
+    )

@@ -1,0 +1,182 @@
+"""The command line `install` writes around a hook, and how to read one back.
+
+A wrapped shell-form hook is one line the runtime's own shell runs:
+
+    c='<original>'; [ -x <python> ] && [ -x <hooktui> ] &&
+        exec <hooktui> tap <options> -- "$0" -c "$c"; exec "$0" -c "$c"
+
+- `"$0" -c "$c"` runs the original under the very shell the runtime started
+  (`$0` is that shell: `/bin/sh`, `bash`, the user's login shell), so
+  bash-isms and quoting behave exactly as they do bare.
+- A runtime that replaces text in a command before its shell reads it (Gemini
+  CLI puts a shell-quoted path where `$GEMINI_PROJECT_DIR` was) gets the
+  original in a quoted here-document instead of single quotes: the replaced
+  text lands there literally, as it would in the bare command.
+- If the interpreter hooktui runs on (or hooktui itself) is gone, the second
+  `exec` runs the original as if it had never been wrapped: a guard never fails
+  open because of us. This needs nothing but the shell's own `[` and `exec`.
+
+An exec-form hook (a command plus an argv, no shell) becomes
+`/bin/sh -c '<the same test> exec <hooktui> tap ... -- "$@"; exec "$@"' hooktui <argv>`.
+
+Lines written by older versions (`<hooktui> tap ... -- sh -c '<original>'`, or
+the exec form with hooktui as the command) are still read back.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+
+from hooktui.tap.install.files import InstallError
+
+EXEC_SHELL = "/bin/sh"
+EXEC_NAME = "hooktui"  # $0 of the exec-form wrapper
+_TAG = "HOOKTUI_END"
+_TAIL = ' -- "$0" -c "$c"; exec "$0" -c "$c"'
+_EXEC_TAIL = ' -- "$@"; exec "$@"'
+# A word as shlex.quote writes it: safe characters, or single-quoted pieces.
+_WORD = r"""(?:'[^']*'(?:"'"'[^']*')*|[\w@%+=:,./-]+)"""
+_GUARD = rf"(?:\[ -x (?P<py>{_WORD}) \] && )?\[ -x (?P<h>{_WORD}) \] && exec (?P=h) tap (?P<args>.*)"
+_SHELL_FORM = re.compile(rf"c=(?P<orig>{_WORD}); {_GUARD}{re.escape(_TAIL)}", re.S)
+_HEREDOC_FORM = re.compile(
+    rf"c=\$\(cat <<'(?P<tag>{_TAG}\w*)'\n(?P<orig>.*)\n(?P=tag)\n\); {_GUARD}{re.escape(_TAIL)}",
+    re.S,
+)
+_EXEC_SCRIPT = re.compile(rf"{_GUARD}{re.escape(_EXEC_TAIL)}", re.S)
+
+
+@dataclass(frozen=True)
+class Tap:
+    """Where the tap lives and how to call it: everything but the hook itself."""
+
+    hooktui: str  # absolute path of the hooktui command
+    python: str | None  # the interpreter it runs on, when it has one of its own
+    args: tuple[str, ...]  # `tap` options, without `tap` and `--`
+
+
+@dataclass(frozen=True)
+class Wrapped:
+    """A wrapped hook read back: the tap's options and the original hook."""
+
+    hooktui: str
+    args: list[str]
+    original: str | None = None  # shell form
+    argv: list[str] | None = None  # exec form
+
+
+def interpreter_of(hooktui: str) -> str | None:
+    """The interpreter hooktui's `#!` line names, when it is a path of its own."""
+    try:
+        with open(hooktui, "rb") as f:
+            first = f.readline(4096)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words or os.path.basename(words[0]) == "env":
+        return None  # found on PATH at run time: nothing fixed to test for
+    return words[0]
+
+
+def _guard(tap: Tap) -> str:
+    py = f"[ -x {shlex.quote(tap.python)} ] && " if tap.python else ""
+    h = shlex.quote(tap.hooktui)
+    return f"{py}[ -x {h} ] && exec {h} tap {shlex.join(tap.args)}"
+
+
+def wrap_shell(command: str, tap: Tap, substitutions: tuple[str, ...] = ()) -> str:
+    """The shell-form line that runs `command` through the tap, or bare when it cannot."""
+    guard = _guard(tap)
+    if any(token in guard for token in substitutions):
+        raise InstallError(
+            "a path in the tap's options contains text the runtime replaces "
+            f"({', '.join(substitutions)}); use another --stream or hooktui location"
+        )
+    if not any(token in command for token in substitutions):
+        return f"c={shlex.quote(command)}; {guard}{_TAIL}"
+    tag = _TAG
+    lines = set(command.split("\n"))
+    while tag in lines:
+        tag += "_"  # never a line of the original
+    return f"c=$(cat <<'{tag}'\n{command}\n{tag}\n); {guard}{_TAIL}"
+
+
+def wrap_exec(argv: list[str], tap: Tap) -> tuple[str, list[str]]:
+    """(command, args) of the exec-form wrapper around `argv`."""
+    return EXEC_SHELL, ["-c", f"{_guard(tap)}{_EXEC_TAIL}", EXEC_NAME, *argv]
+
+
+def _unquote(word: str) -> str:
+    return shlex.split(word)[0] if word else ""
+
+
+def _tap_args(text: str) -> list[str] | None:
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return None
+
+
+def read_shell(command: str) -> Wrapped | None:
+    """A shell-form command read back, or None when it is not one of ours."""
+    for form in (_SHELL_FORM, _HEREDOC_FORM):
+        m = form.fullmatch(command)
+        if m is None:
+            continue
+        args = _tap_args(m["args"])
+        if args is None:
+            return None
+        original = m["orig"] if form is _HEREDOC_FORM else _unquote(m["orig"])
+        return Wrapped(_unquote(m["h"]), args, original=original)
+    return _read_legacy(command)
+
+
+def _read_legacy(command: str) -> Wrapped | None:
+    """`<hooktui> tap ... -- sh -c '<original>'` (or any argv), as older versions wrote."""
+    argv = _tap_args(command)
+    if argv is None or not _is_legacy_argv(argv):
+        return None
+    args, rest = _split_at_dashes(argv[1:])
+    if not rest:
+        return None
+    if len(rest) == 3 and rest[0] == "sh" and rest[1] == "-c":
+        return Wrapped(argv[0], args[1:], original=rest[2])
+    return Wrapped(argv[0], args[1:], original=shlex.join(rest))
+
+
+def read_exec(command: str, args: list[str]) -> Wrapped | None:
+    """An exec-form hook (command + args) read back, or None when it is not one of ours."""
+    if command == EXEC_SHELL and len(args) >= 4 and args[0] == "-c" and args[2] == EXEC_NAME:
+        m = _EXEC_SCRIPT.fullmatch(args[1])
+        tap_args = _tap_args(m["args"]) if m else None
+        if tap_args is not None:
+            return Wrapped(_unquote(m["h"]), tap_args, argv=args[3:])
+        return None
+    argv = [command, *args]
+    if not _is_legacy_argv(argv):
+        return None
+    tap_args, rest = _split_at_dashes(args)
+    return Wrapped(command, tap_args[1:], argv=rest) if rest else None
+
+
+def _is_legacy_argv(argv: list[str]) -> bool:
+    return len(argv) >= 3 and os.path.basename(argv[0]) == "hooktui" and argv[1] == "tap"
+
+
+def _split_at_dashes(args: list[str]) -> tuple[list[str], list[str]]:
+    """(`tap` and its options, the hook's argv) of `tap ... -- CMD ...`."""
+    try:
+        i = args.index("--")
+    except ValueError:
+        return args, []
+    return args[:i], args[i + 1 :]
+
+
+def unwrap_shell(command: str) -> str | None:
+    """The original of a wrapped shell-form command, or None when it is not wrapped."""
+    wrapped = read_shell(command)
+    return wrapped.original if wrapped is not None else None
