@@ -108,7 +108,9 @@ def load_settings(path: Path, layout: Layout) -> Settings:
                 f"{path}: nested too deeply to read; left untouched", code=2
             ) from None
         if not isinstance(data, dict):
-            raise InstallError(f"{path}: expected a {kind.upper()} object at the top; left untouched")
+            raise InstallError(
+                f"{path}: expected a {kind.upper()} object at the top; left untouched"
+            )
         return Settings(path, kind, raw, text, data, comments)
     raise InstallError(f"{path}: {'; '.join(problems)}; left untouched")
 

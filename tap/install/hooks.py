@@ -68,7 +68,7 @@ def walk(data: Any, runtime: Runtime) -> Walk:
         return out
     hooks = data["hooks"]
     if not isinstance(hooks, dict):
-        out.problems.append(f"hooks is a {_kind(hooks)}, not an object of events")
+        out.problems.append(f"hooks is {_kind(hooks)}, not an object of events")
         return out
     for event, entries in hooks.items():
         if layout.strict_events and event not in runtime.events:
@@ -77,12 +77,12 @@ def walk(data: Any, runtime: Runtime) -> Walk:
                 "ignores the whole file when it holds one"
             )
         if not isinstance(entries, list):
-            out.problems.append(f"hooks.{event} is a {_kind(entries)}, not a list")
+            out.problems.append(f"hooks.{event} is {_kind(entries)}, not a list")
             continue
         for gi, entry in enumerate(entries):
             path = ("hooks", event, gi)
             if not isinstance(entry, dict):
-                out.problems.append(f"{where(path)} is a {_kind(entry)}, not an object")
+                out.problems.append(f"{where(path)} is {_kind(entry)}, not an object")
             elif layout.nested:
                 _walk_group(out, runtime, path, event, entry)
             else:
@@ -93,12 +93,12 @@ def walk(data: Any, runtime: Runtime) -> Walk:
 def _walk_group(out: Walk, runtime: Runtime, path: tuple, event: str, entry: dict) -> None:
     inner = entry.get("hooks")
     if not isinstance(inner, list):
-        out.problems.append(f"{where(path)}.hooks is a {_kind(inner)}, not a list")
+        out.problems.append(f"{where(path)}.hooks is {_kind(inner)}, not a list")
         return
     for hi, handler in enumerate(inner):
         hpath = (*path, "hooks", hi)
         if not isinstance(handler, dict):
-            out.problems.append(f"{where(hpath)} is a {_kind(handler)}, not an object")
+            out.problems.append(f"{where(hpath)} is {_kind(handler)}, not an object")
             continue
         _take(out, runtime, hpath, event, entry.get("matcher"), handler)
 
@@ -126,6 +126,6 @@ def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h:
 def _kind(value: Any) -> str:
     if value is None:
         return "null (or missing)"
-    return {dict: "object", list: "list", str: "string", bool: "boolean"}.get(
-        type(value), "number" if isinstance(value, int | float) else type(value).__name__
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "a number" if isinstance(value, int | float) else type(value).__name__
     )

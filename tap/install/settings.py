@@ -249,7 +249,8 @@ def _unwrap_one(runtime: Runtime, h: Handler):
 
 
 def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    """One text per value (NaN equals NaN here; TOML dates as text)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
 
 
 def _edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transform, tokens=None):
@@ -324,7 +325,7 @@ def _verify(settings: Settings, new_text: str, expected: Any) -> None:
             got = json.loads(jsonedit.json_view(new_text, settings.comments))
     except ValueError:  # JSONDecodeError and TOMLDecodeError both are
         got = None
-    if got != expected:
+    if got is None or _canonical(got) != _canonical(expected):
         raise InstallError(
             f"{settings.path}: this file's layout is not one hooktui can edit in place "
             "safely; left untouched"
@@ -410,9 +411,7 @@ def _write_with_backup(
     like = file_stat(path)
     # Keep the first install's original; refresh only a stale backup of a file
     # that has since been restored (no wrapped hook in it now).
-    fresh = not backup.exists() or not any(
-        read_handler(runtime, h.handler) for h in hooks.handlers
-    )
+    fresh = not backup.exists() or not any(read_handler(runtime, h.handler) for h in hooks.handlers)
     if fresh:
         write_atomic(backup, settings.raw, like)
     try:

@@ -39,7 +39,9 @@ _TAIL = ' -- "$0" -c "$c"; exec "$0" -c "$c"'
 _EXEC_TAIL = ' -- "$@"; exec "$@"'
 # A word as shlex.quote writes it: safe characters, or single-quoted pieces.
 _WORD = r"""(?:'[^']*'(?:"'"'[^']*')*|[\w@%+=:,./-]+)"""
-_GUARD = rf"(?:\[ -x (?P<py>{_WORD}) \] && )?\[ -x (?P<h>{_WORD}) \] && exec (?P=h) tap (?P<args>.*)"
+_GUARD = (
+    rf"(?:\[ -x (?P<py>{_WORD}) \] && )?\[ -x (?P<h>{_WORD}) \] && exec (?P=h) tap (?P<args>.*)"
+)
 _SHELL_FORM = re.compile(rf"c=(?P<orig>{_WORD}); {_GUARD}{re.escape(_TAIL)}", re.S)
 _HEREDOC_FORM = re.compile(
     rf"c=\$\(cat <<'(?P<tag>{_TAG}\w*)'\n(?P<orig>.*)\n(?P=tag)\n\); {_GUARD}{re.escape(_TAIL)}",

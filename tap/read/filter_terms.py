@@ -11,6 +11,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import NamedTuple
 
+from hooktui.tap.runtimes import RUNTIMES
+
 
 class Term(NamedTuple):
     name: str  # what the user types before `:`
@@ -30,7 +32,9 @@ TERMS: tuple[Term, ...] = (
         "allow deny ask modify replace failure (block = deny, approve = allow)",
         "decision:deny",
     ),
-    Term("runtime", "text", "runtime", "the runtime that called the hook", "runtime:codex"),
+    Term(
+        "runtime", "text", "runtime", "the runtime that called the hook", f"runtime:{RUNTIMES[1]}"
+    ),
     Term(
         "event",
         "text",

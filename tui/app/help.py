@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+from hooktui.tap.runtimes import RUNTIMES
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -35,7 +36,7 @@ KEY_NAMES = {
 
 FILTERS = (
     ("tool:Bash decision:deny", "both (a space means and)"),
-    ("runtime:codex or event:post", "either"),
+    (f"runtime:{RUNTIMES[1]} or event:post", "either"),
     ("-decision:allow, !tool:Read", "not"),
     ("latency>50ms  exit!=0", "comparisons (ms or s)"),
     ('rm  "git push"', "words and phrases in summary, reason, tool"),

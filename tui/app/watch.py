@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from hooktui.tap.hotpath.stream import error_log_path
 from hooktui.tap.read.view import CallView
+from hooktui.tap.runtimes import RUNTIMES
 from hooktui.tui.app.help import FILTERS, HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.live import LiveStreams, follow
 from hooktui.tui.app.messages import (
@@ -234,7 +235,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
             text.append("Waiting for the first hook call…\n\n", style="bold")
             text.append(f"{names} is empty.\n\n")
         text.append("To start recording:\n\n")
-        text.append("  hooktui install claude-code", style="bold cyan")
+        text.append(f"  hooktui install {RUNTIMES[0]}", style="bold cyan")
         text.append("   wrap your agent's hooks in the tap\n")
         text.append("  hooktui demo               ", style="bold cyan")
         text.append("   example traffic, for a first look\n\n")

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from hooktui.tui.cli.args import OneLineParser, number
-from hooktui.tui.cli.demo_traffic import Generator
+from hooktui.tui.cli.demo_traffic import Generator, demo_runtimes
 from hooktui.tui.cli.format import count_of
 
 _positive = number(float, "a number", lambda v: v > 0, "must be more than 0, not {text}")
@@ -22,7 +22,7 @@ def _parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog="hooktui demo",
         description="Run example guards through the real tap on realistic requests from "
-        "Claude Code, Codex, Gemini CLI, basis and fastpace, and watch the traffic.",
+        f"{demo_runtimes()}, and watch the traffic.",
     )
     p.add_argument("--no-ui", action="store_true", help="only generate traffic (for scripts)")
     p.add_argument("--rate", type=_positive, default=4.0, help="calls per second (default 4)")

@@ -204,6 +204,12 @@ def tap_argv(s: Scenario, stream: str, *, wait: bool, hooktui: str | None = None
     return argv + ["--", sys.executable, str(guard_path(s.guard)), *s.guard_args]
 
 
+def demo_runtimes() -> str:
+    """The runtimes the demo's guards speak, as a sentence ("A, B and C")."""
+    titles = list(dict.fromkeys(get_adapter(runtime).title for runtime, _ in GUARDS.values()))
+    return ", ".join(titles[:-1]) + " and " + titles[-1]
+
+
 @dataclass
 class Tally:
     calls: int = 0

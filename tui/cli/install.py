@@ -7,7 +7,7 @@ import os
 import sys
 
 from hooktui.tap.install import settings as inst
-from hooktui.tap.runtimes import installable
+from hooktui.tap.runtimes import get_adapter, installable
 from hooktui.tui.cli.args import OneLineParser
 
 
@@ -22,7 +22,11 @@ def _parser(name: str, install: bool) -> argparse.ArgumentParser:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--settings", metavar="PATH", help="this settings file instead")
     where.add_argument(
-        "--user", action="store_true", help="the user-wide settings (~/.claude, ~/.codex, ...)"
+        "--user",
+        action="store_true",
+        help="the user-wide settings ("
+        + ", ".join(f"~/{get_adapter(n).settings.user_dir}" for n in installable())
+        + ")",
     )
     if install:
         p.add_argument(
