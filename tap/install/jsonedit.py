@@ -7,74 +7,92 @@ indentation and key order survive untouched. Stdlib only.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
 from typing import Any
 
-
-@dataclass
-class Node:
-    start: int
-    end: int
-    children: Any = None  # dict key -> Node for objects, list[Node] for arrays
-
-
-_JSON_WS = " \t\n\r"
+_WS = re.compile(r"[ \t\n\r]*")
+_skip_value = json.JSONDecoder().raw_decode  # C speed: where a value we do not need ends
 
 
 def _skip_ws(text: str, i: int) -> int:
-    while i < len(text) and text[i] in _JSON_WS:
-        i += 1
-    return i
+    return _WS.match(text, i).end()
 
 
-def scan_json(text: str, i: int) -> Node:
-    """Spans of every value; `text` is known to be valid JSON (json.loads passed)."""
-    i = _skip_ws(text, i)
-    c = text[i]
-    if c == "{":
-        kids: dict[str, Node] = {}
-        j = _skip_ws(text, i + 1)
-        if text[j] == "}":
-            return Node(i, j + 1, kids)
-        while True:
-            key, j = json.decoder.scanstring(text, _skip_ws(text, j) + 1)
-            j = _skip_ws(text, j) + 1  # the colon
-            node = scan_json(text, j)
-            kids[key] = node  # the last duplicate wins, as in json.loads
-            j = _skip_ws(text, node.end)
-            if text[j] == "}":
-                return Node(i, j + 1, kids)
-            j += 1  # the comma
-    if c == "[":
-        items: list[Node] = []
-        j = _skip_ws(text, i + 1)
-        if text[j] == "]":
-            return Node(i, j + 1, items)
-        while True:
-            node = scan_json(text, j)
-            items.append(node)
-            j = _skip_ws(text, node.end)
-            if text[j] == "]":
-                return Node(i, j + 1, items)
-            j += 1
-    if c == '"':
-        _, j = json.decoder.scanstring(text, i + 1)
-        return Node(i, j)
-    j = i
-    while j < len(text) and text[j] not in ",]}" + _JSON_WS:
-        j += 1
-    return Node(i, j)
+def spans(text: str, paths: list[tuple]) -> dict[tuple, tuple[int, int]]:
+    """The (start, end) of the value at each of `paths` in `text` (valid JSON).
+
+    One pass: only containers on the way to a wanted value are walked key by
+    key; every other value is skipped by the C decoder, so a large settings
+    file costs about one `json.loads`. Iterative: any nesting depth is fine.
+    """
+    wanted: set[tuple] = set()
+    for path in paths:
+        wanted.update(path[:n] for n in range(len(path) + 1))
+    found: dict[tuple, tuple[int, int]] = {}
+    # A stack of (path, container kind, index of the next item); values are read in place.
+    i = _skip_ws(text, 0)
+    stack: list[list] = []
+    path: tuple = ()
+    while True:
+        if path in wanted and text[i] in "{[":
+            kind = text[i]
+            stack.append([path, kind, 0, i])
+            i = _skip_ws(text, i + 1)
+            if text[i] in "}]":
+                found.setdefault(path, (stack[-1][3], i + 1))
+                stack.pop()
+                i += 1
+            else:
+                path = _enter(text, stack, i, path)
+                i = _value_start(text, stack, i)
+                continue
+        else:
+            start = i
+            if text[i] == '"':
+                _, i = json.decoder.scanstring(text, i + 1)
+            else:
+                _, i = _skip_value(text, i)
+            if path in wanted:
+                found[path] = (start, i)
+        # After a value: the next item of the container, or its end (maybe several).
+        while stack:
+            i = _skip_ws(text, i)
+            frame = stack[-1]
+            if text[i] == ",":
+                frame[2] += 1
+                i = _skip_ws(text, i + 1)
+                path = _enter(text, stack, i, frame[0])
+                i = _value_start(text, stack, i)
+                break
+            found[frame[0]] = (frame[3], i + 1)  # the closing bracket
+            stack.pop()
+            i += 1
+        else:
+            return {p: found[p] for p in paths if p in found}
 
 
-def node_at(root: Node, path: tuple) -> Node:
-    node = root
-    for part in path:
-        node = node.children[part]
-    return node
+def _enter(text: str, stack: list[list], i: int, parent: tuple) -> tuple:
+    """The path of the item that starts at `i` in the innermost container."""
+    frame = stack[-1]
+    if frame[1] == "[":
+        return (*parent, frame[2])
+    key, _ = json.decoder.scanstring(text, i + 1)
+    return (*parent, key)
+
+
+def _value_start(text: str, stack: list[list], i: int) -> int:
+    """Where the item's value starts (past `"key":` in an object)."""
+    if stack[-1][1] == "{":
+        _, i = json.decoder.scanstring(text, i + 1)
+        i = _skip_ws(text, i) + 1  # the colon
+    return _skip_ws(text, i)
 
 
 def json_str(value: Any, ascii_only: bool) -> str:
     return json.dumps(value, ensure_ascii=ascii_only)
+
+
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S)
 
 
 def json_view(text: str, comments: bool) -> str:
@@ -83,30 +101,13 @@ def json_view(text: str, comments: bool) -> str:
     The edits are computed on this view and applied to the real text, so the
     comments themselves survive untouched.
     """
-    if not text.startswith("\ufeff") and not (comments and "/" in text):
-        return text
-    out = list(text)
-    i, n = 0, len(text)
     if text.startswith("\ufeff"):
-        out[0], i = " ", 1
-    in_string = False
-    while comments and i < n:
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 2
-                continue
-            in_string = c != '"'
-        elif c == '"':
-            in_string = True
-        elif text.startswith("//", i) or text.startswith("/*", i):
-            block = text[i + 1] == "*"
-            end = text.find("*/" if block else "\n", i + 2)
-            end = n if end < 0 else end + (2 if block else 0)
-            for k in range(i, end):
-                if out[k] != "\n":
-                    out[k] = " "
-            i = end
-            continue
-        i += 1
-    return "".join(out)
+        text = " " + text[1:]
+    if not (comments and "/" in text):
+        return text
+
+    def blank(m: re.Match) -> str:
+        s = m.group()
+        return s if s[0] == '"' else re.sub(r"[^\n]", " ", s)
+
+    return _STRING_OR_COMMENT.sub(blank, text)

@@ -11,7 +11,6 @@ shell) comes from its descriptor in `hooktui.tap.runtimes`. Stdlib only.
 
 from __future__ import annotations
 
-import copy
 import difflib
 import json
 import os
@@ -261,8 +260,8 @@ def _edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transfo
     """
     tokens = tokens or {}
     text = settings.text
-    expected = copy.deepcopy(settings.data)
     edits: list[tuple[int, int, str]] = []
+    planned: list[tuple[tuple, Any, Any]] = []  # (key path, value before, value after)
     changes: list[Change] = []
     spans = _value_spans(settings, runtime)
     ascii_only = text.isascii()
@@ -272,11 +271,8 @@ def _edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transfo
             continue
         values, change = result
         changes.append(change)
-        node = expected
-        for part in h.path:
-            node = node[part]
-        node.update(values)
         for key, value in values.items():
+            planned.append(((*h.path, key), h.handler[key], value))
             span = spans.get((*h.path, key))
             if span is None:
                 raise InstallError(
@@ -297,7 +293,7 @@ def _edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transfo
         last = end
     text = "".join(pieces) + text[last:]
     if changes:
-        _verify(settings, text, expected)
+        _verify(settings, text, planned)
     return text, changes
 
 
@@ -307,25 +303,33 @@ def _value_spans(settings: Settings, runtime: Runtime) -> dict[tuple, tuple[int,
     if settings.kind == "toml":
         found = tomledit.command_spans(settings.text, layout.command_key)
         return {(*path, layout.command_key): span for path, span in found.items()}
-    root = jsonedit.scan_json(jsonedit.json_view(settings.text, settings.comments), 0)
-    spans = {}
-    for h in walk(settings.data, runtime).handlers:
-        node = jsonedit.node_at(root, h.path)
-        for key in (layout.command_key, layout.exec_args_key):
-            if key and key in node.children:
-                spans[(*h.path, key)] = (node.children[key].start, node.children[key].end)
-    return spans
+    wanted = [
+        (*h.path, key)
+        for h in walk(settings.data, runtime).handlers
+        for key in (layout.command_key, layout.exec_args_key)
+        if key and key in h.handler
+    ]
+    return jsonedit.spans(jsonedit.json_view(settings.text, settings.comments), wanted)
 
 
-def _verify(settings: Settings, new_text: str, expected: Any) -> None:
+def _verify(settings: Settings, new_text: str, planned: list[tuple[tuple, Any, Any]]) -> None:
+    """The new text reads as the old data with exactly the planned values changed."""
     try:
         if settings.kind == "toml":
             got = tomllib.loads(new_text)
         else:
             got = json.loads(jsonedit.json_view(new_text, settings.comments))
-    except ValueError:  # JSONDecodeError and TOMLDecodeError both are
-        got = None
-    if got is None or _canonical(got) != _canonical(expected):
+        for path, before, after in planned:
+            node = got
+            for part in path[:-1]:
+                node = node[part]
+            if _canonical(node[path[-1]]) != _canonical(after):
+                raise ValueError(path)
+            node[path[-1]] = before
+        same = got == settings.data or _canonical(got) == _canonical(settings.data)  # NaN
+    except (ValueError, KeyError, IndexError, TypeError):  # decode errors are ValueErrors
+        same = False
+    if not same:
         raise InstallError(
             f"{settings.path}: this file's layout is not one hooktui can edit in place "
             "safely; left untouched"

@@ -15,14 +15,8 @@ from hooktui.tap.runtimes import (
 
 from tests.tap.fixtures import names, out, request
 
-PREFIXES = {
-    "basis_": "basis",
-    "fastpace_": "fastpace",
-    "claude_": "claude-code",
-    "codex_": "codex",
-    "gemini_": "gemini-cli",
-    "cursor_": "cursor",
-}
+# A runtime's request fixtures are named after its short label: claude_pre_bash, ...
+PREFIXES = {f"{ADAPTERS[name].label}_": name for name in RUNTIME_NAMES}
 ALL_FIXTURES = [(name, runtime) for prefix, runtime in PREFIXES.items() for name in names(prefix)]
 
 
