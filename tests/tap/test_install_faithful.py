@@ -146,6 +146,10 @@ def test_timeouts_from_settings_are_clamped(tmp_path, value, expected):
     command = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
     wrapped = read_shell(command)
     assert wrapped.args[wrapped.args.index("--timeout-ms") + 1] == expected
+    # ...and the tap takes it: the hook answers as it does bare.
+    env = {**os.environ, "HOOKTUI_STREAM": str(tmp_path / "s.jsonl")}
+    done = subprocess.run(["sh", "-c", command], input=b"{}", capture_output=True, env=env)
+    assert (done.returncode, done.stderr) == (0, b"")
 
 
 def test_toml_inf_and_nan_timeouts(tmp_path):
