@@ -11,19 +11,16 @@ shell) comes from its descriptor in `hooktui.tap.runtimes`. Stdlib only.
 
 from __future__ import annotations
 
-import difflib
-import json
 import os
 import shlex
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hooktui.tap.command import script_name, split_words
 from hooktui.tap.hotpath.stream import default_stream_path
-from hooktui.tap.install import jsonedit, tomledit
+from hooktui.tap.install.edit import Change, diff, edit, tokens_of
 from hooktui.tap.install.files import (
     BACKUP_SUFFIX,
     InstallError,
@@ -66,16 +63,6 @@ class Options:
     hooktui: str  # absolute path of the hooktui command to put in the settings
     stream: str | None = None
     label_from: str = "matcher"  # "matcher" | "command"
-
-
-@dataclass
-class Change:
-    """One command hook rewritten (wrapped or unwrapped)."""
-
-    where: str  # e.g. "hooks.PreToolUse[0].hooks[1]"
-    label: str
-    before: str  # the command as a shell line (exec form joined)
-    after: str
 
 
 @dataclass
@@ -244,123 +231,6 @@ def _unwrap_one(runtime: Runtime, h: Handler):
     return {layout.command_key: found.original}, Change(where(h.path), "", before, found.original)
 
 
-# ------------------------------------------------------------------ editing the text
-
-
-def _canonical(value: Any) -> str:
-    """One text per value (NaN equals NaN here; TOML dates as text)."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
-
-
-def _edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transform, tokens=None):
-    """Apply `transform(handler) -> (values, Change) | None` to every handler, in the text.
-
-    `tokens` maps a value (canonical JSON) to the exact text it had before
-    install, so unwrapping writes back the very bytes that were there.
-    """
-    tokens = tokens or {}
-    text = settings.text
-    edits: list[tuple[int, int, str]] = []
-    planned: list[tuple[tuple, Any, Any]] = []  # (key path, value before, value after)
-    changes: list[Change] = []
-    spans = _value_spans(settings, runtime)
-    ascii_only = text.isascii()
-    for h in handlers:
-        result = transform(h)
-        if result is None:
-            continue
-        values, change = result
-        changes.append(change)
-        for key, value in values.items():
-            planned.append(((*h.path, key), h.handler[key], value))
-            span = spans.get((*h.path, key))
-            if span is None:
-                raise InstallError(
-                    f"{settings.path}: cannot rewrite the hook at {where(h.path)} in place "
-                    '(in TOML only `command = "..."` lines in [[hooks.<Event>.hooks]] tables '
-                    "are supported); left untouched"
-                )
-            new = tokens.get(_canonical(value))
-            if new is None:
-                if settings.kind == "toml":
-                    new = tomledit.toml_str(value)
-                else:
-                    new = jsonedit.json_str(value, ascii_only)
-            edits.append((*span, new))
-    pieces, last = [], 0
-    for start, end, new in sorted(edits):
-        pieces += [text[last:start], new]
-        last = end
-    text = "".join(pieces) + text[last:]
-    if changes:
-        _verify(settings, text, planned)
-    return text, changes
-
-
-def _value_spans(settings: Settings, runtime: Runtime) -> dict[tuple, tuple[int, int]]:
-    """(key path) -> span of the command (and argv) values of every hook of the text."""
-    layout = runtime.settings
-    if settings.kind == "toml":
-        found = tomledit.command_spans(settings.text, layout.command_key)
-        return {(*path, layout.command_key): span for path, span in found.items()}
-    wanted = [
-        (*h.path, key)
-        for h in walk(settings.data, runtime).handlers
-        for key in (layout.command_key, layout.exec_args_key)
-        if key and key in h.handler
-    ]
-    return jsonedit.spans(jsonedit.json_view(settings.text, settings.comments), wanted)
-
-
-def _verify(settings: Settings, new_text: str, planned: list[tuple[tuple, Any, Any]]) -> None:
-    """The new text reads as the old data with exactly the planned values changed."""
-    try:
-        if settings.kind == "toml":
-            got = tomllib.loads(new_text)
-        else:
-            got = json.loads(jsonedit.json_view(new_text, settings.comments))
-        for path, before, after in planned:
-            node = got
-            for part in path[:-1]:
-                node = node[part]
-            if _canonical(node[path[-1]]) != _canonical(after):
-                raise ValueError(path)
-            node[path[-1]] = before
-        same = got == settings.data or _canonical(got) == _canonical(settings.data)  # NaN
-    except (ValueError, KeyError, IndexError, TypeError):  # decode errors are ValueErrors
-        same = False
-    if not same:
-        raise InstallError(
-            f"{settings.path}: this file's layout is not one hooktui can edit in place "
-            "safely; left untouched"
-        )
-
-
-def _tokens(backup: Settings, runtime: Runtime) -> dict[str, str]:
-    """The exact text of each hook's command (and argv) before install, by value."""
-    data = backup.data
-    tokens = {}
-    for path, (start, end) in _value_spans(backup, runtime).items():
-        value = data
-        for part in path:
-            value = value[part]
-        tokens[_canonical(value)] = backup.text[start:end]
-    return tokens
-
-
-def _diff(path: Path, old: str, new: str) -> str:
-    lines = difflib.unified_diff(
-        old.splitlines(keepends=True),
-        new.splitlines(keepends=True),
-        fromfile=f"{path}",
-        tofile=f"{path} (hooktui)",
-    )
-    out = []
-    for line in lines:
-        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    return "".join(out)
-
-
 # ------------------------------------------------------------------ install / uninstall
 
 
@@ -387,7 +257,7 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
         report.code = 1
         return report
     python = interpreter_of(opts.hooktui)
-    new_text, report.changes = _edit(
+    new_text, report.changes = edit(
         settings, runtime, hooks.handlers, lambda h: _wrap_one(runtime, opts, python, h)
     )
     if not report.changes:
@@ -395,7 +265,7 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
         return report
     n = len(report.changes)
     if dry_run:
-        report.diff = _diff(path, settings.text, new_text)
+        report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: {n} hook(s) would be wrapped; nothing written")
         return report
     backup = _write_with_backup(path, settings, runtime, hooks, new_text)
@@ -454,8 +324,8 @@ def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report
             saved = load_settings(backup, runtime.settings)
         except InstallError:
             saved = None
-    tokens = _tokens(saved, runtime) if saved is not None else {}
-    new_text, report.changes = _edit(
+    tokens = tokens_of(saved, runtime) if saved is not None else {}
+    new_text, report.changes = edit(
         settings, runtime, hooks.handlers, lambda h: _unwrap_one(runtime, h), tokens
     )
     if not report.changes:
@@ -466,7 +336,7 @@ def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report
     n = len(report.changes)
     new = new_text.encode("utf-8")
     if dry_run:
-        report.diff = _diff(path, settings.text, new_text)
+        report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: would unwrap {n} hook(s) in place; nothing written")
         return report
     write_atomic(path, new)

@@ -9,6 +9,7 @@ uninstall.
 from __future__ import annotations
 
 import json
+import os
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -291,8 +292,10 @@ def assert_records(driver: Driver, pair: Pair, case: Case) -> None:
     # The record is about the call the hook really got (secrets masked).
     got = tapped.hook_calls["pre"][0]["stdin"]
     assert _unmask(pre["request"], case.secret) == json.loads(got)
-    # Which hook ran: the original command under install's default label.
-    assert pre["hook"]["argv"] == ["sh", "-c", pair.bare_commands[0]]
+    # Which hook ran: the original command, under the shell the runtime started
+    # (install runs it with "$0" -c), and install's default label.
+    shell, *rest = pre["hook"]["argv"]
+    assert rest == ["-c", pair.bare_commands[0]] and os.path.basename(shell) in ("sh", "bash")
     assert pre["hook"]["label"] == f"{driver.pre_event}:{driver.matcher}"
     assert pre["hook"]["timeout_ms"] == pair.extra["pre_timeout"] * 1000
     if case.secret:
