@@ -77,3 +77,43 @@ def test_gemini_cli_uninstall_after_the_cli_rewrote_its_settings(sandbox: Sandbo
 def test_gemini_cli_replay_of_real_traffic(sandbox: Sandbox) -> None:
     """What the real CLI sent, replayed: same verdicts; then an edited policy loosens one."""
     check_replay(DRIVER, sandbox, next(c for c in MAIN[RUNTIME] if c.name == "deny"))
+
+
+def test_gemini_cli_substitutes_into_a_wrapped_hook_as_into_a_bare_one(sandbox: Sandbox) -> None:
+    """Gemini CLI runs `bash -c` on a hook's command after putting the shell-quoted
+    project path where `$GEMINI_PROJECT_DIR` was: a bash-ism and a project path with
+    a space in it must work the same wrapped as bare."""
+    sandbox.project = sandbox.root / "my project"
+    deny = next(c for c in MAIN[RUNTIME] if c.name == "deny")
+    seen = []
+    for wrapped in (False, True):
+        sandbox.fresh_run_dirs()
+        sandbox.answer("pre", **deny.answer)
+        sandbox.answer("post")
+        pre = "[[ -d $GEMINI_PROJECT_DIR ]] && cd $GEMINI_PROJECT_DIR && " + hook_command(
+            sandbox.hooks, "pre"
+        )
+        DRIVER.write_settings(sandbox, pre, hook_command(sandbox.hooks, "post"))
+        if wrapped:
+            path = DRIVER.settings_path(sandbox)
+            res = hooktui(
+                "install", RUNTIME, "--settings", str(path), "--stream", str(sandbox.stream)
+            )
+            assert res.returncode == 0, res.stderr
+        run = DRIVER.run(sandbox, "tapped" if wrapped else "bare")
+        result = DRIVER.tool_result(run)
+        calls = run.hook_calls.get("pre", [])
+        seen.append(
+            (
+                result["content"],
+                result["is_error"],
+                len(calls),
+                (sandbox.project / "marker-original").exists(),
+            )
+        )
+    assert seen[0] == seen[1]
+    assert seen[0][2] == 1 and not seen[0][3]  # the hook ran, and denied: the tool did not
+    (record, *_) = wait_for_records(sandbox.stream, 1)
+    assert (record["decision"], record["reason"]) == ("deny", "E2E-DENY")
+    assert record["hook"]["argv"][:2] == ["bash", "-c"]
+    assert f"cd '{sandbox.project}'" in record["hook"]["argv"][2]  # as Gemini CLI substituted
