@@ -24,7 +24,7 @@ from pathlib import Path
 from hooktui.tap.install.wrapper import Tap, interpreter_of, wrap_shell
 
 HOOKTUI = str(Path(sys.executable).parent / "hooktui")
-HOOK = "cat >/dev/null; printf '{\"decision\":\"allow\"}\\n'"
+HOOK = 'cat >/dev/null; printf \'{"decision":"allow"}\\n\''
 REQUEST = b'{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}'
 
 
