@@ -31,34 +31,18 @@ if TYPE_CHECKING:
 
 MARKER_PREFIX = "[digest sha256:"
 
-# Request keys that hold a prompt or a tool's output, in any runtime's words.
-# One place on purpose: these belong with each runtime (tap/runtimes/*), and
-# moving them there is a change to `digest_keys` alone.
-DIGEST_KEYS = frozenset(
-    {
-        "prompt",  # claude-code, codex, fastpace (also nested in tool_input), gemini-cli
-        "tool_response",  # claude-code, codex, gemini-cli
-        "tool_output",  # fastpace
-        "output",  # basis
-        "response",
-        "llm_request",  # gemini-cli BeforeModel/AfterModel
-        "llm_response",
-        "prompt_response",  # gemini-cli AfterAgent
-        "last_assistant_message",  # claude-code, codex Stop
-        "result_json",  # cursor
-        "text",  # cursor afterAgentResponse, afterAgentThought
-        "modified_prompt",  # fastpace
-    }
-)
-
 MIN_QUOTE = 8  # a shorter quoted text is not looked for elsewhere
 MIN_RUN = 16  # quoted texts are indexed by their runs of this length ...
 STEP = 8  # ... starting every STEP characters
 
 
 def digest_keys(runtime: str) -> frozenset[str]:
-    """The request keys holding a prompt or a tool's output for `runtime`."""
-    return DIGEST_KEYS
+    """The request keys holding a prompt or a tool's output: each runtime's descriptor
+    lists its own, and every runtime's are taken whichever sent the call, so a call
+    read as another runtime's still keeps none."""
+    from hooktui.tap.runtimes import digest_fields  # loaded already: the call was judged
+
+    return digest_fields()
 
 
 def digest_marker(value: Any) -> str:

@@ -267,7 +267,8 @@ RUNTIME = Cursor(
         strict_events=True,  # one unknown event name and Cursor drops the whole file
     ),
     prompt_keys=("prompt",),
-    output_keys=("tool_output", "output", "result_json"),
+    # `text`: afterAgentResponse / afterAgentThought
+    output_keys=("tool_output", "output", "result_json", "text"),
     command_keys=("command",),
     path_keys=("file_path",),
     shell_tool="Shell",

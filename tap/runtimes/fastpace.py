@@ -173,7 +173,7 @@ RUNTIME = Fastpace(
     # Bundles run inside Claude Code / Codex / Gemini CLI, whose variables they see.
     env_vars=("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "GEMINI_PROJECT_DIR", "CODEX_HOME"),
     budget_ms=50,
-    prompt_keys=("prompt",),
+    prompt_keys=("prompt", "modified_prompt"),  # also nested: tool_input.prompt
     output_keys=("tool_output",),
     command_keys=("command",),
     path_keys=("file_path", "path"),

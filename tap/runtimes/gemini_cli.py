@@ -208,7 +208,7 @@ RUNTIME = GeminiCli(
         ),
     ),
     prompt_keys=("prompt",),
-    output_keys=("tool_response", "llm_request", "llm_response"),
+    output_keys=("tool_response", "llm_request", "llm_response", "prompt_response"),
     command_keys=("command",),
     path_keys=("file_path", "absolute_path", "path"),
     shell_tool="run_shell_command",
