@@ -269,9 +269,7 @@ def diff_view(loaded: Loaded) -> RenderableType:
     if record.updated_input is not msgspec.UNSET:
         return Group(
             Text("modify: the tool input, before → after", style="bold"),
-            unified_diff(
-                tool_input_of(record), record.updated_input, ("input", "updated_input")
-            ),
+            unified_diff(tool_input_of(record), record.updated_input, ("input", "updated_input")),
         )
     if record.updated_output is not msgspec.UNSET:
         return Group(
