@@ -50,6 +50,8 @@ def recorded_outcome(record: Record) -> tuple[Outcome | None, str]:
         return None, "the hook did not start"
     if record.capture == "digest":
         return None, "captured as digests only"
+    if record.exit_code is None and record.signal is None and not record.timed_out:
+        return None, "the recorded exit status is missing"
     stdout = _blob_bytes(record.stdout)
     stderr = _blob_bytes(record.stderr)
     if stdout is None or stderr is None:

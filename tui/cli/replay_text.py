@@ -118,7 +118,7 @@ def record_head(r: Result, label: Text | None = None) -> Text:
 
 
 def _line(label: str, verdict: Verdict | None) -> Text:
-    text = Text(f"    {label:<8}")
+    text = Text(f"    {label:<8}" if len(label) < 8 else f"    {label} ")
     text.append_text(verdict_text(verdict))
     return text
 
