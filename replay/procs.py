@@ -92,7 +92,7 @@ def run(
         )
     finally:
         if pid:
-            _kill_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
+            end_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
         with _lock:
             _running.discard(pid)
             _busy -= 1
@@ -111,7 +111,8 @@ def run(
 
 
 def kill_running() -> None:
-    """Kill every hook still running (their groups), then what they left: for Ctrl-C."""
+    """Kill every hook still running (their groups): for Ctrl-C. What they left is
+    swept as their runs end."""
     with _lock:
         pids = list(_running)
     for pid in pids:
@@ -125,6 +126,28 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
+def end_group(pgid: int, limit_s: float = 1.0) -> None:
+    """Kill process group `pgid` and wait until it is gone, reaping the members that
+    became this process's children (their parent died first). Waiting matters: a
+    member's own children are orphaned, and so come to `sweep`, only once it is dead.
+    Costs three system calls when the group is already empty, the usual case."""
+    _kill_group(pgid)
+    deadline = time.monotonic() + limit_s
+    while True:
+        try:
+            while os.waitpid(-pgid, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:
+            pass
+        try:
+            os.killpg(pgid, 0)
+        except OSError:  # ESRCH: nobody left (EPERM cannot happen for our own hooks)
+            return
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.002)
+
+
 def sweep(limit_s: float = SWEEP_LIMIT_S) -> int:
     """Kill and reap the strays hooks left (see the module text); the number reaped.
 
@@ -132,7 +155,7 @@ def sweep(limit_s: float = SWEEP_LIMIT_S) -> int:
     a pass finds none. Only when no hook is running.
     """
     global _window
-    if not _subreaper:
+    if not _subreaper or _window is None:  # no hook ran since the last clean sweep
         return 0
     reaped = 0
     deadline = time.monotonic() + limit_s
@@ -146,18 +169,17 @@ def sweep(limit_s: float = SWEEP_LIMIT_S) -> int:
         if not strays:
             return reaped
         for pid, pgid in strays:
-            if pgid > 0 and pgid != os.getpgrp():
-                _kill_group(pgid)
             try:
                 os.kill(pid, 9)
             except OSError:
                 pass
-        for pid, _ in strays:
+            if pgid > 0 and pgid != os.getpgrp():
+                end_group(pgid)  # the stray's own group (a setsid daemon leads one)
             try:
                 os.waitpid(pid, 0)
-                reaped += 1
-            except ChildProcessError:
+            except ChildProcessError:  # reaped with its group
                 pass
+            reaped += 1
     return reaped
 
 

@@ -286,7 +286,7 @@ def _show(report: Report, fmt: str, console) -> None:
         sys.stdout.flush()
 
 
-def _console():
+def make_console():
     from rich.console import Console
 
     console = Console(highlight=False)
@@ -295,7 +295,7 @@ def _console():
 
 
 def _run_text(args: argparse.Namespace, job: Job) -> int:
-    console = _console()
+    console = make_console()
     if not args.watch:
         report = _run_with_progress(job)
         _show(report, args.format, console)

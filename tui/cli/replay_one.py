@@ -15,7 +15,8 @@ import sys
 import tempfile
 from typing import Any
 
-from hooktui.replay.report import Result, side, to_json
+import msgspec
+from hooktui.replay.report import Result, side, to_builtins
 from hooktui.replay.reproduce import edited_record, request_text, shell_command
 from hooktui.replay.session import SessionError
 from hooktui.tap.model import Outcome, Record
@@ -31,13 +32,14 @@ def run_one(args: argparse.Namespace, job) -> int:
     report = job.run() if not args.edit else _run_edited(job, record)
     (result,) = report.results
     if args.format == "json":
-        data = to_json(report)[:-1] + b',"record":' + _detail_json(result) + b"}\n"
-        sys.stdout.buffer.write(data)
+        out = to_builtins(report)
+        out["record"] = _detail(result)
+        sys.stdout.buffer.write(msgspec.json.encode(out) + b"\n")
         sys.stdout.flush()
     else:
-        from hooktui.tui.cli.replay import _console
+        from hooktui.tui.cli.replay import make_console
 
-        render_one(_console(), result, edited=args.edit)
+        render_one(make_console(), result, edited=args.edit)
     return report.exit_status(args.fail_on)
 
 
@@ -122,20 +124,26 @@ def _outcome_line(outcome: Outcome | None) -> str:
 
 
 def render_one(console, r: Result, *, edited: bool) -> None:
-    from hooktui.tui.cli.replay_text import RULES_CHANGED, _label, _line, clean, record_head
+    from hooktui.tui.cli.replay_text import (
+        RULES_CHANGED,
+        clean,
+        label_text,
+        record_head,
+        verdict_line,
+    )
     from rich.text import Text
 
     console.print(record_head(r))
     if r.cls == "skipped":
         console.print(Text(f"    skipped: {clean(r.skip_reason, 200)}", style="italic"))
         return
-    console.print(_line("recorded", r.recorded))
+    console.print(verdict_line("recorded", r.recorded))
     if r.rules_changed:
-        console.print(_line("today", r.before))
+        console.print(verdict_line("today", r.before))
         console.print(Text(f"    ({RULES_CHANGED})", style="yellow"))
-    console.print(_line("edited" if edited else "now", r.after))
+    console.print(verdict_line("edited" if edited else "now", r.after))
     result = Text("    result  ")
-    result.append_text(_label(r))
+    result.append_text(label_text(r))
     console.print(result)
     console.print(Text(f"    ran     {_outcome_line(r.outcome)}", style="dim"))
     if r.outcome is not None:
@@ -170,9 +178,3 @@ def _detail(r: Result) -> dict[str, Any]:
             "stderr": r.outcome.stderr.decode("utf-8", "replace"),
         }
     return out
-
-
-def _detail_json(r: Result) -> bytes:
-    import msgspec
-
-    return msgspec.json.encode(_detail(r))

@@ -93,7 +93,7 @@ def summary_line(report: Report) -> Text:
     return text
 
 
-def _label(r: Result) -> Text:
+def label_text(r: Result) -> Text:
     text = Text()
     text.append(f"{r.cls.replace('_', ' ')}", style=CLASS_STYLES.get(r.cls, ""))
     if r.direction:
@@ -117,22 +117,22 @@ def record_head(r: Result, label: Text | None = None) -> Text:
     return head
 
 
-def _line(label: str, verdict: Verdict | None) -> Text:
+def verdict_line(label: str, verdict: Verdict | None) -> Text:
     text = Text(f"    {label:<8}" if len(label) < 8 else f"    {label} ")
     text.append_text(verdict_text(verdict))
     return text
 
 
 def change_lines(r: Result) -> list[Text]:
-    lines = [record_head(r, _label(r))]
+    lines = [record_head(r, label_text(r))]
     if r.rules_changed:
-        lines.append(_line("recorded", r.recorded))
+        lines.append(verdict_line("recorded", r.recorded))
         lines.append(Text(f"    ({RULES_CHANGED}; compared with today's reading)", style="yellow"))
-    lines.append(_line("before", r.before))
+    lines.append(verdict_line("before", r.before))
     if r.before.decision == "failure" and r.before.failure_detail:
         lines.append(Text(f"    was     {clean(r.before.failure_detail)}", style="dim"))
     run = f" (run {r.run_index + 1})" if len(r.runs) > 1 else ""
-    lines.append(_line("after", r.after))
+    lines.append(verdict_line("after", r.after))
     if run:
         lines[-1].append(run, style="dim")
     if r.after is not None and r.after.decision == "failure" and r.after.failure_detail:
@@ -206,8 +206,8 @@ def render_report(console: Console, report: Report) -> None:
     rules_lines = []
     for r in rules:
         rules_lines.append(record_head(r))
-        rules_lines.append(_line("recorded", r.recorded))
-        rules_lines.append(_line("today", r.before))
+        rules_lines.append(verdict_line("recorded", r.recorded))
+        rules_lines.append(verdict_line("today", r.before))
     _section(console, f"{RULES_CHANGED} (the replay is compared with today's reading)", rules_lines)
     _section(console, "notes", _grouped_notes(report))
     skipped = []
