@@ -8,7 +8,7 @@ The API the command line and the watch UI share (UI-free; no terminal needed):
   and HOOKTUI_REPLAY=1: `cd … && printf … | env … HOOK`. Every word is quoted; bytes
   that are not printable (control characters, invalid UTF-8, invisible Unicode) are
   written as printf octal escapes, so the text is safe to paste into a terminal or a
-  bug report and sends the same bytes.
+  bug report and sends the same bytes. ValueError when there is nothing to run.
 - `request_text(record) -> str`: the request to put in an editor (indented JSON, or
   the raw text as recorded).
 - `edited_record(record, text) -> Record`: the record with `text` as its request
@@ -100,7 +100,13 @@ def hook_argv(record: Record, policy: str | None = None) -> list[str]:
 
 def shell_command(record: Record, policy: str | None = None, request: bytes | None = None) -> str:
     """The shell command that re-runs `record`'s hook (or `policy`) on its request
-    (or on `request`, bytes as the hook reads them). See the module text."""
+    (or on `request`, bytes as the hook reads them). See the module text.
+
+    Raises ValueError when there is nothing to run (no policy, no recorded command).
+    """
+    argv = hook_argv(record, policy)
+    if not argv:
+        raise ValueError("no hook command was recorded (give --policy)")
     prelude: list[str] = []
     stdin = request if request is not None else request_bytes(record)
     assignments = [f"{REPLAY_ENV}=1"]
@@ -109,7 +115,6 @@ def shell_command(record: Record, policy: str | None = None, request: bytes | No
             assignments.append(f'{name}="$(mktemp)"')  # never a file the session names
         else:
             assignments.append(f"{name}={_word(value, prelude)}")
-    argv = hook_argv(record, policy)
     words = [_word(w, prelude) for w in argv]
     if argv and ("=" in argv[0] or argv[0].startswith("-")):
         words.insert(0, "--")  # env would read the word as a variable or an option

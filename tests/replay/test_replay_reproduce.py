@@ -1,7 +1,7 @@
 """Reproduce one call (issue 11): the shell command, edit and re-run, and `--id`.
 
 Sessions are recorded through the real tap; the printed commands run under the real
-dash (`sh`) and bash; the hooks are real processes.
+dash (`sh`), bash and (where installed) zsh; the hooks are real processes.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from tests.replay.helpers import (
     write_guard,
 )
 
-SHELLS = [s for s in ("sh", "bash") if shutil.which(s)]
+SHELLS = [s for s in ("sh", "bash", "zsh") if shutil.which(s)]
 
 # A hook that writes down exactly what it got, then allows.
 PROBE = """\
@@ -129,6 +129,11 @@ def test_print_command_from_the_command_line(tmp_path: Path, probed):
     assert policy.stdout.rstrip("\n").endswith("sh -c 'cat >/dev/null'")
     missing = replay_cli(str(session), "--id", "zzz", "--print-command")
     assert missing.returncode == 2 and "no such record" in missing.stderr
+    nameless = json.loads(session.read_text().splitlines()[0])
+    nameless["hook"]["argv"] = []
+    (out.parent / "nameless.jsonl").write_text(json.dumps(nameless) + "\n")
+    proc = replay_cli(str(out.parent / "nameless.jsonl"), "--id", nameless["id"], "--print-command")
+    assert proc.returncode == 2 and "give --policy" in proc.stderr and proc.stdout == ""
 
 
 @pytest.fixture

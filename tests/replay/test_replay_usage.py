@@ -270,6 +270,8 @@ def test_counts_are_singular_when_one(tmp_path: Path, session):
     one.write_bytes(stream.read_bytes().splitlines(keepends=True)[0] + b"not json\n")
     out = replay_cli(str(one), "--policy", guard_command(guard), "--format", "text").stdout
     assert ": 1 record (1 bad line ignored)" in out, out
+    none = replay_cli(str(one), "--policy", "true", "--filter", "tool:Nothing").stderr
+    assert "matches none of the 1 record\n" in none, none
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"not json\n")
     err = replay_cli(str(bad), "--policy", "true", "--format", "text").stderr

@@ -20,6 +20,7 @@ from hooktui.replay.session import (
     SessionError,
     by_id,
     load_session,
+    plural,
     select,
 )
 from hooktui.tui.cli.args import RaisingParser, UsageError, number
@@ -234,7 +235,7 @@ def prepare(args: argparse.Namespace) -> Job:
     entries = select(session, args.filter)
     if not entries:
         raise SessionError(
-            f"--filter {args.filter!r} matches none of the {len(session.entries)} records"
+            f"--filter {args.filter!r} matches none of the {plural(len(session.entries), 'record')}"
         )
     chosen = select_hook(entries, args.policy, args.hook)
     entries = chosen.entries

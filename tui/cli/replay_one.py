@@ -27,7 +27,11 @@ def run_one(args: argparse.Namespace, job) -> int:
     if args.edit:
         record = edit(record)
     if args.print_command:
-        sys.stdout.write(shell_command(record, policy=args.policy) + "\n")
+        try:
+            command = shell_command(record, policy=args.policy)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+        sys.stdout.write(command + "\n")
         return 0
     report = job.run() if not args.edit else _run_edited(job, record)
     (result,) = report.results
