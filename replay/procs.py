@@ -12,7 +12,8 @@ What `sweep` touches: children of this process that it did not start as hooks, t
 did not exist before the replay began, and that live in a session other than the
 replay's own. Whatever the replay's host started itself (an editor, a `subprocess`
 run) stays in the host's session and is never touched; hooks still running are
-never touched either (the sweep runs only when no hook is running).
+never touched either (the sweep runs only when no hook is running). Sweeps run
+between hooks at most every SWEEP_EVERY_S, and once when a replay ends.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from hooktui.tap.model import Outcome
 
 PR_SET_CHILD_SUBREAPER = 36
 SWEEP_LIMIT_S = 2.0  # how long `sweep` keeps killing what reappears (each pass is quick)
+# Between hooks, sweep at most this often: a pass reads /proc (~0.5 ms), which every
+# hook would pay, and strays are rare. Group leftovers go at once; replay() sweeps last.
+SWEEP_EVERY_S = 0.2
 
 _lock = threading.Lock()
 _running: set[int] = set()  # hooks this module is waiting on (each leads its group)
@@ -32,6 +36,7 @@ _busy = 0  # hooks being started or run: no sweep while any is
 _before: set[int] | None = None  # children that existed when the replay began
 _subreaper = False
 _window: int | None = None  # pid of the first hook since the last clean sweep
+_swept_at = 0.0  # time.monotonic() of the last sweep
 
 
 def start() -> None:
@@ -63,8 +68,8 @@ def run(
     timeout_s: float,
 ) -> Outcome:
     """Run one hook to completion (the runner's rules: group killed on timeout), then
-    kill what it left in its group, and sweep stray descendants when it was the last
-    hook running."""
+    kill what it left in its group, and (now and then) sweep stray descendants when it
+    was the last hook running."""
     from hooktui.tap.hotpath import runner
 
     global _busy, _window
@@ -97,7 +102,7 @@ def run(
             _running.discard(pid)
             _busy -= 1
             idle = _busy == 0
-        if idle:
+        if idle and time.monotonic() - _swept_at >= SWEEP_EVERY_S:
             sweep()
     code, sig = runner.decode_status(status)
     return Outcome(
@@ -154,7 +159,8 @@ def sweep(limit_s: float = SWEEP_LIMIT_S) -> int:
     Killing a stray orphans its own children, which then come here too: repeat until
     a pass finds none. Only when no hook is running.
     """
-    global _window
+    global _window, _swept_at
+    _swept_at = time.monotonic()
     if not _subreaper or _window is None:  # no hook ran since the last clean sweep
         return 0
     reaped = 0
