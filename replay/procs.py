@@ -28,7 +28,7 @@ PR_SET_CHILD_SUBREAPER = 36
 SWEEP_LIMIT_S = 2.0  # how long `sweep` keeps killing what reappears (each pass is quick)
 # Between hooks, sweep at most this often: a pass reads /proc (~0.5 ms), which every
 # hook would pay, and strays are rare. Group leftovers go at once; replay() sweeps last.
-SWEEP_EVERY_S = 0.2
+SWEEP_EVERY_S = 1.0
 
 _lock = threading.Lock()
 _running: set[int] = set()  # hooks this module is waiting on (each leads its group)

@@ -146,8 +146,18 @@ def split_watch(argv: list[str]) -> list[str]:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     args = build_parser().parse_args(split_watch(argv))
+    args.format = args.format or default_format(args)
     check_usage(args)
     return args
+
+
+def _terminal() -> bool:
+    return sys.stdout.isatty() and sys.stdin.isatty()
+
+
+def default_format(args: argparse.Namespace) -> str:
+    """The dashboard on a terminal (as `watch`), text anywhere else and for one call."""
+    return "tui" if _terminal() and args.id is None else "text"
 
 
 def check_usage(args: argparse.Namespace) -> None:
@@ -163,10 +173,7 @@ def check_usage(args: argparse.Namespace) -> None:
         raise UsageError("--id shows one call as text or json (not with --watch or --format tui)")
     if args.hook is not None and not args.hook.strip():
         raise UsageError(f"--hook: empty name (use --hook {ALL} for every record)")
-    args.format = args.format or (
-        "tui" if sys.stdout.isatty() and sys.stdin.isatty() and args.id is None else "text"
-    )
-    if args.format == "tui" and not (sys.stdout.isatty() and sys.stdin.isatty()):
+    if args.format == "tui" and not _terminal():
         raise UsageError(
             "--format tui needs a terminal on stdin and stdout (use --format text or json)"
         )
