@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import sys
 import time
-import unicodedata
 
 from hooktui.replay.compare import CHANGED, FAILED, LOOSENED, REASON_ONLY, SKIPPED, TIGHTENED
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import plural
 from hooktui.tap.model import Verdict
+from hooktui.tap.read.sanitize import safe_text
 from rich.console import Console
 from rich.text import Text
 
@@ -39,20 +39,10 @@ RULES_CHANGED = "rules changed since recording"
 
 
 def clean(text: str, width: int = 160) -> str:
-    """`text` on one line: whitespace runs become one space, control and invisible
-    format characters become visible escapes (`\\x1b`, `\\u202e`), and it is cut at
-    `width` characters. Backslashes and quotes are shown as they are."""
-    flat = " ".join(text.split())
-    out = []
-    for ch in flat:
-        code = ord(ch)
-        if code < 0x20 or 0x7F <= code < 0xA0:
-            out.append(f"\\x{code:02x}")
-        elif unicodedata.category(ch) in ("Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
-        else:
-            out.append(ch)
-    shown = "".join(out)
+    """`text` on one line: whitespace runs become one space, control, escape and bidi
+    characters show as visible escapes (`\\x1b`, the read side's one sanitizer), and it
+    is cut at `width` characters. Backslashes and quotes are shown as they are."""
+    shown = safe_text(" ".join(text.split()))
     return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 
