@@ -100,3 +100,30 @@ def classify(before: Verdict, after: Verdict) -> tuple[str, bool, str]:
     if not same_text(before, after):
         return REASON_ONLY, False, ""
     return UNCHANGED, False, ""
+
+
+# How much a run's class matters when several runs of one record disagree.
+_WEIGHT = {UNCHANGED: 0, REASON_ONLY: 1, FAILED: 2, CHANGED: 2}
+
+
+def classify_runs(before: Verdict, runs: list[Verdict]) -> tuple[str, bool, str, int]:
+    """(class, differs, direction, index of the run that decided them) over every run
+    of one record (`--repeat N`): a guard that denies once and allows twice has let
+    the call through, so the record is changed and loosened whatever run 1 said.
+
+    The deciding run is the first whose effect differs, else the first with the
+    weightiest class (a failure or a new reason), else run 1. The direction is the
+    same for every differing run: the recorded verdict either let the call through
+    or it did not.
+    """
+    best = 0
+    best_key = (-1, -1)
+    direction_ = ""
+    classified = [classify(before, after) for after in runs]
+    for i, (cls, differs, way) in enumerate(classified):
+        key = (int(differs), _WEIGHT[cls])
+        if key > best_key:
+            best, best_key = i, key
+        direction_ = direction_ or way
+    cls, differs, _ = classified[best]
+    return cls, differs, direction_, best

@@ -10,7 +10,11 @@ received. It is skipped when:
   (a prompt, a tool output, or the whole of a non-JSON request) is stored only as
   a ``[digest sha256:… len:…]`` marker: what the policy would read is gone. A
   digest-captured request without such a field (a pre-tool call) is replayable;
-- no policy was given and the record names no hook command to re-run.
+- no policy was given and the record names no hook command to re-run, or one no
+  process can be started with (a NUL byte in a word).
+
+Whatever a session says is data: its environment is filtered (see `environ`), its
+timeout is clamped, and a recorded cwd that is gone is said, per record, in `notes`.
 """
 
 from __future__ import annotations
@@ -21,11 +25,14 @@ import shlex
 from typing import Any
 
 import msgspec
+from hooktui.replay.environ import replay_env
 from hooktui.tap.command import is_launcher, split_words
 from hooktui.tap.model import Record
 
 DEFAULT_TIMEOUT_S = 10.0
-REPLAY_ENV = "HOOKTUI_REPLAY"
+# The longest a replayed hook may run: a day. Beyond it a number is a mistake (or a
+# hostile session), and the poll loop's millisecond timeout would overflow.
+MAX_TIMEOUT_S = 86_400.0
 REDACTION_MARKER = "[REDACTED:"  # hooktui.tap.record.redact.MARKER_PREFIX
 DIGEST_MARKER = "[digest sha256:"  # hooktui.tap.record.recorder.digest_marker
 
@@ -40,6 +47,7 @@ class Plan(msgspec.Struct, kw_only=True):
     cwd: str
     env: dict[str, str]
     timeout_s: float
+    notes: list[str] = []  # what the user should know about this run (a cwd that is gone)
 
 
 # A plain word of a shell command: no quotes, no expansions, no operators.
@@ -69,24 +77,28 @@ def policy_argv(policy: str) -> list[str]:
     return ["sh", "-c", policy]
 
 
+def _strings(value: Any, keys: bool = True):
+    """Every string in a JSON value (keys too, unless `keys` is false), without recursion:
+    a session can nest deeper than Python's stack."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            if keys:
+                stack.extend(k for k in item if isinstance(k, str))
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def _has_marker(value: Any) -> bool:
-    if isinstance(value, str):
-        return REDACTION_MARKER in value
-    if isinstance(value, dict):
-        return any(_has_marker(k) or _has_marker(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_marker(v) for v in value)
-    return False
+    return any(REDACTION_MARKER in text for text in _strings(value))
 
 
 def _has_digest(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.startswith(DIGEST_MARKER)
-    if isinstance(value, dict):
-        return any(_has_digest(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_digest(v) for v in value)
-    return False
+    return any(text.startswith(DIGEST_MARKER) for text in _strings(value, keys=False))
 
 
 def skip_reason(record: Record, policy: str | None) -> str:
@@ -103,6 +115,8 @@ def skip_reason(record: Record, policy: str | None) -> str:
         return "captured as digests only: the prompt or tool output is not in the session"
     if policy is None and not record.hook.argv:
         return "no hook command was recorded (give --policy)"
+    if policy is None and any("\0" in word for word in record.hook.argv):
+        return "the recorded hook command holds a NUL byte: no process can be started with it"
     return ""
 
 
@@ -113,27 +127,38 @@ def request_bytes(record: Record) -> bytes:
     return _json.encode(record.request)
 
 
-def replay_cwd(record: Record) -> str:
-    """The recorded working directory when it still exists, else the current one."""
-    for path in (record.hook.cwd, record.cwd):
-        if path and os.path.isdir(path):
-            return path
-    return os.getcwd()
+def replay_cwd(record: Record, here: str | None = None) -> tuple[str, str]:
+    """(where to run, a note or ""): the recorded working directory when it still
+    exists, else `here` (the current one), saying so."""
+    here = here or _here()
+    recorded = [p for p in (record.hook.cwd, record.cwd) if p]
+    for path in recorded:
+        if os.path.isabs(path) and os.path.isdir(path):
+            if path == recorded[0]:
+                return path, ""
+            return path, f"recorded cwd {recorded[0]} no longer exists; ran in {path}"
+    if not recorded:
+        return here, f"no cwd was recorded; ran in {here}"
+    first = recorded[0]
+    gone = "is not an absolute path" if not os.path.isabs(first) else "no longer exists"
+    return here, f"recorded cwd {first} {gone}; ran in {here}"
 
 
-def replay_env(record: Record, base: dict[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ if base is None else base)
-    env.update(record.hook.env)
-    env[REPLAY_ENV] = "1"
-    return env
+def _here() -> str:
+    try:
+        return os.getcwd()
+    except OSError:  # the current directory was removed
+        return "/"
 
 
 def replay_timeout(record: Record, timeout_s: float | None) -> float:
-    """--timeout when given, else the hook's recorded timeout, else the default."""
+    """--timeout when given, else the hook's recorded timeout, else the default; a
+    recorded value outside (0, MAX_TIMEOUT_S] is not taken as it is."""
     if timeout_s is not None:
         return timeout_s
-    if record.hook.timeout_ms:
-        return record.hook.timeout_ms / 1000.0
+    recorded = record.hook.timeout_ms
+    if isinstance(recorded, int) and recorded > 0:
+        return min(recorded / 1000.0, MAX_TIMEOUT_S)
     return DEFAULT_TIMEOUT_S
 
 
@@ -144,12 +169,14 @@ def build_plan(
     base_env: dict[str, str] | None = None,
 ) -> Plan:
     argv = policy_argv(policy) if policy is not None else list(record.hook.argv)
+    cwd, note = replay_cwd(record)
     return Plan(
         argv=argv,
         stdin=request_bytes(record),
-        cwd=replay_cwd(record),
+        cwd=cwd,
         env=replay_env(record, base_env),
         timeout_s=replay_timeout(record, timeout_s),
+        notes=[note] if note else [],
     )
 
 

@@ -29,15 +29,27 @@ class Result(msgspec.Struct, kw_only=True):
     cls: str  # one of compare.CLASSES
     differs: bool = False  # the effect on the call changed (see compare.classify)
     direction: str = ""  # "loosened" | "tightened" | ""
-    after: Verdict | None = None  # the first run's verdict
-    outcome: Outcome | None = None  # the first run's process outcome
+    after: Verdict | None = None  # the verdict of the run that decided the class
+    outcome: Outcome | None = None  # that run's process outcome
     runs: list[Verdict] = []  # every run's verdict, with --repeat N
+    run_index: int = 0  # which of `runs` is `after`
     flaky: bool = False  # the runs did not all agree
     skip_reason: str = ""
     argv: list[str] = []  # what was run
+    # Today's reading of the recorded outcome (see replay.baseline); None: the
+    # recorded verdict, which is also the baseline when the outcome was not kept.
+    baseline: Verdict | None = None
+    rules_changed: bool = False  # today's reading differs from the recorded verdict
+    notes: list[str] = []  # e.g. "recorded cwd /x no longer exists; ran in /y"
 
     @property
     def before(self) -> Verdict:
+        """What the replay is compared with: today's reading of the recorded call."""
+        return self.baseline if self.baseline is not None else self.record.verdict
+
+    @property
+    def recorded(self) -> Verdict:
+        """The verdict written in the session (by the rules of its day)."""
         return self.record.verdict
 
 
@@ -46,7 +58,12 @@ class Report(msgspec.Struct, kw_only=True):
     policy: str | None = None  # None: each record's recorded hook command
     repeat: int = 1
     bad_lines: int = 0  # lines of the session that are not records
+    bad_line_errors: list[tuple[int, str]] = []  # (line number, why) for the first few
     results: list[Result] = []
+    # Records of other hooks than the one --policy replaces, left out of `results`:
+    # hook label -> count, and how to include them.
+    left_out: dict[str, int] = {}
+    left_out_hint: str = ""
 
     def count(self, cls: str) -> int:
         return sum(1 for r in self.results if r.cls == cls)
@@ -57,6 +74,7 @@ class Report(msgspec.Struct, kw_only=True):
         out[LOOSENED] = sum(1 for r in self.results if r.direction == LOOSENED)
         out[TIGHTENED] = sum(1 for r in self.results if r.direction == TIGHTENED)
         out["flaky"] = sum(1 for r in self.results if r.flaky)
+        out["rules_changed"] = sum(1 for r in self.results if r.rules_changed)
         return out
 
     @property
@@ -120,11 +138,28 @@ def to_builtins(report: Report) -> dict[str, Any]:
         item["direction"] = r.direction
         item["before"] = side(r.before)
         item["after"] = side(r.after) if r.after is not None else None
+        if r.rules_changed:
+            item["recorded"] = side(r.recorded)
+        item["rules_changed"] = r.rules_changed
         if r.outcome is not None:
             item["exit_code"] = r.outcome.exit_code
         item["flaky"] = r.flaky
+        if len(r.runs) > 1:
+            item["run"] = r.run_index + 1
         changes.append(item)
     out["changes"] = changes
+    out["rules_changed_records"] = [
+        {**_ident(r), "recorded": side(r.recorded), "today": side(r.before)}
+        for r in report.results
+        if r.rules_changed
+    ]
+    out["notes"] = [{**_ident(r), "notes": list(r.notes)} for r in report.results if r.notes]
+    out["left_out"] = {
+        "records": sum(report.left_out.values()),
+        "hooks": dict(report.left_out),
+        "include_with": report.left_out_hint,
+    }
+    out["bad_line_errors"] = [{"line": n, "error": why} for n, why in report.bad_line_errors]
     out["skipped_records"] = [
         {**_ident(r), "reason": r.skip_reason} for r in report.results if r.cls == SKIPPED
     ]

@@ -1,8 +1,10 @@
 """Running selected records against a policy: jobs, repeats, timeouts.
 
-Each record's hook runs through the tap's own runner (process group killed on
-timeout) and its answer is judged by the adapter of the runtime that recorded
-it. Threads are enough for --jobs: the work happens in the subprocesses.
+Each record's hook runs through the tap's own runner (see `procs`: its process group
+is killed on timeout and after it ends, and strays are reaped) and its answer is
+judged by the adapter of the runtime that recorded it, as is the recorded outcome
+(`baseline`): the replay is compared with today's reading of the recording. Threads
+are enough for --jobs: the work happens in the subprocesses.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 
 import msgspec
-from hooktui.replay import compare
+from hooktui.replay import compare, procs
+from hooktui.replay.baseline import baseline, judge
 from hooktui.replay.policy import build_plan, skip_reason
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import Entry
-from hooktui.tap.model import Outcome, Record, Verdict
+from hooktui.tap.model import Outcome, Verdict
 
 
 class Options(msgspec.Struct, kw_only=True):
@@ -42,25 +45,28 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _judge(record: Record, outcome: Outcome) -> Verdict:
-    """The verdict of the runtime that recorded the call (judge_request never raises)."""
-    from hooktui.tap.runtimes import judge_request
-
-    _, _, verdict = judge_request(record.request, outcome, runtime=record.runtime or None)
-    return verdict
+def _skipped(index: int, entry: Entry, why: str) -> Result:
+    return Result(
+        index=index, line=entry.line, record=entry.record, cls=compare.SKIPPED, skip_reason=why
+    )
 
 
 def replay_record(index: int, entry: Entry, options: Options) -> Result:
-    """Replay one record (options.repeat times) and classify it."""
-    from hooktui.tap.hotpath.runner import run_hook
+    """Replay one record (options.repeat times) and classify it; never raises for
+    what a session holds (a record nested too deep to handle is skipped)."""
+    try:
+        return _replay_record(index, entry, options)
+    except RecursionError:
+        return _skipped(index, entry, "nested too deep to replay (more than about 1,000 levels)")
 
+
+def _replay_record(index: int, entry: Entry, options: Options) -> Result:
     record = entry.record
     why = skip_reason(record, options.policy)
     if why:
-        return Result(
-            index=index, line=entry.line, record=record, cls=compare.SKIPPED, skip_reason=why
-        )
+        return _skipped(index, entry, why)
     plan = build_plan(record, options.policy, options.timeout_s, options.base_env)
+    base = baseline(record)
     # When the hook would get this very process's cwd and environment, say so
     # (None): the runner then spawns directly instead of fork + chdir + exec,
     # which costs a few ms per hook (see hooktui replay's main, which sets
@@ -70,22 +76,12 @@ def replay_record(index: int, entry: Entry, options: Options) -> Result:
     if options.base_env is None and plan.env == os.environ:
         env = None
     runs: list[Verdict] = []
-    first: Outcome | None = None
+    outcomes: list[Outcome] = []
     for _ in range(max(1, options.repeat)):
-        outcome = run_hook(
-            plan.argv,
-            plan.stdin,
-            cwd=cwd,
-            env=env,
-            timeout_s=plan.timeout_s,
-            new_session=True,
-        )
-        if first is None:
-            first = outcome
-        runs.append(_judge(record, outcome))
-    after = runs[0]
-    cls, differs, direction = compare.classify(record.verdict, after)
-    keys = {compare.verdict_key(v) for v in runs}
+        outcome = procs.run(plan.argv, plan.stdin, cwd=cwd, env=env, timeout_s=plan.timeout_s)
+        outcomes.append(outcome)
+        runs.append(judge(record, outcome))
+    cls, differs, direction, deciding = compare.classify_runs(base.verdict, runs)
     return Result(
         index=index,
         line=entry.line,
@@ -93,11 +89,15 @@ def replay_record(index: int, entry: Entry, options: Options) -> Result:
         cls=cls,
         differs=differs,
         direction=direction,
-        after=after,
-        outcome=first,
+        after=runs[deciding],
+        outcome=outcomes[deciding],
         runs=runs,
-        flaky=len(keys) > 1,
+        run_index=deciding,
+        flaky=len({compare.verdict_key(v) for v in runs}) > 1,
         argv=plan.argv,
+        baseline=base.verdict if base.rejudged else None,
+        rules_changed=base.rules_changed,
+        notes=plan.notes,
     )
 
 
@@ -116,6 +116,7 @@ def replay(
     Setting `cancel` stops starting new records (the running ones finish).
     """
     entries = list(entries)
+    procs.start()
     jobs = options.jobs or default_jobs()
     results: list[Result] = []
     stop = cancel if cancel is not None else threading.Event()
@@ -144,6 +145,7 @@ def replay(
             pool.shutdown(wait=False, cancel_futures=True)
             raise
         pool.shutdown()
+    procs.sweep()
     return Report(
         session=session,
         policy=options.policy,

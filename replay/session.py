@@ -1,6 +1,11 @@
-"""Loading a recorded session (read-only) and choosing the records to replay."""
+"""Loading a recorded session (read-only) and choosing the records to replay.
+
+A session is a file, a FIFO or `-` (standard input); it is read once, whole.
+"""
 
 from __future__ import annotations
+
+import sys
 
 import msgspec
 from hooktui.tap.model import Record, record_decoder
@@ -20,38 +25,77 @@ class Session(msgspec.Struct, kw_only=True):
     entries: list[Entry]
     lines: int = 0  # complete lines read
     bad_lines: int = 0  # complete lines that are not records
+    bad_line_errors: list[tuple[int, str]] = []  # (line, why) for the first BAD_DETAIL
     torn_tail: bool = False  # the file ends inside a line (still being written?)
 
 
-def load_session(path: str) -> Session:
-    """Every record of `path`. Bad lines are counted, never fatal; a file with no
-    record at all is not a session. The file is only ever opened for reading."""
+STDIN = "-"
+BAD_DETAIL = 20  # bad lines described one by one; the rest are only counted
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    """`1 record`, `2 records` (`many` for irregular plurals)."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def read_bytes(path: str) -> bytes:
+    """The whole of `path` (`-`: standard input), opened only for reading."""
+    if path == STDIN:
+        try:
+            return sys.stdin.buffer.read()
+        except (OSError, ValueError, AttributeError) as exc:
+            raise SessionError(f"cannot read the session from standard input: {exc}") from None
     try:
         with open(path, "rb") as f:  # read-only: a replay never writes to a session
-            data = f.read()
+            return f.read()
     except FileNotFoundError:
         raise SessionError(f"no such session file: {path}") from None
     except IsADirectoryError:
         raise SessionError(f"{path} is a directory, not a session file") from None
     except OSError as exc:
         raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _decode(line: bytes) -> Record | str:
+    """The record on `line`, or why it is not one."""
+    try:
+        return record_decoder.decode(line)
+    except msgspec.ValidationError as exc:
+        return f"not a record ({exc})"
+    except msgspec.DecodeError:
+        return "invalid JSON"
+    except RecursionError:  # msgspec stops at Python's recursion limit
+        return "nested too deep to read (more than about 1,000 levels)"
+
+
+def load_session(path: str) -> Session:
+    """Every record of `path`. Bad lines are counted, never fatal; a file with no
+    record at all is not a session. The file is only ever opened for reading."""
+    data = read_bytes(path)
+    name = "standard input" if path == STDIN else path
     parts = data.split(b"\n")
     tail = parts.pop()  # bytes after the last newline: a line still being written
     session = Session(path=path, entries=[], lines=len(parts), torn_tail=bool(tail.strip()))
     for number, line in enumerate(parts, 1):
         if not line.strip():
             continue
-        try:
-            record = record_decoder.decode(line)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        record = _decode(line)
+        if isinstance(record, str):
             session.bad_lines += 1
+            if len(session.bad_line_errors) < BAD_DETAIL:
+                session.bad_line_errors.append((number, record))
             continue
         session.entries.append(Entry(line=number, record=record))
     if not session.entries:
         if not data.strip():
-            raise SessionError(f"{path} is empty: no recorded calls to replay")
+            raise SessionError(f"{name} is empty: no recorded calls to replay")
+        lines = plural(max(len(parts), 1), "line")
+        why = ""
+        if session.bad_line_errors:
+            first, error = session.bad_line_errors[0]
+            why = f"; line {first}: {error}"
         raise SessionError(
-            f"{path} is not a hooktui session (none of its {max(len(parts), 1)} lines is a record)"
+            f"{name} is not a hooktui session (none of its {lines} is a record{why})"
         )
     return session
 
@@ -70,3 +114,16 @@ def select(session: Session, filter_expr: str | None) -> list[Entry]:
     except FilterError as exc:
         raise SessionError(f"bad --filter: {exc}") from None
     return [e for e in session.entries if predicate(e.record)]
+
+
+def by_id(entries: list[Entry], wanted: str) -> Entry:
+    """The one entry whose id is `wanted`, or starts with it (a unique prefix)."""
+    exact = [e for e in entries if e.record.id == wanted]
+    if exact:
+        return exact[0]
+    found = [e for e in entries if wanted and e.record.id.startswith(wanted)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise SessionError(f"--id {wanted!r} names {plural(len(found), 'record')}: give more of it")
+    raise SessionError(f"--id {wanted!r}: no such record among {plural(len(entries), 'record')}")

@@ -278,8 +278,10 @@ def test_child_that_outlives_the_policy(tmp_path: Path, workdir: Path):
         records[0]["id"]: ("changed", "tightened"),
         records[1]["id"]: ("reason_only", ""),  # still denied, for another reason
     }
-    for pid in pidfile.read_text().split():
-        os.kill(int(pid), 9)
+    # Replay killed the children each run left in its process group.
+    pids = [int(pid) for pid in pidfile.read_text().split()]
+    assert len(pids) == 2
+    assert all(_gone(pid) for pid in pids)
 
 
 def test_nondeterministic_policy_is_flagged_with_repeat(tmp_path: Path, workdir: Path):
@@ -348,7 +350,8 @@ def test_redacted_digested_and_empty_records_are_skipped(tmp_path: Path, workdir
     assert secret not in stream.read_text()
     assert records[1]["redactions"], "the tap should have redacted the token"
 
-    code, report = replay_json(str(stream), "--policy", guard_command(guard))
+    # --hook all: the records of `true` too, which a guard.py policy does not replace.
+    code, report = replay_json(str(stream), "--policy", guard_command(guard), "--hook", "all")
     assert code == 0
     skipped = {r["id"]: r["reason"] for r in report["skipped_records"]}
     assert set(skipped) == {records[1]["id"], records[2]["id"], records[3]["id"]}
@@ -418,7 +421,20 @@ def test_bad_lines_among_records_are_counted(tmp_path: Path, workdir: Path):
         (["--fail-on", "sometimes"], "--fail-on"),
         (["--filter", "latency>>3"], "--filter"),
         (["--bogus"], "unrecognized"),
-        (["--watch", "/no/such/policy.py", "--format", "text"], "--watch"),
+        (["--watch=/no/such/policy.py", "--format", "text"], "--watch"),
+        (["--timeout", "2147484"], "--timeout"),
+        (["--timeout", "inf"], "--timeout"),
+        (["--timeout", "1e300"], "--timeout"),
+        (["--timeout", "nan"], "--timeout"),
+        (["--timeout", "-0.5"], "--timeout"),
+        (["--jobs", "99999999999999999999"], "--jobs"),
+        (["--repeat", "1000000000"], "--repeat"),
+        (["--policy", ""], "--policy"),
+        (["--policy", "  "], "--policy"),
+        (["--hook", ""], "--hook"),
+        (["--edit"], "--id"),
+        (["--print-command"], "--id"),
+        (["--format", "tui"], "terminal"),
     ],
 )
 def test_bad_usage_exit_2_with_one_line(tmp_path: Path, workdir: Path, args, message):
@@ -501,8 +517,8 @@ def test_text_format(tmp_path: Path, workdir: Path):
     assert "loosened 1" in out and "tightened 1" in out
     assert "changed loosened  Bash  rm -rf build" in out
     assert "changed tightened  Bash  curl x.sh | sh" in out
-    assert "before  deny  'destructive'" in out
-    assert "after   deny  'no pipe to shell'" in out
+    assert 'before  deny  "destructive"' in out
+    assert 'after   deny  "no pipe to shell"' in out
     # Not a terminal: no escape codes.
     assert "\x1b[" not in out
 

@@ -226,6 +226,7 @@ def test_report_counts_exit_and_json():
         "loosened": 0,
         "tightened": 1,
         "flaky": 0,
+        "rules_changed": 0,
     }
     assert report.exit_status("changed") == 1
     assert report.exit_status("loosened") == 0

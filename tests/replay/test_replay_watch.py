@@ -96,7 +96,7 @@ def test_watch_text_reprints_after_an_edit(tmp_path: Path):
 def test_watch_json_one_object_per_run_and_watch_path(tmp_path: Path):
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps({"deny": ["rm -rf"]}))
-    # A policy reading its rules from a data file: --watch PATH names the file to watch.
+    # A policy reading its rules from a data file: --watch=PATH names the file to watch.
     policy = tmp_path / "policy.py"
     policy.write_text(
         "import json, sys\n"
@@ -111,7 +111,7 @@ def test_watch_json_one_object_per_run_and_watch_path(tmp_path: Path):
         stream, "codex", [PYTHON, str(policy)], ["rm -rf /", "ls", "sudo x"], tmp_path
     )
     proc, out = start(
-        str(stream), "--policy", f"{PYTHON} {policy}", "--watch", str(rules), "--format", "json"
+        str(stream), "--policy", f"{PYTHON} {policy}", f"--watch={rules}", "--format", "json"
     )
     try:
         first = json.loads(out.until("{")[-1])

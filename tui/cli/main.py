@@ -48,13 +48,39 @@ def _usage() -> str:
     ]
     width = max(map(len, COMMANDS))
     lines += [f"  {name:<{width}}  {help_}" for name, (_, _, help_) in COMMANDS.items()]
-    lines += ["", "Run `hooktui COMMAND --help` for a command's options."]
+    lines += ["", "Run `hooktui help COMMAND` (or `hooktui COMMAND --help`) for its options."]
     return "\n".join(lines) + "\n"
+
+
+def _unknown(name: str) -> int:
+    sys.stderr.write(f"hooktui: unknown command {name!r} (try `hooktui --help`)\n")
+    return 2
+
+
+def _run(name: str, argv: list[str]) -> int:
+    module_name, func_name, _ = COMMANDS[name]
+    module = __import__(module_name, fromlist=[func_name])
+    return getattr(module, func_name)(argv)
+
+
+def help_command(args: list[str]) -> int:
+    """`hooktui help [COMMAND]`: the overview, or that command's own --help."""
+    if not args:
+        sys.stdout.write(_usage())
+        return 0
+    if args[0] not in COMMANDS:
+        return _unknown(args[0])
+    try:
+        return _run(args[0], ["--help"])
+    except SystemExit as exc:  # argparse ends --help with SystemExit(0)
+        return exc.code if isinstance(exc.code, int) else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] in ("-h", "--help", "help"):
+    if args and args[0] == "help":
+        return help_command(args[1:])
+    if not args or args[0] in ("-h", "--help"):
         sys.stdout.write(_usage())
         return 0 if args else 2
     if args[0] in ("-V", "--version"):
@@ -62,13 +88,9 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.stdout.write(f"hooktui {__version__}\n")
         return 0
-    entry = COMMANDS.get(args[0])
-    if entry is None:
-        sys.stderr.write(f"hooktui: unknown command {args[0]!r} (try `hooktui --help`)\n")
-        return 2
-    module_name, func_name, _ = entry
-    module = __import__(module_name, fromlist=[func_name])
-    return getattr(module, func_name)(args[1:])
+    if args[0] not in COMMANDS:
+        return _unknown(args[0])
+    return _run(args[0], args[1:])
 
 
 if __name__ == "__main__":

@@ -7,46 +7,105 @@ import os
 import sys
 import time
 
-from hooktui.replay.policy import REPLAY_ENV
+from hooktui.replay.environ import REPLAY_ENV, all_runtime_env_names
+from hooktui.replay.hooks import ALL, select_hook
+from hooktui.replay.policy import MAX_TIMEOUT_S
+from hooktui.replay.procs import kill_running
 from hooktui.replay.report import FAIL_ON, Report, to_json
 from hooktui.replay.run import Options, replay
-from hooktui.replay.session import Entry, Session, SessionError, load_session, select
-from hooktui.tap.hotpath.runner import kill_running
+from hooktui.replay.session import (
+    STDIN,
+    Entry,
+    Session,
+    SessionError,
+    by_id,
+    load_session,
+    plural,
+    select,
+)
 from hooktui.tui.cli.args import RaisingParser, UsageError, number
 
 FORMATS = ("tui", "text", "json")
+MAX_JOBS = 256
+MAX_REPEAT = 10_000
+
+_jobs = number(
+    int, "a whole number", lambda v: 1 <= v <= MAX_JOBS, f"must be 1 to {MAX_JOBS}: {{text!r}}"
+)
+_repeat = number(
+    int, "a whole number", lambda v: 1 <= v <= MAX_REPEAT, f"must be 1 to {MAX_REPEAT}: {{text!r}}"
+)
+_seconds = number(
+    float,
+    "a number of seconds",
+    lambda v: 0 < v <= MAX_TIMEOUT_S,  # NaN fails both tests
+    f"must be more than 0 and at most {MAX_TIMEOUT_S:.0f} seconds (a day): {{text!r}}",
+)
+
+USAGE = (
+    "hooktui replay [SESSION | -] [--policy COMMAND] [--hook NAME|all] [--filter EXPR]\n"
+    "                      [--id ID [--edit] [--print-command]] [--jobs N] [--timeout S]\n"
+    "                      [--format tui|text|json] [--watch[=PATH]]\n"
+    "                      [--fail-on changed|loosened|none] [--repeat N]"
+)
+DESCRIPTION = (
+    "Re-run the requests of a recorded session against a hook (the edited policy, or each "
+    "record's own hook) and show which decisions change. Only hooks run, never tools; each "
+    "runs in the recorded cwd with HOOKTUI_REPLAY=1. The baseline is today's reading of each "
+    "recorded answer, so a newer hooktui's rules never show as a policy change (records "
+    "whose reading changed are listed apart)."
+)
 
 
-_positive_int = number(int, "a whole number", lambda v: v >= 1, "must be at least 1: {text!r}")
-_seconds = number(float, "a number of seconds", lambda v: v > 0, "must be more than 0: {text!r}")
+def _epilog() -> str:
+    names = ", ".join(all_runtime_env_names())
+    return (
+        "A session may come from someone else, so only the runtime's own hook variables are "
+        f"taken from it ({names}); PATH, LD_*, PYTHON* and every other name it holds are "
+        "ignored, and variables naming a file hooks write to (*_ENV_FILE) point at a scratch "
+        "file. Without --policy, the hook commands written in the session run: do that only "
+        "with sessions you trust. Whatever a hook leaves running is killed when it ends. "
+        "With --policy, only the records of the hook it replaces are replayed (see --hook). "
+        "Relative paths in --policy are taken from the current folder. "
+        "Exit status: 0 nothing changed (per --fail-on), 1 something did, 2 bad usage or a "
+        "bad session."
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = RaisingParser(
-        prog="hooktui replay",
-        description=(
-            "Re-run the requests of a recorded session against a hook (the edited policy, "
-            "or each record's own hook) and show which decisions change. Only hooks run, "
-            "never tools; each runs in the recorded cwd with HOOKTUI_REPLAY=1."
-        ),
-        epilog=(
-            "Exit status: 0 nothing changed (per --fail-on), 1 something did, 2 bad usage "
-            "or a bad session. Relative paths in --policy are taken from the current folder."
-        ),
+    p = RaisingParser(prog="hooktui replay", usage=USAGE, description=DESCRIPTION, epilog=_epilog())
+    p.add_argument(
+        "session",
+        nargs="?",
+        metavar="SESSION",
+        help="a stream written by `hooktui tap`, or - for standard input "
+        "(default: $HOOKTUI_STREAM, else the XDG state path, as watch and show)",
     )
-    p.add_argument("session", metavar="SESSION.jsonl", help="a stream written by `hooktui tap`")
     p.add_argument(
         "--policy",
         metavar="COMMAND",
         help="hook command line, run through `sh -c` (default: each record's recorded hook)",
     )
-    p.add_argument("--filter", metavar="EXPR", help="replay only the records matching EXPR")
     p.add_argument(
-        "--jobs",
-        type=_positive_int,
-        default=0,
-        metavar="N",
-        help="concurrent hooks (default: CPUs)",
+        "--hook",
+        metavar="NAME",
+        help="replay the records of the hook named NAME (its label or script); `all`: every "
+        "record. Default with --policy: the hook the policy replaces (same script name)",
+    )
+    p.add_argument("--filter", metavar="EXPR", help="replay only the records matching EXPR")
+    p.add_argument("--id", metavar="ID", help="replay the one record with this id (or id prefix)")
+    p.add_argument(
+        "--edit",
+        action="store_true",
+        help="with --id: edit the request in $VISUAL/$EDITOR first, then run it",
+    )
+    p.add_argument(
+        "--print-command",
+        action="store_true",
+        help="with --id: print a shell command that re-runs that call, instead of running it",
+    )
+    p.add_argument(
+        "--jobs", type=_jobs, default=0, metavar="N", help="concurrent hooks (default: CPUs)"
     )
     p.add_argument(
         "--timeout",
@@ -56,39 +115,114 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: the recorded hook timeout, else 10)",
     )
     p.add_argument(
-        "--format", choices=FORMATS, help="default: tui when stdout is a terminal, else text"
+        "--format",
+        choices=FORMATS,
+        help="default: tui when stdin and stdout are terminals, else text",
     )
     p.add_argument(
         "--watch",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="PATH",
-        help="re-run whenever the policy file (or PATH) changes",
+        action="store_true",
+        help="--watch or --watch=PATH: re-run whenever the policy file (or PATH) changes",
     )
+    p.add_argument("--watch-path", action="append", default=[], help=argparse.SUPPRESS)
     p.add_argument("--fail-on", choices=FAIL_ON, default="changed", help="what makes the exit 1")
-    p.add_argument(
-        "--repeat", type=_positive_int, default=1, metavar="N", help="run each record N times"
-    )
+    p.add_argument("--repeat", type=_repeat, default=1, metavar="N", help="run each record N times")
     return p
+
+
+def split_watch(argv: list[str]) -> list[str]:
+    """`--watch=PATH` as `--watch --watch-path PATH`: PATH only ever comes attached, so
+    `--watch SESSION` leaves SESSION where it belongs."""
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return out + argv[i:]
+        if arg.startswith("--watch="):
+            out += ["--watch", "--watch-path", arg.removeprefix("--watch=")]
+        else:
+            out.append(arg)
+    return out
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    args = build_parser().parse_args(split_watch(argv))
+    args.format = args.format or default_format(args)
+    check_usage(args)
+    return args
+
+
+def _terminal() -> bool:
+    return sys.stdout.isatty() and sys.stdin.isatty()
+
+
+def default_format(args: argparse.Namespace) -> str:
+    """The dashboard on a terminal (as `watch`), text anywhere else and for one call."""
+    return "tui" if _terminal() and args.id is None else "text"
+
+
+def check_usage(args: argparse.Namespace) -> None:
+    """What argparse cannot say alone; raises UsageError."""
+    if args.policy is not None and not args.policy.strip():
+        raise UsageError("--policy: empty command (leave --policy out to run the recorded hooks)")
+    if any(not p for p in args.watch_path):
+        raise UsageError("--watch=PATH: empty path")
+    if (args.edit or args.print_command) and args.id is None:
+        flag = "--edit" if args.edit else "--print-command"
+        raise UsageError(f"{flag} needs --id ID (the record to reproduce)")
+    if args.id is not None and (args.watch or args.format == "tui"):
+        raise UsageError("--id shows one call as text or json (not with --watch or --format tui)")
+    if args.hook is not None and not args.hook.strip():
+        raise UsageError(f"--hook: empty name (use --hook {ALL} for every record)")
+    if args.format == "tui" and not _terminal():
+        raise UsageError(
+            "--format tui needs a terminal on stdin and stdout (use --format text or json)"
+        )
 
 
 class Job:
     """Everything one replay run needs, re-runnable for --watch."""
 
-    def __init__(self, session: Session, entries: list[Entry], options: Options) -> None:
+    def __init__(
+        self,
+        session: Session,
+        entries: list[Entry],
+        options: Options,
+        *,
+        left_out: dict[str, int] | None = None,
+        left_out_hint: str = "",
+    ) -> None:
         self.session = session
         self.entries = entries
         self.options = options
+        self.left_out = left_out or {}
+        self.left_out_hint = left_out_hint
 
     def run(self, **kwargs) -> Report:
-        return replay(
+        report = replay(
             self.entries,
             self.options,
             session=self.session.path,
             bad_lines=self.session.bad_lines,
             **kwargs,
         )
+        report.bad_line_errors = list(self.session.bad_line_errors)
+        report.left_out = dict(self.left_out)
+        report.left_out_hint = self.left_out_hint
+        return report
+
+
+def session_path(args: argparse.Namespace) -> str:
+    if args.session is not None:
+        return args.session
+    from hooktui.tap.hotpath.stream import default_stream_path
+
+    path = default_stream_path()
+    if not os.path.exists(path):
+        raise SessionError(
+            f"no session given and no stream at {path} yet "
+            "(record one with `hooktui install`, or name a session file)"
+        )
+    return path
 
 
 def prepare(args: argparse.Namespace) -> Job:
@@ -98,33 +232,40 @@ def prepare(args: argparse.Namespace) -> Job:
     if args.policy is not None:
         # Hooks run in each record's recorded cwd: pin the user's relative paths here.
         args.policy = anchor_policy(args.policy, os.getcwd())
+    args.session = session_path(args)
     session = load_session(args.session)
-    entries = select(session, args.filter)
-    if not entries:
-        raise SessionError(
-            f"--filter {args.filter!r} matches none of the {len(session.entries)} records"
-        )
-    if all(skip_reason(e.record, args.policy) for e in entries):
-        first = skip_reason(entries[0].record, args.policy)
-        raise SessionError(
-            f"no replayable records in {args.session} ({len(entries)} skipped; first: {first})"
-        )
     options = Options(
         policy=args.policy, timeout_s=args.timeout, jobs=args.jobs, repeat=args.repeat
     )
-    return Job(session, entries, options)
+    if args.id is not None:
+        return Job(session, [by_id(select(session, args.filter), args.id)], options)
+    entries = select(session, args.filter)
+    if not entries:
+        raise SessionError(
+            f"--filter {args.filter!r} matches none of the {plural(len(session.entries), 'record')}"
+        )
+    chosen = select_hook(entries, args.policy, args.hook)
+    entries = chosen.entries
+    if all(skip_reason(e.record, args.policy) for e in entries):
+        first = skip_reason(entries[0].record, args.policy)
+        name = "standard input" if args.session == STDIN else args.session
+        raise SessionError(
+            f"no replayable records in {name} ({len(entries)} skipped; first: {first})"
+        )
+    return Job(session, entries, options, left_out=chosen.left_out, left_out_hint=chosen.hint)
 
 
 def watch_targets(args: argparse.Namespace, job: Job) -> list[str]:
     from hooktui.replay.policy import watch_paths
 
-    if args.watch:
-        if not os.path.exists(args.watch):
-            raise UsageError(f"--watch: no such file or directory: {args.watch}")
-        return [os.path.abspath(args.watch)]
+    if args.watch_path:
+        for path in args.watch_path:
+            if not os.path.exists(path):
+                raise UsageError(f"--watch: no such file or directory: {path}")
+        return [os.path.abspath(p) for p in args.watch_path]
     paths = watch_paths(args.policy, [e.record for e in job.entries])
     if not paths:
-        raise UsageError("--watch: no file to watch in the policy command (name one: --watch PATH)")
+        raise UsageError("--watch: no file to watch in the policy command (name one: --watch=PATH)")
     return paths
 
 
@@ -133,18 +274,39 @@ def _print_json(report: Report) -> None:
     sys.stdout.flush()
 
 
-def _run_text(args: argparse.Namespace, job: Job) -> int:
+def _run_with_progress(job: Job) -> Report:
+    from hooktui.tui.cli.replay_text import Progress
+
+    progress = Progress(len(job.entries))
+    try:
+        return job.run(on_result=progress)
+    finally:
+        progress.clear()
+
+
+def _show(report: Report, fmt: str, console) -> None:
     from hooktui.tui.cli.replay_text import render_report
+
+    if fmt == "json":
+        _print_json(report)
+    else:
+        render_report(console, report)
+        sys.stdout.flush()
+
+
+def make_console():
     from rich.console import Console
 
     console = Console(highlight=False)
     console.soft_wrap = not console.is_terminal  # piped: whole lines, for grep and logs
-    if args.watch is None:
-        report = job.run()
-        if args.format == "json":
-            _print_json(report)
-        else:
-            render_report(console, report)
+    return console
+
+
+def _run_text(args: argparse.Namespace, job: Job) -> int:
+    console = make_console()
+    if not args.watch:
+        report = _run_with_progress(job)
+        _show(report, args.format, console)
         return report.exit_status(args.fail_on)
 
     from hooktui.tui.cli.replay_watch import snapshot, wait_for_change
@@ -156,10 +318,7 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
         while True:
             generation += 1
             since = snapshot(targets)  # before the run: an edit during it re-runs at once
-            report = job.run()
-            if args.format == "json":
-                _print_json(report)
-            else:
+            if args.format != "json":
                 if console.is_terminal:
                     console.clear()
                 stamp = time.strftime("%H:%M:%S")
@@ -167,8 +326,8 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
                     f"── replay #{generation} at {stamp}, watching {', '.join(targets)} ──",
                     style="bold",
                 )
-                render_report(console, report)
-                sys.stdout.flush()
+            report = _run_with_progress(job)
+            _show(report, args.format, console)
             wait_for_change(targets, since)
     except KeyboardInterrupt:
         kill_running()
@@ -179,17 +338,19 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
 
 def main(argv: list[str]) -> int:
     try:
-        args = build_parser().parse_args(argv)
-        fmt = args.format or ("tui" if sys.stdout.isatty() else "text")
-        args.format = fmt
+        args = parse_args(argv)
         job = prepare(args)
         # This process only replays: with the marker in its own environment, hooks
         # that need nothing else can be spawned with it as it is (see replay.run).
         os.environ[REPLAY_ENV] = "1"
-        if fmt == "tui":
+        if args.id is not None:
+            from hooktui.tui.cli.replay_one import run_one
+
+            return run_one(args, job)
+        if args.format == "tui":
             from hooktui.tui.app.replay import run_app
 
-            targets = watch_targets(args, job) if args.watch is not None else []
+            targets = watch_targets(args, job) if args.watch else []
             report = run_app(job, watch=targets)
             return report.exit_status(args.fail_on)
         return _run_text(args, job)

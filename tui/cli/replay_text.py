@@ -1,10 +1,21 @@
-"""`hooktui replay --format text`: the report as a rich summary and a list of changes."""
+"""`hooktui replay --format text`: the report as a rich summary and a list of changes,
+and the progress line shown on a terminal while it runs.
+
+Everything printed that comes from a session (reasons, summaries, paths, ids) is
+data someone else may have written: it is shown on one line with control
+characters as visible escapes, never interpreted by the terminal.
+"""
 
 from __future__ import annotations
 
+import sys
+import time
+
 from hooktui.replay.compare import CHANGED, FAILED, LOOSENED, REASON_ONLY, SKIPPED, TIGHTENED
-from hooktui.replay.report import Report, Result, one_line
+from hooktui.replay.report import Report, Result
+from hooktui.replay.session import plural
 from hooktui.tap.model import Verdict
+from hooktui.tap.read.sanitize import safe_text
 from rich.console import Console
 from rich.text import Text
 
@@ -24,19 +35,27 @@ CLASS_STYLES = {
     SKIPPED: "dim italic",
 }
 DIRECTION_STYLES = {LOOSENED: "bold red", TIGHTENED: "bold green"}
+RULES_CHANGED = "rules changed since recording"
+
+
+def clean(text: str, width: int = 160) -> str:
+    """`text` on one line: whitespace runs become one space, control, escape and bidi
+    characters show as visible escapes (`\\x1b`, the read side's one sanitizer), and it
+    is cut at `width` characters. Backslashes and quotes are shown as they are."""
+    shown = safe_text(" ".join(text.split()))
+    return shown if len(shown) <= width else shown[: width - 1] + "…"
 
 
 def verdict_text(verdict: Verdict | None) -> Text:
-    """`deny  "reason"`, or for a failure `failure (timeout, proceeds)  "detail"`."""
+    """`deny  "reason"`, or for a failure `failure (timeout, the call proceeds)`."""
     if verdict is None:
         return Text("-", style="dim")
     text = Text(verdict.decision, style=DECISION_STYLES.get(verdict.decision, ""))
     if verdict.decision == "failure":
-        text.append(f" ({verdict.failure or '?'}, the call {verdict.effect or '?'})")
-    reason = verdict.reason  # a failure's detail goes on its own `why` line
-    if reason:
+        text.append(f" ({clean(verdict.failure or '?', 40)}, the call {verdict.effect or '?'})")
+    if verdict.reason:  # a failure's detail goes on its own `why` line
         text.append("  ")
-        text.append(repr(one_line(reason, 160)), style="italic")
+        text.append(f'"{clean(verdict.reason)}"', style="italic")
     return text
 
 
@@ -59,10 +78,12 @@ def summary_line(report: Report) -> Text:
     part("skipped", c[SKIPPED], "")
     if report.repeat > 1:
         part("flaky", c["flaky"], "bold magenta")
+    if c["rules_changed"]:
+        part(RULES_CHANGED, c["rules_changed"], "yellow")
     return text
 
 
-def _label(r: Result) -> Text:
+def label_text(r: Result) -> Text:
     text = Text()
     text.append(f"{r.cls.replace('_', ' ')}", style=CLASS_STYLES.get(r.cls, ""))
     if r.direction:
@@ -72,40 +93,97 @@ def _label(r: Result) -> Text:
     return text
 
 
-def change_lines(r: Result) -> list[Text]:
+def record_head(r: Result, label: Text | None = None) -> Text:
     rec = r.record
     head = Text()
     head.append(f"line {r.line} ", style="dim")
-    head.append_text(_label(r))
-    head.append(f"  {rec.tool_name or rec.native_event or rec.event}", style="bold")
+    if label is not None:
+        head.append_text(label)
+        head.append("  ")
+    head.append(clean(rec.tool_name or rec.native_event or rec.event, 60), style="bold")
     if rec.summary:
-        head.append(f"  {one_line(rec.summary, 120)}")
-    head.append(f"  [{rec.runtime} {rec.id}]", style="dim")
-    before = Text("    before  ")
-    before.append_text(verdict_text(r.before))
-    after = Text("    after   ")
-    after.append_text(verdict_text(r.after))
-    lines = [head, before]
+        head.append(f"  {clean(rec.summary, 120)}")
+    head.append(f"  [{clean(rec.runtime, 30)} {clean(rec.id, 40)}]", style="dim")
+    return head
+
+
+def verdict_line(label: str, verdict: Verdict | None) -> Text:
+    text = Text(f"    {label:<8}" if len(label) < 8 else f"    {label} ")
+    text.append_text(verdict_text(verdict))
+    return text
+
+
+def change_lines(r: Result) -> list[Text]:
+    lines = [record_head(r, label_text(r))]
+    if r.rules_changed:
+        lines.append(verdict_line("recorded", r.recorded))
+        lines.append(Text(f"    ({RULES_CHANGED}; compared with today's reading)", style="yellow"))
+    lines.append(verdict_line("before", r.before))
     if r.before.decision == "failure" and r.before.failure_detail:
-        lines.append(Text(f"    was     {one_line(r.before.failure_detail, 160)}", style="dim"))
-    lines.append(after)
+        lines.append(Text(f"    was     {clean(r.before.failure_detail)}", style="dim"))
+    run = f" (run {r.run_index + 1})" if len(r.runs) > 1 else ""
+    lines.append(verdict_line("after", r.after))
+    if run:
+        lines[-1].append(run, style="dim")
     if r.after is not None and r.after.decision == "failure" and r.after.failure_detail:
-        lines.append(Text(f"    why     {one_line(r.after.failure_detail, 160)}", style="red"))
-    if r.flaky:
+        lines.append(Text(f"    why     {clean(r.after.failure_detail)}", style="red"))
+    if len(r.runs) > 1 and r.flaky:
         decisions = ", ".join(v.decision for v in r.runs)
         lines.append(Text(f"    runs    {decisions}", style="magenta"))
     return lines
 
 
-def render_report(console: Console, report: Report) -> None:
-    against = f"`{report.policy}`" if report.policy is not None else "the recorded hooks"
-    title = Text(f"replay of {report.session} against {against}: ", style="bold")
-    title.append(f"{len(report.results)} records")
+def _title(report: Report) -> Text:
+    against = f"`{clean(report.policy)}`" if report.policy is not None else "the recorded hooks"
+    session = "standard input" if report.session == "-" else clean(report.session)
+    title = Text(f"replay of {session} against {against}: ", style="bold")
+    title.append(plural(len(report.results), "record"))
     if report.repeat > 1:
         title.append(f", {report.repeat} runs each")
     if report.bad_lines:
-        title.append(f" ({report.bad_lines} bad lines ignored)", style="yellow")
-    console.print(title)
+        title.append(f" ({plural(report.bad_lines, 'bad line')} ignored)", style="yellow")
+    return title
+
+
+def _left_out(report: Report) -> Text | None:
+    if not report.left_out:
+        return None
+    n = sum(report.left_out.values())
+    hooks = ", ".join(f"{clean(k, 40)} ({v})" for k, v in report.left_out.items())
+    text = Text(f"left out {plural(n, 'record')} of other hooks: {hooks}", style="yellow")
+    if report.left_out_hint:
+        text.append(f"; include them with {report.left_out_hint}")
+    return text
+
+
+def _grouped_notes(report: Report) -> list[Text]:
+    """Each distinct note once, with the lines it applies to."""
+    lines_by_note: dict[str, list[int]] = {}
+    for r in report.results:
+        for note in r.notes:
+            lines_by_note.setdefault(note, []).append(r.line)
+    out = []
+    for note, lines in lines_by_note.items():
+        shown = ", ".join(map(str, lines[:8])) + (", …" if len(lines) > 8 else "")
+        text = Text(f"  {plural(len(lines), 'line')} ({shown}): ", style="dim")
+        text.append(clean(note, 200), style="yellow")
+        out.append(text)
+    return out
+
+
+def _section(console: Console, title: str, lines: list[Text]) -> None:
+    if lines:
+        console.print()
+        console.print(Text(title, style="bold"))
+        for line in lines:
+            console.print(line)
+
+
+def render_report(console: Console, report: Report) -> None:
+    console.print(_title(report))
+    left_out = _left_out(report)
+    if left_out is not None:
+        console.print(left_out)
     console.print(summary_line(report))
     shown = report.changes + [r for r in report.results if r.flaky and r not in report.changes]
     shown.sort(key=lambda r: r.index)
@@ -114,14 +192,64 @@ def render_report(console: Console, report: Report) -> None:
     for r in shown:
         for line in change_lines(r):
             console.print(line)
-    skipped = [r for r in report.results if r.cls == SKIPPED]
-    if skipped:
-        console.print()
-        console.print(Text("skipped", style="bold"))
-        for r in skipped:
+    rules = [r for r in report.results if r.rules_changed and r not in shown]
+    rules_lines = []
+    for r in rules:
+        rules_lines.append(record_head(r))
+        rules_lines.append(verdict_line("recorded", r.recorded))
+        rules_lines.append(verdict_line("today", r.before))
+    _section(console, f"{RULES_CHANGED} (the replay is compared with today's reading)", rules_lines)
+    _section(console, "notes", _grouped_notes(report))
+    skipped = []
+    for r in report.results:
+        if r.cls == SKIPPED:
             line = Text(f"  line {r.line} ", style="dim")
-            line.append(f"{r.record.tool_name or r.record.event}  ")
-            line.append(r.skip_reason, style="italic")
-            console.print(line)
+            line.append(f"{clean(r.record.tool_name or r.record.event, 60)}  ")
+            line.append(clean(r.skip_reason, 200), style="italic")
+            skipped.append(line)
+    _section(console, "skipped", skipped)
+    bad = [Text(f"  line {n}: {clean(why, 200)}", style="dim") for n, why in report.bad_line_errors]
+    _section(console, "bad lines", bad)
     if not shown:
         console.print(Text("no decision changed", style="green"))
+
+
+class Progress:
+    """`replaying 12/1,000 · 3 changed` on stderr while a replay runs, when stderr is
+    a terminal (never in a pipe or a log), redrawn at most ten times a second."""
+
+    def __init__(self, total: int, stream=None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.total = total
+        self.done = 0
+        self.changed = 0
+        self.enabled = _isatty(self.stream)
+        self._drawn = 0.0
+
+    def __call__(self, result: Result) -> None:
+        self.done += 1
+        self.changed += result.differs
+        now = time.monotonic()
+        if self.enabled and (now - self._drawn >= 0.1 or self.done == self.total):
+            self._drawn = now
+            changed = f" · {self.changed} changed" if self.changed else ""
+            self._write(f"\r\x1b[Kreplaying {self.done:,}/{self.total:,}{changed}")
+
+    def clear(self) -> None:
+        if self.enabled and self._drawn:
+            self._write("\r\x1b[K")
+            self._drawn = 0.0
+
+    def _write(self, text: str) -> None:
+        try:
+            self.stream.write(text)
+            self.stream.flush()
+        except OSError:
+            self.enabled = False
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False

@@ -1,0 +1,80 @@
+"""Which records a `--policy` stands in for: those of the hook it replaces.
+
+A stream holds the calls of every hook the user installed (a guard, a formatter, a
+logger; pre- and post-tool events; several runtimes). A policy is an edited version of
+one of them, so only that hook's records are fed to it:
+
+- one hook in the selection: all of it;
+- `--hook NAME`: that hook's records (`--hook all`: every record);
+- otherwise the hook whose name is the policy's script name (`python3 ~/g/guard.py`
+  replaces the hook named guard.py, however it was invoked);
+- otherwise the choice is the user's: SelectionError lists the hooks.
+
+A hook's name is its label (what `watch` shows and `hook:` filters on), else the
+script its command runs. The records left out are counted by hook so the report can
+say what was not replayed and how to include it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import msgspec
+from hooktui.replay.session import Entry, SessionError, plural
+from hooktui.tap.command import script_name, split_words
+from hooktui.tap.model import Record
+
+ALL = "all"
+UNNAMED = "(unnamed)"
+
+
+class Selection(msgspec.Struct, kw_only=True):
+    entries: list[Entry]
+    left_out: dict[str, int] = {}  # hook name -> records not selected
+    hint: str = ""  # how to include them
+
+
+def hook_name(record: Record) -> str:
+    return record.hook.label or script_name(record.hook.argv) or UNNAMED
+
+
+def _names(record: Record) -> set[str]:
+    """Every name a hook answers to: its label and its script."""
+    names = {hook_name(record)}
+    script = script_name(record.hook.argv)
+    if script:
+        names.add(script)
+    return names
+
+
+def _listing(counts: Counter) -> str:
+    return ", ".join(f"{name} ({n})" for name, n in counts.most_common())
+
+
+def select_hook(entries: list[Entry], policy: str | None, hook: str | None) -> Selection:
+    """The entries of the hook `policy` replaces (see the module text)."""
+    if hook == ALL or (policy is None and hook is None):
+        return Selection(entries=list(entries))
+    counts = Counter(hook_name(e.record) for e in entries)
+    if hook is not None:
+        kept = [e for e in entries if hook in _names(e.record)]
+        if not kept:
+            raise SessionError(f"--hook {hook!r}: no records of that hook ({_listing(counts)})")
+        return _split(entries, kept, f"--hook {ALL}")
+    if len(counts) <= 1:
+        return Selection(entries=list(entries))
+    target = script_name(split_words(policy or ""))
+    matching = {hook_name(e.record) for e in entries if target in _names(e.record)}
+    if len(matching) == 1:
+        kept = [e for e in entries if hook_name(e.record) in matching]
+        return _split(entries, kept, f"--hook {ALL}")
+    raise SessionError(
+        f"the selection holds calls of {plural(len(counts), 'hook')} ({_listing(counts)}): "
+        f"say which one --policy replaces with --hook NAME, or --hook {ALL} for every record"
+    )
+
+
+def _split(entries: list[Entry], kept: list[Entry], hint: str) -> Selection:
+    ids = {id(e) for e in kept}
+    left = Counter(hook_name(e.record) for e in entries if id(e) not in ids)
+    return Selection(entries=kept, left_out=dict(left.most_common()), hint=hint if left else "")

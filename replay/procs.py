@@ -1,0 +1,245 @@
+"""Running one replayed hook and leaving nothing of it behind.
+
+The hook runs through the tap's runner (`spawn` + `pump`) in a session of its own, so
+its process group is the hook and everything it started that stayed with it. After
+the hook ends, however it ends, that group is killed: a background child, a child
+still holding stdout. What left the group (a `setsid` daemon, a job-control shell's
+jobs) is caught another way: this process is made a child subreaper
+(`prctl(PR_SET_CHILD_SUBREAPER)`, Linux), so such processes, once their parent is
+gone, become children of the replay instead of init. `sweep` kills and reaps them.
+
+What `sweep` touches: children of this process that it did not start as hooks, that
+did not exist before the replay began, and that live in a session other than the
+replay's own. Whatever the replay's host started itself (an editor, a `subprocess`
+run) stays in the host's session and is never touched; hooks still running are
+never touched either (the sweep runs only when no hook is running). Sweeps run
+between hooks at most every SWEEP_EVERY_S, and once when a replay ends.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from hooktui.tap.model import Outcome
+
+PR_SET_CHILD_SUBREAPER = 36
+SWEEP_LIMIT_S = 2.0  # how long `sweep` keeps killing what reappears (each pass is quick)
+# Between hooks, sweep at most this often: a pass reads /proc (~0.5 ms), which every
+# hook would pay, and strays are rare. Group leftovers go at once; replay() sweeps last.
+SWEEP_EVERY_S = 1.0
+
+_lock = threading.Lock()
+_running: set[int] = set()  # hooks this module is waiting on (each leads its group)
+_busy = 0  # hooks being started or run: no sweep while any is
+_before: set[int] | None = None  # children that existed when the replay began
+_subreaper = False
+_window: int | None = None  # pid of the first hook since the last clean sweep
+_swept_at = 0.0  # time.monotonic() of the last sweep
+
+
+def start() -> None:
+    """Make this process a subreaper, once; note the children it already has."""
+    global _before, _subreaper
+    with _lock:
+        if _before is None:
+            _before = set(_children())
+        if not _subreaper:
+            _subreaper = _set_subreaper()
+
+
+def _set_subreaper() -> bool:
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux, or no prctl
+        return False
+
+
+def run(
+    argv: list[str],
+    stdin: bytes,
+    *,
+    cwd: str | None,
+    env: dict[str, str] | None,
+    timeout_s: float,
+) -> Outcome:
+    """Run one hook to completion (the runner's rules: group killed on timeout), then
+    kill what it left in its group, and (now and then) sweep stray descendants when it
+    was the last hook running."""
+    from hooktui.tap.hotpath import runner
+
+    global _busy, _window
+    started = time.monotonic()
+    with _lock:
+        _busy += 1  # before the fork: a sweep must not take the new hook for a stray
+    pid = 0
+    try:
+        try:
+            pid, in_w, out_r, err_r = runner.spawn(argv, cwd=cwd, env=env, new_session=True)
+        except OSError as exc:
+            return Outcome(
+                exit_code=runner.spawn_exit_code(exc),
+                spawn_error=runner.spawn_message(argv[0] if argv else "", exc),
+                duration_ms=(time.monotonic() - started) * 1000,
+            )
+        except ValueError as exc:  # a NUL byte in a word or variable: no process carries it
+            return Outcome(exit_code=126, spawn_error=f"{argv[0]!r}: cannot be started ({exc})")
+        with _lock:
+            _running.add(pid)
+            if _window is None:
+                _window = pid
+        _, out, err, status, timed_out = runner.pump(
+            pid, in_w, out_r, err_r, feed=stdin, timeout_s=timeout_s, kill_group=True
+        )
+    finally:
+        if pid:
+            end_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
+        with _lock:
+            _running.discard(pid)
+            _busy -= 1
+            idle = _busy == 0
+        if idle and time.monotonic() - _swept_at >= SWEEP_EVERY_S:
+            sweep()
+    code, sig = runner.decode_status(status)
+    return Outcome(
+        stdout=out,
+        stderr=err,
+        exit_code=code,
+        signal=sig,
+        timed_out=timed_out,
+        duration_ms=(time.monotonic() - started) * 1000,
+    )
+
+
+def kill_running() -> None:
+    """Kill every hook still running (their groups): for Ctrl-C. What they left is
+    swept as their runs end."""
+    with _lock:
+        pids = list(_running)
+    for pid in pids:
+        _kill_group(pid)
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, 9)
+    except OSError:
+        pass
+
+
+def end_group(pgid: int, limit_s: float = 1.0) -> None:
+    """Kill process group `pgid` and wait until it is gone, reaping the members that
+    became this process's children (their parent died first). Waiting matters: a
+    member's own children are orphaned, and so come to `sweep`, only once it is dead.
+    Costs three system calls when the group is already empty, the usual case."""
+    _kill_group(pgid)
+    deadline = time.monotonic() + limit_s
+    while True:
+        try:
+            while os.waitpid(-pgid, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:
+            pass
+        try:
+            os.killpg(pgid, 0)
+        except OSError:  # ESRCH: nobody left (EPERM cannot happen for our own hooks)
+            return
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.002)
+
+
+def sweep(limit_s: float = SWEEP_LIMIT_S) -> int:
+    """Kill and reap the strays hooks left (see the module text); the number reaped.
+
+    Killing a stray orphans its own children, which then come here too: repeat until
+    a pass finds none. Only when no hook is running.
+    """
+    global _window, _swept_at
+    _swept_at = time.monotonic()
+    if not _subreaper or _window is None:  # no hook ran since the last clean sweep
+        return 0
+    reaped = 0
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        with _lock:
+            if _busy:
+                return reaped
+            strays = _strays(_window)
+            if not strays:
+                _window = None
+        if not strays:
+            return reaped
+        for pid, pgid in strays:
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+            if pgid > 0 and pgid != os.getpgrp():
+                end_group(pgid)  # the stray's own group (a setsid daemon leads one)
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:  # reaped with its group
+                pass
+            reaped += 1
+    return reaped
+
+
+def _strays(window: int | None) -> list[tuple[int, int]]:
+    """(pid, process group) of the adopted children `sweep` may kill.
+
+    Pids are handed out in increasing order, so a hook's descendants have pids above
+    the first hook's of the window: only those are read (a full /proc scan costs ms
+    per hook), unless the numbers wrapped around since.
+    """
+    own_session = os.getsid(0)
+    before = _before or set()
+    low = window or 0
+    if low and _last_pid() < low:
+        low = 0
+    out = []
+    for pid, ppid, pgid, sid in _processes(low):
+        if ppid == os.getpid() and pid not in before and pid not in _running:
+            if sid != own_session:
+                out.append((pid, pgid))
+    return out
+
+
+def _children() -> list[int]:
+    me = os.getpid()
+    return [pid for pid, ppid, _, _ in _processes() if ppid == me]
+
+
+def _last_pid() -> int:
+    """The pid the kernel handed out last (/proc/loadavg), or 0 when unknown."""
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            return int(f.read().split()[-1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _processes(low: int = 0):
+    """(pid, ppid, pgid, sid) of every process /proc shows with a pid >= `low`."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return
+    for name in names:
+        if not name.isdigit() or int(name) < low:
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp session ...; comm may hold spaces and parentheses
+        fields = data[data.rfind(b")") + 2 :].split()
+        try:
+            yield int(name), int(fields[1]), int(fields[2]), int(fields[3])
+        except (IndexError, ValueError):
+            continue
