@@ -7,17 +7,22 @@ what Python has already loaded or what is a cheap C module (`os`, `sys`,
 child that runs after the hook's answer has gone back to the caller. With
 `--timeout-ms`, a hook still running at half its timeout gets a watchdog
 (watchdog.py) that records the call if the runtime SIGKILLs the tap.
+
+The steps of one call, in `main`: parse the options; make the environment
+the caller's again; spawn the hook (spawn.py) with every signal forwarded
+(signals.py); pump its traffic through (pump.py); answer the runtime; record.
 """
 
 from __future__ import annotations
 
-import _signal
 import os
 import sys
 import time
 
-from hooktui.tap import runtimes
-from hooktui.tap.hotpath import runner
+from hooktui.tap.hotpath.pump import pump, read_all
+from hooktui.tap.hotpath.signals import Forwarder, die_by, restore_dispositions
+from hooktui.tap.hotpath.spawn import spawn, spawn_exit_code, spawn_message
+from hooktui.tap.hotpath.watchdog import Watchdog
 
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "
@@ -39,22 +44,31 @@ options:
                      (prompts and tool outputs kept only as sha256 + length)
   --timeout-ms N     the hook's configured timeout: recorded, and if the runtime
                      kills the tap at it, a watchdog still records the call
+                     (any whole number; beyond ~285,000 years it is that long)
   --wait             record before exiting (also HOOKTUI_TAP_WAIT=1)
 """
 )
 
-# The registry's names (a module that imports nothing): the model (msgspec) stays unloaded.
-RUNTIMES = (*runtimes.RUNTIMES, runtimes.UNKNOWN)
 CAPTURES = ("full", "redacted", "digest")
 _VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms")
-
-# Signals the tap passes on to the hook (the runtime may signal only the tap).
-_FORWARD = (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT)
+# The largest timeout kept as given (exact in JSON, ~285,000 years); longer
+# ones are clamped to it. Any timeout this long means "never" in practice.
+MAX_TIMEOUT_MS = 2**53
 _SIGKILL = 9
+# What Python's locale coercion (PEP 538) puts in LC_CTYPE.
+_COERCED = ("C.UTF-8", "C.utf8", "UTF-8")
 
 
 class UsageError(Exception):
     pass
+
+
+def runtime_names() -> tuple[str, ...]:
+    """What `--runtime` takes: the registry's names (a module that imports nothing,
+    loaded only when a runtime is named: most calls leave the tap to detect it)."""
+    from hooktui.tap import runtimes
+
+    return (*runtimes.RUNTIMES, runtimes.UNKNOWN)
 
 
 def parse_args(argv: list[str]) -> dict:
@@ -84,24 +98,141 @@ def parse_args(argv: list[str]) -> dict:
             i += 1
             value = argv[i]
         key = name[2:].replace("-", "_")
-        if key == "runtime" and value not in RUNTIMES:
-            raise UsageError(f"unknown runtime {value!r} (one of: {', '.join(RUNTIMES)})")
-        if key == "capture" and value not in CAPTURES:
-            raise UsageError(f"unknown capture {value!r} (one of: {', '.join(CAPTURES)})")
-        if key == "timeout_ms":
-            if not value.isdigit():
-                raise UsageError(
-                    f"--timeout-ms needs a whole number of milliseconds, not {value!r}"
-                )
-            value = int(value)
-        if key in ("stream", "label") and not value:
-            raise UsageError(f"{name} needs a non-empty value")
-        opts[key] = value
+        opts[key] = _checked(key, name, value)
         i += 1
     opts["command"] = argv[i:]
     if not opts["command"]:
         raise UsageError("no hook command given after `--`")
     return opts
+
+
+def _checked(key: str, name: str, value: str):
+    if key == "runtime" and value not in runtime_names():
+        raise UsageError(f"unknown runtime {value!r} (one of: {', '.join(runtime_names())})")
+    if key == "capture" and value not in CAPTURES:
+        raise UsageError(f"unknown capture {value!r} (one of: {', '.join(CAPTURES)})")
+    if key == "timeout_ms":
+        if not (value.isascii() and value.isdigit()):
+            raise UsageError(f"--timeout-ms needs a whole number of milliseconds, not {value!r}")
+        # Clamped, never refused: `install` writes what the settings say, and
+        # people write 99999999 to mean "never". A refusal here fails the guard.
+        return min(int(value), MAX_TIMEOUT_MS) if len(value) < 20 else MAX_TIMEOUT_MS
+    if key in ("stream", "label") and not value:
+        raise UsageError(f"{name} needs a non-empty value")
+    return value
+
+
+def main(argv: list[str]) -> int:
+    try:
+        opts = parse_args(argv)
+    except UsageError as exc:
+        os.write(2, f"hooktui tap: {exc}\n{USAGE}".encode())
+        return 2
+    if opts.get("help"):
+        os.write(1, HELP.encode())
+        return 0
+    _undo_locale_coercion()
+    closed = _std_fds_open()
+    signals = Forwarder()
+    signals.install()
+    _take_back_sigchld()
+
+    started_at = time.time()
+    t0 = time.monotonic()
+    try:
+        pid, in_w, out_r, err_r = spawn(opts["command"], closed=closed)
+    except OSError as exc:
+        return _not_started(opts, exc, started_at, t0)
+    signals.started(pid)
+
+    def record_killed(request, out, err, duration_ms, timed_out):  # in the watchdog
+        args = (request, out, err, None, _SIGKILL, started_at, duration_ms, "")
+        _run_recorder(_tap_call(opts, *args, killed=timed_out))
+
+    watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed)
+    # The hook's output goes through to the caller as it arrives (fds 1 and 2).
+    request, out, err, status, _ = pump(
+        pid, in_w, out_r, err_r, src_fd=0, out_fd=1, err_fd=2, watchdog=watchdog, signals=signals
+    )
+    watchdog.dismiss()  # first thing: the call is the tap's own to record again
+    code, sig = _decode(status)
+    _note_signals(opts, signals, t0)
+    # The hook has answered; the runtime has its output but not yet the exit
+    # status. A step that holds a call before answering goes here.
+    _record(opts, request, out, err, code, sig, started_at, t0, "")
+    return _answer(code, sig)
+
+
+def _not_started(opts: dict, exc: OSError, started_at: float, t0: float) -> int:
+    """The hook could not start: say so as a shell would, and record the request."""
+    from hooktui.tap.hotpath.capture import Capture
+
+    code = spawn_exit_code(exc)
+    message = spawn_message(opts["command"][0], exc)
+    os.write(2, f"hooktui tap: {message}\n".encode())
+    request = read_all(0)
+    _record(opts, request, Capture(), Capture(), code, None, started_at, t0, message)
+    return _exit(code)
+
+
+def _answer(code: int | None, sig: int | None) -> int:
+    """End as the hook ended: the same signal, or the same exit status."""
+    if sig is not None:
+        die_by(sig)
+    return _exit(1 if code is None else code)
+
+
+def _decode(status: int | None) -> tuple[int | None, int | None]:
+    """(exit code, signal) from a wait status."""
+    if status is None:
+        return None, None
+    if os.WIFSIGNALED(status):
+        return None, os.WTERMSIG(status)
+    if os.WIFEXITED(status):
+        return os.WEXITSTATUS(status), None
+    return None, None
+
+
+def _note_signals(opts: dict, signals: Forwarder, t0: float) -> None:
+    """What the recorder needs to tell a runtime's timeout from another signal."""
+    if not signals.forwarded:
+        return
+    opts["forwarded"] = list(signals.forwarded)
+    if opts.get("timeout_ms"):
+        # Killed by the runtime's signal: its clock started before ours (see
+        # recorder.ran_out_of_time). Only on this path: it costs a /proc read.
+        from hooktui.tap.hotpath.watchdog import process_start
+
+        opts["startup_ms"] = max(0.0, (t0 - process_start()) * 1000)
+
+
+def _undo_locale_coercion() -> None:
+    """Give the hook the caller's LC_CTYPE, not the one Python put there.
+
+    With the C locale (or none), CPython sets LC_CTYPE=C.UTF-8 in its own
+    environment at start-up, and `-I` cannot stop it (PYTHONCOERCECLOCALE is
+    an environment variable). The kernel's copy of the environment the tap
+    was started with says what the caller passed.
+    """
+    if os.environ.get("LC_CTYPE") not in _COERCED:
+        return
+    try:
+        fd = os.open("/proc/self/environ", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return  # not Linux: leave it
+    try:
+        data = b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+    for entry in data.split(b"\0"):
+        if entry.startswith(b"LC_CTYPE="):
+            value = os.fsdecode(entry[9:])
+            if os.environ["LC_CTYPE"] != value:
+                os.environ["LC_CTYPE"] = value
+            return
+    del os.environ["LC_CTYPE"]
 
 
 def _std_fds_open() -> tuple[int, ...]:
@@ -122,104 +253,13 @@ def _std_fds_open() -> tuple[int, ...]:
     return tuple(closed)
 
 
-def main(argv: list[str]) -> int:
-    try:
-        opts = parse_args(argv)
-    except UsageError as exc:
-        os.write(2, f"hooktui tap: {exc}\n{USAGE}".encode())
-        return 2
-    if opts.get("help"):
-        os.write(1, HELP.encode())
-        return 0
-    command = opts["command"]
-    closed = _std_fds_open()
-
-    # Forward termination signals; a signal that arrives before the hook exists
-    # is delivered as soon as it does. Signals the caller ignores stay ignored
-    # (and the hook inherits that, as it would without the tap).
-    child = [0]
-    early: list[int] = []
-
-    def forward(sig, _frame):
-        if child[0]:
-            if sig != _signal.SIGTERM and _from_terminal():
-                return  # Ctrl-C/hangup: the terminal signalled the hook's group already
-            opts.setdefault("forwarded", []).append(sig)
-            try:
-                os.kill(child[0], sig)
-            except OSError:
-                pass
-        else:
-            early.append(sig)
-
-    for sig in _FORWARD:
-        if _signal.getsignal(sig) is not _signal.SIG_IGN:
-            _signal.signal(sig, forward)
-
+def _take_back_sigchld() -> None:
     # With SIGCHLD ignored (inherited from the caller) the kernel reaps the hook
     # itself and its exit status is lost; the tap needs it, so take it back.
+    import _signal
+
     if _signal.getsignal(_signal.SIGCHLD) is _signal.SIG_IGN:
         _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
-
-    started_at = time.time()
-    t0 = time.monotonic()
-    try:
-        pid, in_w, out_r, err_r = runner.spawn(command, closed=closed)
-    except OSError as exc:
-        code = runner.spawn_exit_code(exc)
-        message = runner.spawn_message(command[0], exc)
-        os.write(2, f"hooktui tap: {message}\n".encode())
-        request = runner.read_all(0)
-        _record(opts, request, b"", b"", code, None, started_at, t0, message)
-        return _exit(code)
-    child[0] = pid
-    for sig in early:
-        forward(sig, None)
-    watchdog = None
-    if opts.get("timeout_ms"):
-        # The runtime may SIGKILL the tap at the timeout; see watchdog.py.
-        from hooktui.tap.hotpath.watchdog import Watchdog
-
-        def record_killed(request, out, err, duration_ms, timed_out):
-            args = (request, out, err, None, _SIGKILL, started_at, duration_ms, "")
-            _run_recorder(_tap_call(opts, *args, killed=timed_out))
-
-        watchdog = Watchdog(opts["timeout_ms"], t0, record_killed)
-    request, out, err, status, _ = runner.pump(
-        pid, in_w, out_r, err_r, src_fd=0, out_fd=1, err_fd=2, watchdog=watchdog
-    )
-    if watchdog is not None:
-        watchdog.dismiss()  # first thing: the call is the tap's own to record again
-    child[0] = 0  # reaped: its pid may be reused, and a late signal has no one to reach
-    code, sig = runner.decode_status(status)
-    if opts.get("forwarded") and opts.get("timeout_ms"):
-        # Killed by the runtime's signal: its clock started before ours (see
-        # recorder.timed_out). Only on this path: it costs a /proc read.
-        from hooktui.tap.hotpath.watchdog import process_start
-
-        opts["startup_ms"] = max(0.0, (t0 - process_start()) * 1000)
-    _record(opts, request, out, err, code, sig, started_at, t0, "")
-    if sig is not None:
-        _die_by(sig)
-    return _exit(1 if code is None else code)
-
-
-def _from_terminal() -> bool:
-    """Is the tap (and so the hook, same group) in its terminal's foreground group?
-
-    Then a SIGINT or SIGHUP most likely came from the terminal, which sends
-    it to the whole group: passing it on would make the hook see it twice.
-    """
-    try:
-        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
-    except OSError:
-        return False  # no controlling terminal: someone signalled the tap itself
-    try:
-        return os.tcgetpgrp(fd) == os.getpgrp()
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
 
 
 def _exit(code: int) -> int:
@@ -234,20 +274,6 @@ def _exit(code: int) -> int:
     return code
 
 
-def _die_by(sig: int) -> None:
-    """End the way the hook ended, so the caller sees the same signal."""
-    try:
-        _signal.signal(sig, _signal.SIG_DFL)
-    except (OSError, ValueError):  # SIGKILL/SIGSTOP cannot be handled: default already
-        pass
-    try:
-        _signal.pthread_sigmask(_signal.SIG_UNBLOCK, [sig])
-    except (OSError, ValueError):
-        pass
-    os.kill(os.getpid(), sig)
-    os._exit(128 + sig)  # a signal that does not kill (e.g. SIGCHLD): the shell's convention
-
-
 def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> None:
     """Hand the call to the recorder: in a detached child, or here with --wait."""
     duration_ms = (time.monotonic() - t0) * 1000
@@ -258,20 +284,30 @@ def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> 
     try:
         pid = os.fork()
     except OSError:
-        _run_recorder(_tap_call(opts, *args))  # no fork: record before answering, not lose it
+        _run_recorder(_tap_call(opts, *args))  # no fork: record before answering
         return
     if pid:
+        # Out of the hook's process group before the tap exits: a caller that
+        # kills the group the moment it has reaped the tap must miss the
+        # recorder. (Whichever of this and the child's setsid comes second
+        # fails, harmlessly.)
+        try:
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
         return
-    # Child: leave the caller's session (a group kill must not cut the write
-    # short) and let go of its pipes so it sees EOF now, not after recording.
+    # Child: leave the caller's session when it still can, and let go of its
+    # pipes so the caller sees EOF now, not after recording.
     try:
-        os.setsid()
+        try:
+            os.setsid()
+        except OSError:
+            pass
         null = os.open("/dev/null", os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
         os.closerange(3, 1 << 16)
-        for s in _FORWARD:
-            _signal.signal(s, _signal.SIG_DFL)
+        restore_dispositions()
         _run_recorder(_tap_call(opts, *args))
     finally:
         os._exit(0)
@@ -282,15 +318,17 @@ def _tap_call(
 ):
     """The one struct the recorder takes (tap/record/tapcall.py).
 
-    `killed`: set by the watchdog, True when the runtime killed the tap at the timeout.
+    `out`, `err`: Captures (capture.py), a bounded head with the length and
+    sha256 of all. `killed`: set by the watchdog, True when the runtime killed
+    the tap at the timeout.
     """
     from hooktui.tap.record.tapcall import Captured, TapCall
 
     return TapCall(
         argv=list(opts["command"]),
         request=request,
-        stdout=Captured(out),
-        stderr=Captured(err),
+        stdout=Captured(out.head, out.length, out.sha256),
+        stderr=Captured(err.head, err.length, err.sha256),
         exit_code=code,
         signal=sig,
         spawn_error=spawn_error,
@@ -309,9 +347,7 @@ def _tap_call(
 
 def _run_recorder(call) -> None:
     try:
-        from hooktui.tap.record import recorder
-
-        recorder.record(call)
+        _recorder().record(call)
     except BaseException as exc:  # never the hook's stderr: the error log
         try:
             from hooktui.tap.hotpath import stream as stream_mod
@@ -320,6 +356,12 @@ def _run_recorder(call) -> None:
             stream_mod.log_error(where, f"recording failed: {exc!r}")
         except BaseException:
             pass
+
+
+def _recorder():
+    from hooktui.tap.record import recorder
+
+    return recorder
 
 
 if __name__ == "__main__":

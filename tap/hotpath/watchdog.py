@@ -17,6 +17,11 @@ holds, and a pidfd of the hook.
   within 5 % before) the configured timeout, counted from the tap's own
   start, as the runtime counts it.
 
+The same watchdog covers a tap that waits on output its hook's background
+child holds open after the hook has exited (the tap reads until the pipes
+close, as the runtime would): it is forked GRACE_S into that wait, whether or
+not a timeout was given, and then has no hook left to kill.
+
 A hook that answers before `FRACTION` of its timeout pays nothing but a
 poll timeout. Imports only what the tap's hot path already has loaded.
 """
@@ -26,6 +31,8 @@ from __future__ import annotations
 import _signal
 import os
 import time
+
+from hooktui.tap.hotpath.signals import restore_dispositions
 
 # When to fork the watchdog, as a fraction of the configured timeout.
 FRACTION = 0.5
@@ -37,33 +44,48 @@ _SIGKILL = 9
 class Watchdog:
     """Armed by the tap for one call; `pump` starts it when `due` passes."""
 
-    def __init__(self, timeout_ms: int, t0: float, record) -> None:
+    def __init__(self, timeout_ms: int | None, t0: float, record) -> None:
         self.timeout_ms = timeout_ms
         self.t0 = t0  # the tap's time.monotonic() when the hook started
-        self.due: float | None = t0 + timeout_ms * FRACTION / 1000  # None once started
+        # When pump forks it; None once started, or while there is no reason to.
+        self.due: float | None = None
+        if timeout_ms:
+            self.due = t0 + timeout_ms * FRACTION / 1000
         # record(request, stdout, stderr, duration_ms, timed_out): what the
-        # watchdog calls, in its own process, when the tap died.
+        # watchdog calls, in its own process, when the tap died (stdout and
+        # stderr are Captures).
         self.record = record
+        self.started = False
         self.fd = -1  # write end, in the tap, once started
 
-    def start(
-        self, pid: int, pidfd: int, request: list[bytes], out: list[bytes], err: list[bytes]
-    ) -> None:
-        """Fork the watchdog with what has arrived so far. Never raises."""
-        self.due = None  # once per call, whatever happens here
+    def start(self, pid: int, pidfd: int, request: list[bytes], out, err) -> None:
+        """Fork the watchdog with what has arrived so far. Never raises.
+
+        `pid` is 0 when the hook has been reaped already (nothing to kill).
+        Returns once the watchdog has left the caller's process group, so a
+        group kill from here on misses it.
+        """
+        self.due, self.started = None, True  # once per call, whatever happens here
         self.born = min(self.t0, process_start())
         try:
             r, w = os.pipe()
+            ready_r, ready_w = os.pipe()
         except OSError:
             return
         try:
             child = os.fork()
         except OSError:
-            os.close(r)
-            os.close(w)
+            for fd in (r, w, ready_r, ready_w):
+                os.close(fd)
             return
         if child:
             os.close(r)
+            os.close(ready_w)
+            try:
+                os.read(ready_r, 1)  # EOF once the watchdog has its own session
+            except OSError:
+                pass
+            os.close(ready_r)
             self.fd = w
             return
         try:  # pragma: no cover - runs in the forked watchdog
@@ -99,7 +121,7 @@ class Watchdog:
     # --- in the watchdog process ------------------------------------------
 
     def _watch(self, r, pid, pidfd, request, out, err) -> None:
-        sinks = {b"i": request, b"o": out, b"e": err}
+        sinks = {b"i": request.append, b"o": out.add, b"e": err.add}
         buf = b""
         while True:
             try:
@@ -118,16 +140,17 @@ class Watchdog:
                 kind, chunk, buf = buf[:1], buf[_HEAD : _HEAD + size], buf[_HEAD + size :]
                 if kind == b"q":
                     return  # the tap records the call
-                sinks.get(kind, []).append(chunk)
+                if kind in sinks:
+                    sinks[kind](chunk)
         duration_ms = (time.monotonic() - self.t0) * 1000
         if len(buf) > _HEAD and buf[:1] in sinks:  # the tap died mid-frame: keep what came
-            sinks[buf[:1]].append(buf[_HEAD:])
+            sinks[buf[:1]](buf[_HEAD:])
         kill_hook(pid, pidfd)
         # The runtime's clock started when it spawned the tap, not when the tap
         # started the hook (a Python start-up later, more on a loaded machine).
         age_ms = (time.monotonic() - self.born) * 1000
-        timed_out = age_ms >= self.timeout_ms * 0.95
-        self.record(b"".join(request), b"".join(out), b"".join(err), duration_ms, timed_out)
+        timed_out = bool(self.timeout_ms) and age_ms >= self.timeout_ms * 0.95
+        self.record(b"".join(request), out, err, duration_ms, timed_out)
 
 
 def kill_hook(pid: int, pidfd: int) -> None:
@@ -136,7 +159,10 @@ def kill_hook(pid: int, pidfd: int) -> None:
     The pidfd pins the process: while it shows the hook alive, neither its pid
     nor its group id can have been reused. Without a pidfd (not Linux) the pid
     is used as is, milliseconds after the tap died, which is as good as it gets.
+    A `pid` of 0: the tap had reaped the hook already.
     """
+    if pid <= 0:
+        return
     if pidfd >= 0:
         import select
 
@@ -189,5 +215,4 @@ def _detach(keep: tuple[int, ...]) -> None:
         os.closerange(lo, fd)
         lo = fd + 1
     os.closerange(lo, 1 << 16)
-    for sig in (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT):
-        _signal.signal(sig, _signal.SIG_DFL)
+    restore_dispositions()

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hooktui.tap.read.errlog import TapErrorLog
 
 from tests.conftest import HOOKTUI, wait_for_lines, wait_for_records
 
@@ -119,15 +120,21 @@ def test_stream_is_a_directory_answer_still_goes_through(tmp_path):
     assert line[:4].isdigit()  # timestamped
 
 
-def test_stream_under_a_file_is_logged_in_the_state_dir(tmp_path):
+def test_stream_under_a_file_is_logged_in_the_fallback_log_readers_count(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("")
-    state = tmp_path / "state"
-    env = dict(os.environ, XDG_STATE_HOME=str(state))
-    out = tap(["--stream", str(blocker / "s.jsonl"), "--", "echo", "ok"], env=env)
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    stream = blocker / "s.jsonl"
+    out = tap(["--stream", str(stream), "--", "echo", "ok"])
     assert out.stdout == b"ok\n" and out.stderr == b"" and out.returncode == 0
-    (line,) = wait_for_lines(state / "hooktui" / "errors.log", 1)
+    (line,) = wait_for_lines(runtime / "hooktui" / "tap-errors.log", 1)
     assert b"cannot write the stream" in line
+    log = TapErrorLog(str(stream))  # what show and watch count
+    assert log.check() and log.count == 1
+    assert log.path == str(runtime / "hooktui" / "tap-errors.log")
+    assert TapErrorLog(str(tmp_path / "other.jsonl")).check() is False  # not another stream's
 
 
 def test_stream_file_and_directories_are_private(tmp_path):
@@ -296,16 +303,17 @@ def test_signal_to_the_tap_reaches_the_hook(tmp_path, sig):
     assert record["decision"] == "failure"
 
 
-def test_recording_errors_stay_off_the_hooks_stderr(tmp_path):
+def test_recording_errors_stay_off_the_hooks_stderr(tmp_path, monkeypatch):
     # A stream path that exists as a directory AND an error log that cannot be
     # written either: still nothing but the hook's own bytes reach the caller.
     stream = tmp_path / "d"
     stream.mkdir()
     Path(f"{stream}.errors.log").mkdir()
-    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"))
-    out = tap(["--stream", str(stream), "--", "sh", "-c", "echo out; echo err >&2"], env=env)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    (tmp_path / "run").mkdir(mode=0o700)
+    out = tap(["--stream", str(stream), "--", "sh", "-c", "echo out; echo err >&2"])
     assert (out.stdout, out.stderr, out.returncode) == (b"out\n", b"err\n", 0)
-    (line,) = wait_for_lines(tmp_path / "state" / "hooktui" / "errors.log", 1)
+    (line,) = wait_for_lines(tmp_path / "run" / "hooktui" / "tap-errors.log", 1)
     assert b"cannot write the stream" in line
 
 
@@ -313,7 +321,7 @@ def test_shim_runtime_names_match_the_model():
     from hooktui.tap import model
     from hooktui.tap.hotpath import shim
 
-    assert set(shim.RUNTIMES) == {*model.RUNTIMES, model.UNKNOWN}
+    assert set(shim.runtime_names()) == {*model.RUNTIMES, model.UNKNOWN}
     assert set(shim.CAPTURES) == set(model.CAPTURES)
 
 
