@@ -8,8 +8,6 @@ memory. The attributes the recorder reads are `head`, `length` and `sha256`
 (empty while the head holds everything: then the head is the whole).
 """
 
-from __future__ import annotations
-
 # The record keeps a quarter of this (the recorder's cap); the rest is room
 # for judging a long JSON answer whole and for redacting a secret that
 # straddles the cap.

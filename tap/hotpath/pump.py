@@ -5,12 +5,10 @@ passes both of its output pipes through to the caller as they arrive, keeps a
 bounded copy of each for the record (capture.py), and reaps the hook. Like a
 runtime, it reads the hook's output until the pipes close, not until the
 hook exits: a background child that writes after the hook has gone still
-reaches the caller. Imports only `os`, `select` and `time`.
+reaches the caller. Imports only `posix`, `select` and `time` (see __init__.py).
 """
 
-from __future__ import annotations
-
-import os
+import posix
 import select
 import time
 
@@ -78,7 +76,7 @@ class Pump:
         self.pidfd = _pidfd(pid)
         if self.pidfd >= 0:
             self._want(self.pidfd, select.POLLIN)
-        os.set_blocking(in_w, False)
+        posix.set_blocking(in_w, False)
 
     def run(self) -> tuple[bytes, Capture, Capture, int | None, bool]:
         """(request bytes, stdout, stderr, wait status or None, timed out)."""
@@ -152,7 +150,7 @@ class Pump:
 
     def _write_stdin(self) -> None:
         try:
-            self.pending = self.pending[os.write(self.in_w, self.pending[:CHUNK]) :]
+            self.pending = self.pending[posix.write(self.in_w, self.pending[:CHUNK]) :]
         except BlockingIOError:
             pass
         except BrokenPipeError:  # the hook stopped reading; the record keeps it all
@@ -187,7 +185,7 @@ class Pump:
                 data = b""  # the caller's end is closed: the hook sees a broken pipe too
         if not data:
             self._want(fd, 0)
-            os.close(fd)
+            posix.close(fd)
             del self.sinks[fd]
             if not self.sinks and self.reaped:
                 self.settled_at = _now()
@@ -196,7 +194,7 @@ class Pump:
         """Reap the hook if it has exited; act on its timeout and the watchdog's."""
         if not self.reaped:
             try:
-                done, status = os.waitpid(self.pid, os.WNOHANG)
+                done, status = posix.waitpid(self.pid, posix.WNOHANG)
             except ChildProcessError:
                 done, status = self.pid, None
             if done:
@@ -231,10 +229,10 @@ class Pump:
         if not self.reaped:  # every pipe is closed: nothing left but to wait
             self._hook_exited(_wait(self.pid))
         for fd in self.sinks:
-            os.close(fd)
+            posix.close(fd)
         self.sinks = {}
         if self.pidfd >= 0:
-            os.close(self.pidfd)
+            posix.close(self.pidfd)
             self.pidfd = -1
         return b"".join(self.request), self.out, self.err, self.status, self.timed_out
 
@@ -242,7 +240,7 @@ class Pump:
 
     def _close_stdin(self) -> None:
         self._want(self.in_w, 0)
-        os.close(self.in_w)
+        posix.close(self.in_w)
         self.in_w, self.pending, self.queue, self.queued = -1, memoryview(b""), [], 0
 
     def _want(self, fd: int, mask: int) -> None:
@@ -280,7 +278,7 @@ def write_all(fd: int, data: bytes) -> bool:
     view = memoryview(data)
     while view:
         try:
-            view = view[os.write(fd, view) :]
+            view = view[posix.write(fd, view) :]
         except BlockingIOError:
             waiter = select.poll()
             waiter.register(fd, _OUT)
@@ -293,9 +291,9 @@ def write_all(fd: int, data: bytes) -> bool:
 def kill(pid: int, group: bool) -> None:
     try:
         if group:
-            os.killpg(pid, 9)
+            posix.killpg(pid, 9)
         else:
-            os.kill(pid, 9)
+            posix.kill(pid, 9)
     except OSError:
         pass
 
@@ -320,7 +318,7 @@ def read_all(fd: int, grace_s: float = GRACE_S) -> bytes:
 def _read(fd: int) -> bytes:
     """The next chunk of `fd`; b"" at EOF and on a read error alike (the writer is gone)."""
     try:
-        return os.read(fd, CHUNK)
+        return posix.read(fd, CHUNK)
     except OSError:
         return b""
 
@@ -328,14 +326,14 @@ def _read(fd: int) -> bytes:
 def _wait(pid: int) -> int | None:
     """Blocking wait; signal handlers still run (PEP 475 retries the call)."""
     try:
-        return os.waitpid(pid, 0)[1]
+        return posix.waitpid(pid, 0)[1]
     except ChildProcessError:
         return None
 
 
 def _pidfd(pid: int) -> int:
     try:
-        return os.pidfd_open(pid)
+        return posix.pidfd_open(pid)
     except (AttributeError, OSError):
         return -1
 

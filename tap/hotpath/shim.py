@@ -1,8 +1,8 @@
 """`hooktui tap`: run a hook transparently, record the call after answering.
 
 This module runs on every tool call, so the pass-through path imports only
-what Python has already loaded or what is a cheap C module (`os`, `sys`,
-`select`, `_signal`, `time`); argv is parsed by hand. Everything heavy
+what Python has already loaded or what is a cheap C module (`posix`, `sys`,
+`select`, `_signal`, `time`: see __init__.py); argv is parsed by hand. Everything heavy
 (msgspec, the adapters, redaction) is imported by the recorder, in a forked
 child that runs after the hook's answer has gone back to the caller. With
 `--timeout-ms`, a hook still running at half its timeout gets a watchdog
@@ -13,9 +13,7 @@ the caller's again; spawn the hook (spawn.py) with every signal forwarded
 (signals.py); pump its traffic through (pump.py); answer the runtime; record.
 """
 
-from __future__ import annotations
-
-import os
+import posix
 import sys
 import time
 
@@ -56,7 +54,7 @@ _VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms")
 MAX_TIMEOUT_MS = 2**53
 _SIGKILL = 9
 # What Python's locale coercion (PEP 538) puts in LC_CTYPE.
-_COERCED = ("C.UTF-8", "C.utf8", "UTF-8")
+_COERCED = (b"C.UTF-8", b"C.utf8", b"UTF-8")
 
 
 class UsageError(Exception):
@@ -126,10 +124,10 @@ def main(argv: list[str]) -> int:
     try:
         opts = parse_args(argv)
     except UsageError as exc:
-        os.write(2, f"hooktui tap: {exc}\n{USAGE}".encode())
+        posix.write(2, f"hooktui tap: {exc}\n{USAGE}".encode())
         return 2
     if opts.get("help"):
-        os.write(1, HELP.encode())
+        posix.write(1, HELP.encode())
         return 0
     _undo_locale_coercion()
     closed = _std_fds_open()
@@ -169,7 +167,7 @@ def _not_started(opts: dict, exc: OSError, started_at: float, t0: float) -> int:
 
     code = spawn_exit_code(exc)
     message = spawn_message(opts["command"][0], exc)
-    os.write(2, f"hooktui tap: {message}\n".encode())
+    posix.write(2, f"hooktui tap: {message}\n".encode())
     request = read_all(0)
     _record(opts, request, Capture(), Capture(), code, None, started_at, t0, message)
     return _exit(code)
@@ -186,10 +184,10 @@ def _decode(status: int | None) -> tuple[int | None, int | None]:
     """(exit code, signal) from a wait status."""
     if status is None:
         return None, None
-    if os.WIFSIGNALED(status):
-        return None, os.WTERMSIG(status)
-    if os.WIFEXITED(status):
-        return os.WEXITSTATUS(status), None
+    if posix.WIFSIGNALED(status):
+        return None, posix.WTERMSIG(status)
+    if posix.WIFEXITED(status):
+        return posix.WEXITSTATUS(status), None
     return None, None
 
 
@@ -214,25 +212,28 @@ def _undo_locale_coercion() -> None:
     an environment variable). The kernel's copy of the environment the tap
     was started with says what the caller passed.
     """
-    if os.environ.get("LC_CTYPE") not in _COERCED:
+    if posix.environ.get(b"LC_CTYPE") not in _COERCED:
         return
     try:
-        fd = os.open("/proc/self/environ", os.O_RDONLY | os.O_CLOEXEC)
+        fd = posix.open("/proc/self/environ", posix.O_RDONLY | posix.O_CLOEXEC)
     except OSError:
         return  # not Linux: leave it
     try:
-        data = b"".join(iter(lambda: os.read(fd, 1 << 16), b""))
+        data = b"".join(iter(lambda: posix.read(fd, 1 << 16), b""))
     except OSError:
         return
     finally:
-        os.close(fd)
+        posix.close(fd)
+    # posix.environ is the dict os.environ wraps: both see the change.
     for entry in data.split(b"\0"):
         if entry.startswith(b"LC_CTYPE="):
-            value = os.fsdecode(entry[9:])
-            if os.environ["LC_CTYPE"] != value:
-                os.environ["LC_CTYPE"] = value
+            value = entry[9:]
+            if posix.environ[b"LC_CTYPE"] != value:
+                posix.putenv(b"LC_CTYPE", value)
+                posix.environ[b"LC_CTYPE"] = value
             return
-    del os.environ["LC_CTYPE"]
+    posix.unsetenv(b"LC_CTYPE")
+    del posix.environ[b"LC_CTYPE"]
 
 
 def _std_fds_open() -> tuple[int, ...]:
@@ -243,13 +244,13 @@ def _std_fds_open() -> tuple[int, ...]:
     closed = []
     for fd in (0, 1, 2):
         try:
-            os.fstat(fd)
+            posix.fstat(fd)
         except OSError:
             closed.append(fd)
-            null = os.open("/dev/null", os.O_RDWR)
+            null = posix.open("/dev/null", posix.O_RDWR)
             if null != fd:
-                os.dup2(null, fd)
-                os.close(null)
+                posix.dup2(null, fd)
+                posix.close(null)
     return tuple(closed)
 
 
@@ -266,11 +267,11 @@ def _exit(code: int) -> int:
     """Leave at once when this process is the `hooktui tap` command.
 
     Tearing the interpreter down costs several milliseconds on every tool
-    call; everything was written with os.write, so nothing is left to flush.
+    call; everything was written with posix.write, so nothing is left to flush.
     Called in-process (tests, other code), it just returns the code.
     """
-    if sys.argv[1:2] == ["tap"] and os.path.basename(sys.argv[0]) == "hooktui":
-        os._exit(code)
+    if sys.argv[1:2] == ["tap"] and sys.argv[0].rpartition("/")[2] == "hooktui":
+        posix._exit(code)
     return code
 
 
@@ -278,11 +279,11 @@ def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> 
     """Hand the call to the recorder: in a detached child, or here with --wait."""
     duration_ms = (time.monotonic() - t0) * 1000
     args = (request, out, err, code, sig, started_at, duration_ms, spawn_error)
-    if opts["wait"] or os.environ.get("HOOKTUI_TAP_WAIT") == "1":
+    if opts["wait"] or posix.environ.get(b"HOOKTUI_TAP_WAIT") == b"1":
         _run_recorder(_tap_call(opts, *args))
         return
     try:
-        pid = os.fork()
+        pid = posix.fork()
     except OSError:
         _run_recorder(_tap_call(opts, *args))  # no fork: record before answering
         return
@@ -292,7 +293,7 @@ def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> 
         # recorder. (Whichever of this and the child's setsid comes second
         # fails, harmlessly.)
         try:
-            os.setpgid(pid, pid)
+            posix.setpgid(pid, pid)
         except OSError:
             pass
         return
@@ -300,17 +301,17 @@ def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> 
     # pipes so the caller sees EOF now, not after recording.
     try:
         try:
-            os.setsid()
+            posix.setsid()
         except OSError:
             pass
-        null = os.open("/dev/null", os.O_RDWR)
+        null = posix.open("/dev/null", posix.O_RDWR)
         for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        os.closerange(3, 1 << 16)
+            posix.dup2(null, fd)
+        posix.closerange(3, 1 << 16)
         restore_dispositions()
         _run_recorder(_tap_call(opts, *args))
     finally:
-        os._exit(0)
+        posix._exit(0)
 
 
 def _tap_call(
@@ -359,8 +360,18 @@ def _run_recorder(call) -> None:
 
 
 def _recorder():
-    from hooktui.tap.record import recorder
+    """The recorder module; its dependencies may need `site` after all (a venv
+    that uses the system's packages, a user install): the launcher skipped it."""
+    try:
+        from hooktui.tap.record import recorder
+    except ImportError:
+        if not sys.flags.no_site:
+            raise
+        import site
 
+        site.ENABLE_USER_SITE = b"PYTHONNOUSERSITE" not in posix.environ
+        site.main()
+        from hooktui.tap.record import recorder
     return recorder
 
 

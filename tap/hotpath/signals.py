@@ -5,15 +5,14 @@ USR1, QUIT or ALRM would kill the tap and orphan the hook. Signals the caller
 left ignored stay ignored (and the hook inherits that). A signal that the
 terminal sent to the whole foreground group has reached the hook already and
 is not sent twice. Stop signals keep their meaning: the hook is stopped and
-the tap stops itself, as a bare hook would be stopped; SIGCONT resumes both.
+so is the tap, the way the hook is (not at all in an orphaned process group);
+SIGCONT resumes both.
 
-Imports only `_signal` and `os`.
+Imports only `_signal` and `posix` (see __init__.py).
 """
 
-from __future__ import annotations
-
 import _signal
-import os
+import posix
 
 _NAMES = (
     "SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGPIPE",
@@ -37,7 +36,6 @@ ENDING = frozenset(
     (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP, getattr(_signal, "SIGQUIT", 3))
 )
 _SIGPIPE = getattr(_signal, "SIGPIPE", 13)
-_SIGSTOP = getattr(_signal, "SIGSTOP", 19)
 # Ignored by Python itself, so that writes fail with EPIPE/EFBIG instead.
 _PYTHON_IGNORES = (_SIGPIPE, getattr(_signal, "SIGXFSZ", 25))
 
@@ -89,11 +87,20 @@ class Forwarder:
         if sig not in _FROM_TERMINAL or not _from_terminal():
             self.forwarded.append(sig)
             try:
-                os.kill(self.pid, sig)
+                posix.kill(self.pid, sig)
             except OSError:
                 pass
         if sig in _STOPS:
-            os.kill(os.getpid(), _SIGSTOP)  # stopped like the hook; SIGCONT resumes both
+            self._stop_like_the_hook(sig)
+
+    def _stop_like_the_hook(self, sig: int) -> None:
+        """Take the stop signal the default way: stopped as the hook is (or, in an
+        orphaned process group, where the kernel discards stop signals, not at all)."""
+        try:
+            _signal.signal(sig, _signal.SIG_DFL)
+            posix.kill(posix.getpid(), sig)  # stops here until SIGCONT
+        finally:
+            _signal.signal(sig, self.handle)
 
 
 def restore_dispositions() -> None:
@@ -118,15 +125,15 @@ def _from_terminal() -> bool:
     to the whole group: passing it on would make the hook see it twice.
     """
     try:
-        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        fd = posix.open("/dev/tty", posix.O_RDONLY | posix.O_NOCTTY | posix.O_NONBLOCK)
     except OSError:
         return False  # no controlling terminal: someone signalled the tap itself
     try:
-        return os.tcgetpgrp(fd) == os.getpgrp()
+        return posix.tcgetpgrp(fd) == posix.getpgrp()
     except OSError:
         return False
     finally:
-        os.close(fd)
+        posix.close(fd)
 
 
 def die_by(sig: int) -> None:
@@ -139,5 +146,5 @@ def die_by(sig: int) -> None:
         _signal.pthread_sigmask(_signal.SIG_UNBLOCK, [sig])
     except (OSError, ValueError):
         pass
-    os.kill(os.getpid(), sig)
-    os._exit(128 + sig)  # a signal that does not kill (e.g. SIGCHLD): the shell's convention
+    posix.kill(posix.getpid(), sig)
+    posix._exit(128 + sig)  # a signal that does not kill (e.g. SIGCHLD): the shell's convention

@@ -8,13 +8,12 @@ turns up), and a file the kernel will not run (ENOEXEC: a script without a
 last, so that one case is retried here. Failing to start exits 127 (not
 found) or 126 (found, not runnable), like a shell.
 
-Imports only `os` (and `_signal` in a forked child): the tap runs this on
+Imports only `posix` and `sys` (and `_signal` in a forked child): the tap runs this on
 every tool call.
 """
 
-from __future__ import annotations
-
-import os
+import posix
+import sys
 
 # Python ignores these two itself; the hook must get the default dispositions
 # it would have had without Python in between. (glibc's posix_spawn also
@@ -51,55 +50,63 @@ def spawn(
     """
     if not argv:
         raise FileNotFoundError(_ENOENT, "empty command", "")
-    env = os.environ if env is None else env
-    in_r, in_w = os.pipe()
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
+    env = posix.environ if env is None else env
+    in_r, in_w = posix.pipe()
+    out_r, out_w = posix.pipe()
+    err_r, err_w = posix.pipe()
     child_ends = (in_r, out_w, err_w)
     try:
-        if cwd is None and env is os.environ:
+        if cwd is None and env is posix.environ:
             pid = _posix_spawn(argv, child_ends, closed, new_session)
         else:
             pid = _fork_exec(argv, cwd, env, child_ends, new_session)
     except BaseException:
         for fd in (*child_ends, in_w, out_r, err_r):
-            os.close(fd)
+            posix.close(fd)
         raise
     for fd in child_ends:
-        os.close(fd)
+        posix.close(fd)
     return pid, in_w, out_r, err_r
 
 
 def _posix_spawn(argv, child_ends, closed, new_session) -> int:
     """posix_spawnp on this process's environment, with execvp's /bin/sh fallback."""
     actions = [
-        (os.POSIX_SPAWN_CLOSE, target) if target in closed else (os.POSIX_SPAWN_DUP2, fd, target)
+        (posix.POSIX_SPAWN_CLOSE, target)
+        if target in closed
+        else (posix.POSIX_SPAWN_DUP2, fd, target)
         for target, fd in enumerate(child_ends)
     ]
     options = {"file_actions": actions, "setsid": new_session, "setsigdef": SIGDEF}
     try:
-        return os.posix_spawnp(argv[0], argv, os.environ, **options)
+        return posix.posix_spawnp(argv[0], argv, posix.environ, **options)
     except OSError as exc:
         if exc.errno != _ENOEXEC:
             raise
-    script = _runnable(argv[0], os.environ) or argv[0]
-    return os.posix_spawn(SHELL, [SHELL, script, *argv[1:]], os.environ, **options)
+    script = _runnable(argv[0], posix.environ) or argv[0]
+    return posix.posix_spawn(SHELL, [SHELL, script, *argv[1:]], posix.environ, **options)
 
 
 def candidates(file: str, env) -> list[str]:
     """Where execvp looks for `file`, in order (an empty PATH entry is the cwd)."""
     if "/" in file:
         return [file]
-    path = env.get("PATH")
+    path = env.get("PATH", env.get(b"PATH"))
     if path is None:
-        path = os.defpath
-    return [os.path.join(d, file) if d else file for d in path.split(":")]
+        path = "/bin:/usr/bin"  # glibc's and Python's default
+    elif isinstance(path, bytes):  # posix.environ, the bytes behind os.environ
+        path = path.decode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+    return [f"{d.rstrip('/')}/{file}" if d else file for d in path.split(":")]
 
 
 def _runnable(file: str, env) -> str | None:
     """The candidate execvp would have handed to the kernel (the one that said ENOEXEC)."""
     for path in candidates(file, env):
-        if os.path.isfile(path) and os.access(path, os.X_OK):
+        try:
+            regular = posix.stat(path).st_mode & 0o170000 == 0o100000
+        except OSError:
+            continue
+        if regular and posix.access(path, posix.X_OK):
             return path
     return None
 
@@ -109,10 +116,10 @@ def exec_like_execvp(argv: list[str], env) -> None:
     denied = last = None
     for path in candidates(argv[0], env):
         try:
-            os.execve(path, argv, env)
+            posix.execve(path, argv, env)
         except OSError as exc:
             if exc.errno == _ENOEXEC:
-                os.execve(SHELL, [SHELL, path, *argv[1:]], env)
+                posix.execve(SHELL, [SHELL, path, *argv[1:]], env)
             if exc.errno not in _NEXT:
                 raise
             if exc.errno == _EACCES and denied is None:
@@ -131,32 +138,32 @@ def _fork_exec(argv, cwd, env, child_ends, new_session) -> int:
     """
     import _signal
 
-    err_r, err_w = os.pipe()
-    pid = os.fork()
+    err_r, err_w = posix.pipe()
+    pid = posix.fork()
     if pid == 0:  # pragma: no cover - the child either execs or exits
         try:
             for target, fd in enumerate(child_ends):
-                os.dup2(fd, target)
+                posix.dup2(fd, target)
             if new_session:
-                os.setsid()
+                posix.setsid()
             for sig in SIGDEF:
                 _signal.signal(sig, _signal.SIG_DFL)
             step = b"cwd"
             if cwd is not None:
-                os.chdir(cwd)
+                posix.chdir(cwd)
             step = b"exec"
             exec_like_execvp(argv, env)
         except OSError as exc:
-            os.write(err_w, b"%s:%d:%s" % (step, exc.errno or 0, (exc.strerror or "").encode()))
+            posix.write(err_w, b"%s:%d:%s" % (step, exc.errno or 0, (exc.strerror or "").encode()))
         finally:
-            os._exit(127)
-    os.close(err_w)
+            posix._exit(127)
+    posix.close(err_w)
     data = b""
-    while chunk := os.read(err_r, 4096):
+    while chunk := posix.read(err_r, 4096):
         data += chunk
-    os.close(err_r)
+    posix.close(err_r)
     if data:
-        os.waitpid(pid, 0)
+        posix.waitpid(pid, 0)
         step, code, msg = data.split(b":", 2)
         if step == b"cwd":
             raise CwdError(int(code), msg.decode(errors="replace"), cwd)

@@ -29,7 +29,7 @@ import time
 
 STREAM_NAME = "stream.jsonl"
 FALLBACK_NAME = "tap-errors.log"
-FALLBACK_CAP = 1 << 20  # a fallback log stops growing here (it may live in RAM)
+FALLBACK_CAP = 1 << 20  # a fallback log is rotated here, once (it may live in RAM)
 LOCK_WAIT_S = 2.0
 
 _FILE_KINDS = {
@@ -68,15 +68,16 @@ def error_log_path(stream_path: str) -> str:
 def fallback_logs() -> list[str]:
     """Where errors go when the log beside the stream cannot be written, in order.
 
-    Readers look in all of them: the tap and the reader may not agree on
-    $XDG_RUNTIME_DIR, but /tmp/hooktui-<uid> is the same for both.
+    Readers look in all of them, and in each one's rotated generation (`.1`):
+    the tap and the reader may not agree on $XDG_RUNTIME_DIR, but
+    /tmp/hooktui-<uid> is the same for both.
     """
     dirs = []
     runtime = os.environ.get("XDG_RUNTIME_DIR") or ""
     if os.path.isabs(runtime):
         dirs.append(os.path.join(runtime, "hooktui"))
     dirs.append(f"/tmp/hooktui-{os.getuid()}")
-    return [os.path.join(d, FALLBACK_NAME) for d in dirs]
+    return [os.path.join(d, name) for d in dirs for name in (FALLBACK_NAME, FALLBACK_NAME + ".1")]
 
 
 def stream_key(stream_path: str) -> str:
@@ -126,9 +127,10 @@ def log_error(stream_path: str, message: str) -> None:
         line = f"{head}{stream_key(stream_path)} {one_line}\n".encode("utf-8", "replace")
     except (OSError, ValueError):
         return
-    for path in fallback_logs():
+    for path in fallback_logs()[::2]:  # the current logs, not the rotated ones
         try:
-            if _private_dir(os.path.dirname(path)) and _room_in(path):
+            if _private_dir(os.path.dirname(path)):
+                _rotate_if_full(path)
                 append_line(path, line)
                 return
         except (OSError, ValueError):
@@ -240,8 +242,10 @@ def _private_dir(path: str) -> bool:
     return is_dir and st.st_uid == os.getuid() and not st.st_mode & 0o077
 
 
-def _room_in(path: str) -> bool:
+def _rotate_if_full(path: str) -> None:
+    """Keep a fallback log (and so the memory of a tmpfs) bounded: one old generation."""
     try:
-        return os.stat(path).st_size < FALLBACK_CAP
+        if os.stat(path).st_size >= FALLBACK_CAP:
+            os.replace(path, path + ".1")
     except FileNotFoundError:
-        return True
+        pass

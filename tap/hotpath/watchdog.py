@@ -26,10 +26,8 @@ A hook that answers before `FRACTION` of its timeout pays nothing but a
 poll timeout. Imports only what the tap's hot path already has loaded.
 """
 
-from __future__ import annotations
-
 import _signal
-import os
+import posix
 import time
 
 from hooktui.tap.hotpath.signals import restore_dispositions
@@ -68,31 +66,31 @@ class Watchdog:
         self.due, self.started = None, True  # once per call, whatever happens here
         self.born = min(self.t0, process_start())
         try:
-            r, w = os.pipe()
-            ready_r, ready_w = os.pipe()
+            r, w = posix.pipe()
+            ready_r, ready_w = posix.pipe()
         except OSError:
             return
         try:
-            child = os.fork()
+            child = posix.fork()
         except OSError:
             for fd in (r, w, ready_r, ready_w):
-                os.close(fd)
+                posix.close(fd)
             return
         if child:
-            os.close(r)
-            os.close(ready_w)
+            posix.close(r)
+            posix.close(ready_w)
             try:
-                os.read(ready_r, 1)  # EOF once the watchdog has its own session
+                posix.read(ready_r, 1)  # EOF once the watchdog has its own session
             except OSError:
                 pass
-            os.close(ready_r)
+            posix.close(ready_r)
             self.fd = w
             return
         try:  # pragma: no cover - runs in the forked watchdog
             _detach(keep=(r, pidfd))
             self._watch(r, pid, pidfd, request, out, err)
         finally:
-            os._exit(0)
+            posix._exit(0)
 
     def feed(self, kind: bytes, data: bytes) -> None:
         """Pass on bytes that arrived after the fork (kind b"i", b"o" or b"e")."""
@@ -102,9 +100,9 @@ class Watchdog:
         try:
             view = memoryview(frame)
             while view:
-                view = view[os.write(self.fd, view) :]
+                view = view[posix.write(self.fd, view) :]
         except OSError:  # the watchdog is gone: nothing more to tell it
-            os.close(self.fd)
+            posix.close(self.fd)
             self.fd = -1
 
     def dismiss(self) -> None:
@@ -112,10 +110,10 @@ class Watchdog:
         if self.fd < 0:
             return
         try:
-            os.write(self.fd, b"q\0\0\0\0")
+            posix.write(self.fd, b"q\0\0\0\0")
         except OSError:
             pass
-        os.close(self.fd)
+        posix.close(self.fd)
         self.fd = -1
 
     # --- in the watchdog process ------------------------------------------
@@ -125,7 +123,7 @@ class Watchdog:
         buf = b""
         while True:
             try:
-                data = os.read(r, 1 << 16)
+                data = posix.read(r, 1 << 16)
             except InterruptedError:  # pragma: no cover - PEP 475 retries
                 continue
             except OSError:
@@ -171,15 +169,15 @@ def kill_hook(pid: int, pidfd: int) -> None:
         if poller.poll(0):
             return  # already dead (the runtime killed the whole group)
     try:
-        if os.getpgid(pid) == pid:
-            os.killpg(pid, _SIGKILL)
+        if posix.getpgid(pid) == pid:
+            posix.killpg(pid, _SIGKILL)
     except OSError:
         pass
     try:
         if pidfd >= 0:
             _signal.pidfd_send_signal(pidfd, _SIGKILL)
         else:
-            os.kill(pid, _SIGKILL)
+            posix.kill(pid, _SIGKILL)
     except OSError:
         pass
 
@@ -193,7 +191,7 @@ def process_start() -> float:
     try:
         with open("/proc/self/stat", "rb") as fh:
             fields = fh.read().rsplit(b")", 1)[1].split()
-        started = int(fields[19]) / os.sysconf("SC_CLK_TCK")  # field 22, starttime
+        started = int(fields[19]) / posix.sysconf("SC_CLK_TCK")  # field 22, starttime
         age = time.clock_gettime(time.CLOCK_BOOTTIME) - started
         return time.monotonic() - max(0.0, age)
     except (OSError, ValueError, IndexError, AttributeError):
@@ -206,13 +204,13 @@ def _detach(keep: tuple[int, ...]) -> None:
     Holding none of the caller's or the hook's pipes matters: the runtime
     waits for EOF on the hook's stdout, and the hook for EOF on its stdin.
     """
-    os.setsid()
-    null = os.open("/dev/null", os.O_RDWR)
+    posix.setsid()
+    null = posix.open("/dev/null", posix.O_RDWR)
     for fd in (0, 1, 2):
-        os.dup2(null, fd)
+        posix.dup2(null, fd)
     lo = 3
     for fd in sorted(k for k in keep if k >= 0):
-        os.closerange(lo, fd)
+        posix.closerange(lo, fd)
         lo = fd + 1
-    os.closerange(lo, 1 << 16)
+    posix.closerange(lo, 1 << 16)
     restore_dispositions()

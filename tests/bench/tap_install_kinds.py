@@ -1,0 +1,132 @@
+"""`hooktui tap` as a whole process, in a regular and an editable install, against Python's start.
+
+Plain script, run on demand (not collected by pytest):
+
+    .venv/bin/python tests/bench/tap_install_kinds.py [ROUNDS] [--venvs DIR]
+
+It makes two venvs (in DIR, kept for the next run, or in a temporary
+directory): one with `pip install .`, one with `pip install -e .` (plus
+msgspec, which the recorder needs; pip may fetch it). Each round then runs,
+interleaved so machine noise hits all alike: `python -c pass` in each venv,
+the bare hook, and the hook through each venv's `hooktui tap --timeout-ms`
+(as `install` writes it). It prints the medians and the overhead
+`(tapped - bare) / python -c pass`, with the regular venv's `python -c pass`
+as the unit for both (the editable venv's own is slower: its `site` imports
+setuptools' finder). The goal (issue 12) is at most 0.8x in both. Wall and CPU time are both
+shown: on a busy machine the CPU figures (from wait4) are the steadier.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+REQUEST = (
+    b'{"session_id":"bench","hook_event_name":"PreToolUse","cwd":"/tmp","tool_name":"Bash",'
+    b'"tool_input":{"command":"git status --short"},"tool_use_id":"toolu_bench"}'
+)
+HOOK = ["/bin/sh", "-c", 'cat >/dev/null; printf \'{"decision":"allow"}\\n\'']
+
+
+def make_venv(where: Path, editable: bool) -> Path:
+    """A venv with this tree's hooktui installed (the venv itself is reused when kept)."""
+    python = where / "bin" / "python3"
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    if not python.exists():
+        base = getattr(sys, "_base_executable", sys.executable)
+        subprocess.run([base, "-m", "venv", str(where)], check=True)
+        subprocess.run([*pip, "msgspec"], check=True)
+    # Always: the launcher and the package as they are in this tree now.
+    kind = ["-e"] if editable else []
+    subprocess.run([*pip, "--no-deps", "--force-reinstall", *kind, str(REPO)], check=True)
+    return where
+
+
+def run(argv: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one call; the CPU is the process's and its waited-for
+    children's (the hook's), never a detached recorder's."""
+    r, w = os.pipe()
+    os.write(w, REQUEST)
+    os.close(w)
+    null = os.open(os.devnull, os.O_WRONLY)
+    actions = [(os.POSIX_SPAWN_DUP2, r, 0), (os.POSIX_SPAWN_DUP2, null, 1)]
+    actions.append((os.POSIX_SPAWN_DUP2, null, 2))
+    t0 = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    _, _, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - t0
+    os.close(r)
+    os.close(null)
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def lines(path: str) -> int:
+    try:
+        with open(path, "rb") as f:
+            return f.read().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def settle(path: str, count: int) -> None:
+    """Wait (at most 10 s) for the detached recorders, so their CPU lands on no timing."""
+    deadline = time.monotonic() + 10
+    while lines(path) < count and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    keep = None
+    if "--venvs" in args:
+        i = args.index("--venvs")
+        keep = Path(args[i + 1])
+        del args[i : i + 2]
+    rounds = int(args[0]) if args else 40
+    with tempfile.TemporaryDirectory() as tmp:
+        home = keep or Path(tmp)
+        regular = make_venv(home / "regular", editable=False)
+        editable = make_venv(home / "editable", editable=True)
+        stream = os.path.join(tmp, "stream.jsonl")
+        tap = ["tap", "--timeout-ms", "600000", "--stream", stream, "--", *HOOK]
+        cases = {
+            "python -c pass (regular venv)": [str(regular / "bin/python3"), "-c", "pass"],
+            "python -c pass (editable venv)": [str(editable / "bin/python3"), "-c", "pass"],
+            "bare hook": HOOK,
+            "tapped (regular)": [str(regular / "bin/hooktui"), *tap],
+            "tapped (editable)": [str(editable / "bin/hooktui"), *tap],
+        }
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
+        for argv in cases.values():  # warm the page cache and the bytecode caches
+            run(argv)
+        expected = 2
+        settle(stream, expected)
+        for _ in range(rounds):
+            for name, argv in cases.items():
+                times[name].append(run(argv))
+                if name.startswith("tapped"):
+                    expected += 1
+                    settle(stream, expected)
+        recorded = lines(stream)
+    for which, label in ((0, "wall"), (1, "CPU")):
+        print(f"-- {label} time (median of {rounds}, interleaved)")
+        med = {n: statistics.median(v[which] for v in vs) * 1000 for n, vs in times.items()}
+        for name, value in med.items():
+            low = min(v[which] for v in times[name]) * 1000
+            print(f"{name:>31}: {value:7.2f} ms  (min {low:6.2f})")
+        unit = med["python -c pass (regular venv)"]
+        for kind in ("regular", "editable"):
+            overhead = (med[f"tapped ({kind})"] - med["bare hook"]) / unit
+            print(f"{'overhead, ' + kind:>31}: {overhead:.2f}x python -c pass  (goal <= 0.8x)")
+    print(f"{'recorded':>31}: {recorded} lines for {expected} tapped calls")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

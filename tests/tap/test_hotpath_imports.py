@@ -1,0 +1,65 @@
+"""The tap's hot path imports only `os`, `select` and `_signal` beyond what Python preloads.
+
+Checked in a clean interpreter started as the launcher starts the tap (`-I -S`,
+the package put on the path by hand): importing every hot-path module, and
+running a whole tapped call up to its answer, adds nothing else to sys.modules.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import hooktui.tap
+
+TREE = str(Path(hooktui.tap.__file__).resolve().parents[1])  # holds tap/, replay/, tui/
+ALLOWED = {"os", "select", "_signal"}
+HOT = ["capture", "pump", "shim", "signals", "spawn", "watchdog"]
+
+PROBE = """
+import sys
+before = set(sys.modules)
+spec = sys.modules["_frozen_importlib"].ModuleSpec("hooktui", None, is_package=True)
+spec.submodule_search_locations = [TREE]
+module = type(sys)("hooktui")
+module.__spec__, module.__path__ = spec, [TREE]
+sys.modules["hooktui"] = module
+for name in HOT:
+    __import__("hooktui.tap.hotpath." + name)
+imported = set(sys.modules)
+from hooktui.tap.hotpath import shim
+code = shim.main(["--stream", STREAM, "--", "sh", "-c", "cat; echo answer"])
+after = set(sys.modules)
+print(json.dumps([sorted(imported - before), sorted(after - imported), code]))
+"""
+
+
+def probe(tmp_path: Path) -> tuple[set[str], set[str], int]:
+    code = (
+        f"import json\nTREE, HOT, STREAM = {TREE!r}, {HOT!r}, {str(tmp_path / 's.jsonl')!r}\n"
+        + PROBE
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code],
+        input=b"{}",
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    lines = out.stdout.decode().splitlines()
+    assert lines[0] == "{}answer"  # the hook's output, passed through
+    imported, during_call, status = json.loads(lines[-1])
+    return set(imported), set(during_call), status
+
+
+def test_the_hot_path_imports_only_what_it_may(tmp_path):
+    imported, during_call, status = probe(tmp_path)
+    ours = {name for name in imported if name == "hooktui" or name.startswith("hooktui.")}
+    assert ours == {"hooktui", "hooktui.tap", "hooktui.tap.hotpath"} | {
+        f"hooktui.tap.hotpath.{name}" for name in HOT
+    }
+    assert imported - ours <= ALLOWED, imported - ours
+    assert during_call <= ALLOWED, during_call  # nothing imported lazily on the answer path
+    assert status == 0

@@ -1,0 +1,114 @@
+"""The `hooktui` launcher finds its package without `site`, in every kind of install.
+
+Each test builds a small venv by hand (the interpreter, pyvenv.cfg, the
+launcher, and hooktui laid out as pip lays it out), so no network and no pip
+run is needed. A `sitecustomize` in its site-packages leaves a mark whenever
+`site` runs: `hooktui tap` must never need it, the other commands still run it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import hooktui.tap
+import msgspec
+import pytest
+
+from tests.conftest import HOOKTUI, wait_for_records
+
+TREE = Path(hooktui.tap.__file__).resolve().parents[1]  # holds tap/, replay/, tui/
+LAUNCHER = Path(HOOKTUI).resolve()
+FINDER = """
+from importlib.machinery import ModuleSpec
+class _Finder:
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name == "hooktui":
+            spec = ModuleSpec("hooktui", None, is_package=True)
+            spec.submodule_search_locations = [{tree!r}]
+            return spec
+def install():
+    sys.meta_path.append(_Finder)
+"""
+VERSION = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+def make_venv(root: Path, layout: str) -> Path:
+    """A venv whose hooktui is installed `layout`-style ("regular", "editable", "none")."""
+    base = Path(getattr(sys, "_base_executable", sys.executable)).resolve()
+    (root / "bin").mkdir(parents=True)
+    (root / "pyvenv.cfg").write_text(
+        f"home = {base.parent}\ninclude-system-site-packages = false\n"
+    )
+    (root / "bin" / "python3").symlink_to(base)
+    shutil.copy(LAUNCHER, root / "bin" / "hooktui")
+    site = root / "lib" / VERSION / "site-packages"
+    site.mkdir(parents=True)
+    (site / "msgspec").symlink_to(Path(msgspec.__file__).parent)  # for the recorder
+    marker = root / "site-ran"
+    (site / "sitecustomize.py").write_text(f"open({str(marker)!r}, 'a').write('x')\n")
+    if layout == "regular":
+        (site / "hooktui").mkdir()
+        for part in ("tap", "replay", "tui"):
+            (site / "hooktui" / part).symlink_to(TREE / part)
+    elif layout == "editable":
+        mapping = {f"hooktui.{p}": str(TREE / p) for p in ("replay", "tap", "tui")}
+        # As setuptools writes it: the mapping, and a finder `site` installs via a .pth.
+        (site / "__editable___hooktui_0_1_0_finder.py").write_text(
+            f"import sys\nMAPPING: dict[str, str] = {mapping!r}\n" + FINDER.format(tree=str(TREE))
+        )
+        (site / "__editable__.hooktui-0.1.0.pth").write_text(
+            "import __editable___hooktui_0_1_0_finder; __editable___hooktui_0_1_0_finder.install()\n"
+        )
+    return root
+
+
+def run_tap(launcher: Path, stream: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(launcher), "tap", "--wait", "--stream", str(stream), "--", "sh", "-c", "cat; exit 4"],
+        input=b'{"hook_event_name": "Stop"}',
+        capture_output=True,
+        timeout=60,
+        env=env,
+    )
+
+
+@pytest.mark.parametrize("layout", ["regular", "editable"])
+def test_the_tap_starts_without_site_in_both_install_kinds(tmp_path, layout):
+    venv = make_venv(tmp_path / "venv", layout)
+    stream = tmp_path / "s.jsonl"
+    out = run_tap(venv / "bin" / "hooktui", stream)
+    assert (out.stdout, out.stderr, out.returncode) == (b'{"hook_event_name": "Stop"}', b"", 4)
+    (record,) = wait_for_records(stream, 1)
+    assert record["exit_code"] == 4 and record["tap_error"] == ""
+    assert not (venv / "site-ran").exists()  # neither the tap nor its recorder ran `site`
+    version = subprocess.run([venv / "bin" / "hooktui", "--version"], capture_output=True)
+    assert version.returncode == 0 and version.stdout.startswith(b"hooktui ")
+    assert (venv / "site-ran").exists()  # other commands start Python as usual
+
+
+def test_a_launcher_reached_through_a_symlink_finds_its_venv(tmp_path):
+    """As pipx and uv install it: ~/.local/bin/hooktui links into the tool's venv."""
+    venv = make_venv(tmp_path / "venv", "regular")
+    bin_dir = tmp_path / "local-bin"
+    bin_dir.mkdir()
+    (bin_dir / "hooktui").symlink_to(venv / "bin" / "hooktui")
+    out = run_tap(bin_dir / "hooktui", tmp_path / "s.jsonl")
+    assert out.returncode == 4 and out.stderr == b""
+    assert wait_for_records(tmp_path / "s.jsonl", 1)[0]["exit_code"] == 4
+
+
+def test_without_its_package_the_tap_still_runs_the_hook(tmp_path):
+    """A broken install must not make every guard fail open: the hook runs, unrecorded."""
+    venv = make_venv(tmp_path / "venv", "none")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    out = run_tap(venv / "bin" / "hooktui", tmp_path / "s.jsonl", env)
+    assert (out.stdout, out.stderr, out.returncode) == (b'{"hook_event_name": "Stop"}', b"", 4)
+    assert not (tmp_path / "s.jsonl").exists()
+    show = subprocess.run([venv / "bin" / "hooktui", "show"], capture_output=True, env=env)
+    assert show.returncode == 1 and b"Traceback" not in show.stderr
+    assert show.stderr.startswith(b"hooktui: cannot load its own package")
