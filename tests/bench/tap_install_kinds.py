@@ -8,8 +8,9 @@ It makes two venvs (in DIR, kept for the next run, or in a temporary
 directory): one with `pip install .`, one with `pip install -e .` (plus
 msgspec, which the recorder needs; pip may fetch it). Each round then runs,
 interleaved so machine noise hits all alike: `python -c pass` in each venv,
-the bare hook, and the hook through each venv's `hooktui tap --timeout-ms`
-(as `install` writes it). It prints the medians and the overhead
+the bare hook, the hook through each venv's `hooktui tap --timeout-ms` (as
+`install` writes it), and through the regular venv's launcher run as
+`python3 -I -S hooktui tap` (no shell step: what a settings file could name). It prints the medians and the overhead
 `(tapped - bare) / python -c pass`, with the regular venv's `python -c pass`
 as the unit for both (the editable venv's own is slower: its `site` imports
 setuptools' finder). The goal (issue 12) is at most 0.8x in both. Wall and CPU time are both
@@ -101,6 +102,15 @@ def main() -> int:
             "bare hook": HOOK,
             "tapped (regular)": [str(regular / "bin/hooktui"), *tap],
             "tapped (editable)": [str(editable / "bin/hooktui"), *tap],
+            # No shell step: the launcher's Python part run directly, as a
+            # settings file could name it.
+            "tapped (regular, -I -S)": [
+                str(regular / "bin/python3"),
+                "-I",
+                "-S",
+                str(regular / "bin/hooktui"),
+                *tap,
+            ],
         }
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
         for argv in cases.values():  # warm the page cache and the bytecode caches
@@ -121,7 +131,7 @@ def main() -> int:
             low = min(v[which] for v in times[name]) * 1000
             print(f"{name:>31}: {value:7.2f} ms  (min {low:6.2f})")
         unit = med["python -c pass (regular venv)"]
-        for kind in ("regular", "editable"):
+        for kind in ("regular", "editable", "regular, -I -S"):
             overhead = (med[f"tapped ({kind})"] - med["bare hook"]) / unit
             print(f"{'overhead, ' + kind:>31}: {overhead:.2f}x python -c pass  (goal <= 0.8x)")
     print(f"{'recorded':>31}: {recorded} lines for {expected} tapped calls")

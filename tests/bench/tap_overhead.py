@@ -8,7 +8,10 @@ Each round runs, interleaved so machine noise hits all alike: the bare hook,
 the same hook through `<venv>/bin/hooktui tap --stream <tmp> --`, again with
 `--timeout-ms` (as `hooktui install` writes it: the watchdog is armed), and
 `python -c pass` on the venv's interpreter. It prints the medians and
-`(tapped - bare) / python_pass`; the goal (issue 2) is at most 1.2x.
+`(tapped - bare) / python_pass`; the goal (issue 12) is at most 0.8x. In an
+editable venv `python -c pass` itself is slower (its `site` imports setuptools'
+finder, which the tap skips): tap_install_kinds.py compares both kinds of
+install against one unit.
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ def main() -> int:
         print(f"{name:>16}: median {value:7.2f} ms  (min {min(times[name]) * 1000:6.2f})")
     for name in tapped:
         overhead = (med[name] - med["bare hook"]) / med["python -c pass"]
-        print(f"{'overhead':>16}: {overhead:.2f}x python -c pass  ({name}; goal <= 1.2x)")
+        print(f"{'overhead':>16}: {overhead:.2f}x python -c pass  ({name}; goal <= 0.8x)")
     calls = (rounds + 1) * len(tapped)
     print(f"{'recorded':>16}: {recorded} lines for {calls} tapped calls")
     print(f"{'record lag':>16}: median {statistics.median(lag) * 1000:.1f} ms after the answer")
