@@ -11,6 +11,9 @@ for LOCK_WAIT_S at most (its holder may be stopped); past that, or where the
 filesystem has no locks, the line goes in unlocked and a failure is undone
 only if nothing followed it.
 
+A stream that ends inside a line (its writer was killed mid-write) gets a
+newline first, under the same lock, so the next record is not glued to it.
+
 The stream must be a regular file: anything else (a FIFO would block the
 recorder forever) is refused at once, without blocking.
 
@@ -31,6 +34,10 @@ STREAM_NAME = "stream.jsonl"
 FALLBACK_NAME = "tap-errors.log"
 FALLBACK_CAP = 1 << 20  # a fallback log is rotated here, once (it may live in RAM)
 LOCK_WAIT_S = 2.0
+TORN = (
+    "the stream ended inside a line (a writer killed mid-write?): "
+    "ended it with a newline, so the next record stays whole"
+)
 
 _FILE_KINDS = {
     0o010000: "a FIFO",
@@ -103,9 +110,28 @@ def append_line(path: str, line: bytes) -> None:
     fd = _open_append(path)
     try:
         locked = _lock(fd)
+        torn = locked and _ends_torn(fd)
+        if torn:  # end it, so that this record is not glued to it
+            _write_whole(fd, b"\n", locked)
         _write_whole(fd, line, locked)
     finally:
         os.close(fd)  # releases the lock
+    if torn and not _is_a_log(path):
+        log_error(path, TORN)
+
+
+def _ends_torn(fd: int) -> bool:
+    """Does the file end inside a line? Under the lock, only a writer killed
+    mid-write (or a file from elsewhere) leaves it so."""
+    try:
+        size = os.fstat(fd).st_size
+        return size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+    except OSError:  # not readable (opened write-only): cannot tell
+        return False
+
+
+def _is_a_log(path: str) -> bool:
+    return path.endswith(".errors.log") or os.path.basename(path).startswith(FALLBACK_NAME)
 
 
 def log_error(stream_path: str, message: str) -> None:
@@ -146,9 +172,12 @@ def _open_append(path: str) -> int:
     parent = os.path.dirname(path)
     if parent and not os.path.isdir(parent):
         _make_private_dirs(parent)
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
-    try:
-        fd = os.open(path, flags, 0o600)
+    flags = os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
+    try:  # readable too, to look at its last byte; write-only if that is all we may
+        try:
+            fd = os.open(path, flags | os.O_RDWR, 0o600)
+        except PermissionError:
+            fd = os.open(path, flags | os.O_WRONLY, 0o600)
     except OSError as exc:
         if exc.errno == _ENXIO:  # a FIFO nobody reads, or a socket
             _refuse(path, os.stat(path).st_mode)

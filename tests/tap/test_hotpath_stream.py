@@ -185,3 +185,56 @@ def test_the_fallback_log_is_private_and_refuses_someone_elses_directory(tmp_pat
     mine = Path(f"/tmp/hooktui-{os.getuid()}")
     assert mine.stat().st_mode & 0o777 == 0o700
     assert TapErrorLog(str(stream)).check()
+
+
+def test_a_line_torn_by_a_killed_writer_does_not_swallow_the_next_record(tmp_path):
+    """SIGKILL in the middle of a write leaves part of a line: the next one stays whole."""
+    stream = tmp_path / "s.jsonl"
+    torn = FIRST + b'{"id": "cut short by SIGKIL'
+    stream.write_bytes(torn)
+    tap(stream, "--wait")
+    data = stream.read_bytes()
+    assert data.startswith(torn + b"\n")
+    record = json.loads(data[len(torn) + 1 :])
+    assert record["exit_code"] == 2 and data.endswith(b"\n")
+    (line,) = wait_for_lines(Path(error_log_path(str(stream))), 1)
+    assert b"ended inside a line" in line
+
+
+KILLED_WRITER = """
+import json, sys
+from hooktui.tap.hotpath import stream
+path, who = sys.argv[1], sys.argv[2]
+for i in range(10**6):
+    stream.append_line(path, json.dumps({"who": who, "i": i, "pad": "k" * (1 << 20)}).encode() + b"\\n")
+    print(i, flush=True)
+"""
+
+
+def test_writers_killed_at_random_moments_glue_no_records_together(tmp_path):
+    stream = tmp_path / "s.jsonl"
+    done: dict[str, int] = {}
+    for round_ in range(6):
+        procs = {
+            f"r{round_}w{n}": subprocess.Popen(
+                [sys.executable, "-c", KILLED_WRITER, str(stream), f"r{round_}w{n}"],
+                stdout=subprocess.PIPE,
+            )
+            for n in range(4)
+        }
+        for proc in procs.values():
+            proc.stdout.readline()  # it has written at least one line
+        for who, proc in procs.items():
+            os.kill(proc.pid, 9)  # SIGKILL, wherever it is (often inside a 1 MiB write)
+            proc.wait()
+            done[who] = max([-1, *map(int, proc.stdout.read().split())])
+    whole = set()
+    for line in stream.read_bytes().split(b"\n")[:-1]:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            assert line.count(b'{"who"') == 1  # a torn line holds one record's start, alone
+            continue
+        whole.add((record["who"], record["i"]))
+    for who, last in done.items():  # every line a writer finished is there, whole
+        assert {(who, i) for i in range(last + 1)} <= whole
