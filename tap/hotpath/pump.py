@@ -269,6 +269,17 @@ def pump(pid: int, in_w: int, out_r: int, err_r: int, **options):
     return Pump(pid, in_w, out_r, err_r, **options).run()
 
 
+def decode_status(status: int | None) -> tuple[int | None, int | None]:
+    """(exit code, signal) from a wait status."""
+    if status is None:
+        return None, None
+    if posix.WIFSIGNALED(status):
+        return None, posix.WTERMSIG(status)
+    if posix.WIFEXITED(status):
+        return posix.WEXITSTATUS(status), None
+    return None, None
+
+
 def write_all(fd: int, data: bytes) -> bool:
     """Write everything to `fd`; False when the reader is gone.
 

@@ -8,10 +8,9 @@ traffic; `run_hook` puts them together for replay and builds the msgspec
 
 from __future__ import annotations
 
-import os
 import time
 
-from hooktui.tap.hotpath.pump import GRACE_S, kill, pump, read_all
+from hooktui.tap.hotpath.pump import GRACE_S, decode_status, kill, pump, read_all
 from hooktui.tap.hotpath.spawn import CwdError, spawn, spawn_exit_code, spawn_message
 
 __all__ = [
@@ -26,17 +25,6 @@ __all__ = [
     "spawn_exit_code",
     "spawn_message",
 ]
-
-
-def decode_status(status: int | None) -> tuple[int | None, int | None]:
-    """(exit code, signal) from a wait status."""
-    if status is None:
-        return None, None
-    if os.WIFSIGNALED(status):
-        return None, os.WTERMSIG(status)
-    if os.WIFEXITED(status):
-        return os.WEXITSTATUS(status), None
-    return None, None
 
 
 # Hooks `run_hook` is waiting on: pid -> whether it leads its own group.

@@ -17,7 +17,7 @@ import posix
 import sys
 import time
 
-from hooktui.tap.hotpath.pump import pump, read_all
+from hooktui.tap.hotpath.pump import decode_status, pump, read_all
 from hooktui.tap.hotpath.signals import Forwarder, die_by, restore_dispositions
 from hooktui.tap.hotpath.spawn import spawn, spawn_exit_code, spawn_message
 from hooktui.tap.hotpath.watchdog import Watchdog
@@ -153,7 +153,7 @@ def main(argv: list[str]) -> int:
         pid, in_w, out_r, err_r, src_fd=0, out_fd=1, err_fd=2, watchdog=watchdog, signals=signals
     )
     watchdog.dismiss()  # first thing: the call is the tap's own to record again
-    code, sig = _decode(status)
+    code, sig = decode_status(status)
     _note_signals(opts, signals, t0)
     # The hook has answered; the runtime has its output but not yet the exit
     # status. A step that holds a call before answering goes here.
@@ -178,17 +178,6 @@ def _answer(code: int | None, sig: int | None) -> int:
     if sig is not None:
         die_by(sig)
     return _exit(1 if code is None else code)
-
-
-def _decode(status: int | None) -> tuple[int | None, int | None]:
-    """(exit code, signal) from a wait status."""
-    if status is None:
-        return None, None
-    if posix.WIFSIGNALED(status):
-        return None, posix.WTERMSIG(status)
-    if posix.WIFEXITED(status):
-        return posix.WEXITSTATUS(status), None
-    return None, None
 
 
 def _note_signals(opts: dict, signals: Forwarder, t0: float) -> None:
