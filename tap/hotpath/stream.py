@@ -143,7 +143,7 @@ def log_error(stream_path: str, message: str) -> None:
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     one_line = " ".join(str(message).split())
     head = f"{stamp} pid={os.getpid()} stream="
-    line = f"{head}{stream_path} {one_line}\n".encode("utf-8", "replace")
+    line = f"{head}{quote(stream_path)} {one_line}\n".encode("utf-8", "replace")
     try:
         append_line(error_log_path(stream_path), line)
         return

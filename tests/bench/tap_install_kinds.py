@@ -99,6 +99,8 @@ def main() -> int:
         cases = {
             "python -c pass (regular venv)": [str(regular / "bin/python3"), "-c", "pass"],
             "python -c pass (editable venv)": [str(editable / "bin/python3"), "-c", "pass"],
+            # The floor: Python's own start as the tap starts it.
+            "python -I -S -c pass": [str(regular / "bin/python3"), "-I", "-S", "-c", "pass"],
             "bare hook": HOOK,
             "tapped (regular)": [str(regular / "bin/hooktui"), *tap],
             "tapped (editable)": [str(editable / "bin/hooktui"), *tap],
@@ -131,6 +133,8 @@ def main() -> int:
             low = min(v[which] for v in times[name]) * 1000
             print(f"{name:>31}: {value:7.2f} ms  (min {low:6.2f})")
         unit = med["python -c pass (regular venv)"]
+        floor = med["python -I -S -c pass"] / unit
+        print(f"{'floor':>31}: python -I -S -c pass is {floor:.2f}x python -c pass")
         for kind in ("regular", "editable", "regular, -I -S"):
             overhead = (med[f"tapped ({kind})"] - med["bare hook"]) / unit
             print(f"{'overhead, ' + kind:>31}: {overhead:.2f}x python -c pass  (goal <= 0.8x)")
