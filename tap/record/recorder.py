@@ -4,9 +4,8 @@ Runs after the hook's answer has gone back, in a process of its own, once per
 tool call: it imports only what writing a record needs (`_json`, the built-in
 sha256, `binascii`; `re` and the redaction rules only when a string holds a
 rule's keyword), and builds the record as plain JSON data in the field order
-of `hooktui.tap.model.Record`, which readers decode it with. (The adapters
-that judge the call, tap/runtimes, still load msgspec and `typing`: most of
-what a record costs today.) Steps, in order:
+of `hooktui.tap.model.Record`, which readers decode it with. The runtimes
+(tap/runtimes) load no msgspec, `typing` or `dataclasses` either. Steps:
 
 1. judge: the runtime's adapter reads the untouched request and output;
 2. assemble the record's fields; the hook's argv, cwd and variables are
@@ -127,9 +126,8 @@ class Judged:
 
 def judge(call: TapCall, request: Any) -> Judged:
     """What the runtime makes of the call, by its own rules (tap/runtimes)."""
-    with _WithoutTypingExtensions():
-        from hooktui.tap.model import UNSET, Call, Outcome
-        from hooktui.tap.runtimes import judge_request
+    from hooktui.tap.canonical import UNSET, Call, Outcome
+    from hooktui.tap.runtimes import judge_request
 
     outcome = Outcome(
         stdout=call.stdout.head,
@@ -158,30 +156,6 @@ def judge(call: TapCall, request: Any) -> Judged:
         fields.update(decision="failure", failure="spawn_error", failure_detail=call.spawn_error)
         fields["effect"] = fields["effect"] or "proceeds"
     return Judged(canonical, fields, problem)
-
-
-class _WithoutTypingExtensions:
-    """While the adapters load: `typing_extensions` reads as not installed.
-
-    msgspec (which the adapters use) only reaches for typing_extensions (which
-    loads inspect, ast, dis: about a third of msgspec's import) to read type
-    annotations, which judging never does; without it msgspec uses `typing`'s
-    own. Only when nothing in this process has loaded either yet: the
-    recorder's own process, not a program that imports the recorder.
-    """
-
-    def __enter__(self) -> None:
-        import sys
-
-        self.blocked = "msgspec" not in sys.modules and "typing_extensions" not in sys.modules
-        if self.blocked:
-            sys.modules["typing_extensions"] = None  # type: ignore[assignment]
-
-    def __exit__(self, *_exc) -> None:
-        import sys
-
-        if self.blocked and sys.modules.get("typing_extensions", 0) is None:
-            del sys.modules["typing_extensions"]
 
 
 def timed_out(call: TapCall) -> bool:

@@ -35,9 +35,8 @@ what the real 2.1.197 did (tests/e2e; the runtime wins):
 from __future__ import annotations
 
 import os
-from typing import Any
 
-from hooktui.tap.model import UNSET, Call, Outcome, Verdict
+from hooktui.tap.canonical import UNSET, Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
@@ -54,6 +53,10 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS = {
     "PreToolUse": "pre_tool_use",

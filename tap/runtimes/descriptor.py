@@ -4,24 +4,26 @@ Each file in this folder builds one `Runtime` (a subclass holding the methods,
 an instance holding the facts); the registry (`__init__.py`) lists them. No
 fact about a particular runtime lives here: only what a fact means.
 
-Everything here is on the tap's recording path (stdlib + msgspec only).
+Everything here is on the tap's recording path: it imports no msgspec, no
+`typing`, no `dataclasses` (facts.py says why).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from hooktui.tap.canonical import Call, Outcome, Verdict
+from hooktui.tap.runtimes.facts import Factory, Facts
 
-from hooktui.tap.model import Call, Outcome, Verdict
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 # The longest timeout a settings value may ask for; longer means "never" and is
 # clamped to this (about 24.8 days: the largest delay a JavaScript timer takes).
 MAX_TIMEOUT_MS = 2**31 - 1
 
 
-@dataclass(frozen=True, kw_only=True)
-class TimeoutRule:
+class TimeoutRule(Facts):
     """A default timeout that applies to one event and/or one handler type ("*": any).
 
     `since`: the first runtime version the rule holds for ("" = always), so a
@@ -34,8 +36,7 @@ class TimeoutRule:
     since: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Timeouts:
+class Timeouts(Facts):
     """How long the runtime lets a hook run, and how its settings spell a timeout."""
 
     default_ms: int | None = None  # a command hook at any event, when nothing else says
@@ -59,8 +60,7 @@ class Timeouts:
         return MAX_TIMEOUT_MS if ms >= MAX_TIMEOUT_MS else max(1, int(ms))
 
 
-@dataclass(frozen=True, kw_only=True)
-class Layout:
+class Layout(Facts):
     """Where a runtime's hook settings live and how they are written.
 
     Paths are relative: `project_files` to a project folder (the cwd, then the
@@ -75,7 +75,7 @@ class Layout:
     # What the runtime reads: the file kinds in the order to try them, and the
     # names it always reads as one kind. The kind never comes from the extension.
     formats: tuple[str, ...] = ("json",)
-    file_formats: Mapping[str, str] = field(default_factory=dict)
+    file_formats: Mapping[str, str] = Factory(dict)
     comments: bool = False  # JSON with // and /* */ comments is accepted
     nested: bool = True  # hooks.<event>[] = {matcher, hooks: [handler]}; else = [handler]
     command_key: str = "command"
@@ -94,8 +94,7 @@ class Layout:
     after_install: str = ""  # what the user must do after install, if anything
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)  # eq=False: a runtime is itself, hashable
-class Runtime:
+class Runtime(Facts):
     """One runtime: its facts (the fields) and its reading of the protocol (the methods).
 
     - detect(request): does this parsed JSON request look like this runtime's?
@@ -111,12 +110,12 @@ class Runtime:
     title: str = "the runtime"  # in sentences: "Claude Code treats ..."
     short: str = ""  # the label in narrow columns (default: the name)
     priority: int = 1000  # detection order: lower is asked first
-    events: Mapping[str, str] = field(default_factory=dict)  # native name -> canonical
+    events: Mapping[str, str] = Factory(dict)  # native name -> canonical
     guards: frozenset[str] = frozenset()  # native events whose hook can refuse the action
     env_vars: tuple[str, ...] = ()  # variables the runtime sets and hooks read
     project_dir_env: str = ""  # the one of env_vars that holds the project folder
     version_env: tuple[str, ...] = ()  # variables that tell hooks the runtime's version
-    timeouts: Timeouts = field(default_factory=Timeouts)
+    timeouts: Timeouts = Factory(Timeouts)
     budget_ms: int | None = None  # a latency goal without a kill (fastpace: 50 ms)
     settings: Layout | None = None  # None: `hooktui install` cannot edit its settings
     # Request keys: prompts and tool output (kept only as digests by --capture digest).
@@ -162,6 +161,10 @@ class Runtime:
 
     def request_for(self, call: Call) -> dict[str, Any]:
         raise NotImplementedError
+
+    # A runtime is itself: equal only to itself, hashable (a key in tables).
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -6,13 +6,15 @@ live and on replay.
 
 from __future__ import annotations
 
-import difflib
 import importlib
-from typing import Any
 
-from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes import RUNTIMES, UNKNOWN, module_name
 from hooktui.tap.runtimes.descriptor import Runtime
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 Adapter = Runtime
 
@@ -55,6 +57,8 @@ def suggest(name: str, choices: tuple[str, ...] = RUNTIMES) -> str | None:
     for choice in choices:
         if lowered in (choice, ADAPTERS[choice].label) or choice.startswith(lowered + "-"):
             return choice
+    import difflib  # only here: the recorder, which loads this module, never suggests
+
     close = difflib.get_close_matches(lowered, choices, n=1, cutoff=0.6)
     return close[0] if close else None
 
