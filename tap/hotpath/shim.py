@@ -21,7 +21,8 @@ from hooktui.tap.hotpath import runner
 
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "
-    "[--capture full|redacted|digest] [--timeout-ms N] [--wait] -- COMMAND [ARGS...]\n"
+    "[--capture full|redacted|digest] [--timeout-ms N [--timeout-default]] [--fail-closed] "
+    "[--wait] -- COMMAND [ARGS...]\n"
 )
 HELP = (
     USAGE
@@ -39,6 +40,9 @@ options:
                      (prompts and tool outputs kept only as sha256 + length)
   --timeout-ms N     the hook's configured timeout: recorded, and if the runtime
                      kills the tap at it, a watchdog still records the call
+  --timeout-default  the timeout is the runtime's default (the settings set none)
+  --fail-closed      the hook's settings make its failure block the action
+                     (install reads it there): recorded
   --wait             record before exiting (also HOOKTUI_TAP_WAIT=1)
 """
 )
@@ -47,6 +51,7 @@ options:
 RUNTIMES = (*runtimes.RUNTIMES, runtimes.UNKNOWN)
 CAPTURES = ("full", "redacted", "digest")
 _VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms")
+_FLAGS = ("--wait", "--timeout-default", "--fail-closed")
 
 # Signals the tap passes on to the hook (the runtime may signal only the tap).
 _FORWARD = (_signal.SIGTERM, _signal.SIGHUP, _signal.SIGINT)
@@ -71,8 +76,8 @@ def parse_args(argv: list[str]) -> dict:
         if arg in ("-h", "--help"):
             opts["help"] = True
             return opts
-        if arg == "--wait":
-            opts["wait"] = True
+        if arg in _FLAGS:
+            opts[arg[2:].replace("-", "_")] = True
             i += 1
             continue
         name, eq, value = arg.partition("=")
@@ -301,6 +306,8 @@ def _tap_call(
         runtime=opts.get("runtime"),
         capture=opts.get("capture") or "redacted",
         timeout_ms=opts.get("timeout_ms"),
+        timeout_default=bool(opts.get("timeout_default")),
+        fail_closed=bool(opts.get("fail_closed")),
         forwarded=bool(opts.get("forwarded")),
         startup_ms=opts.get("startup_ms", 0.0),
         killed=killed,

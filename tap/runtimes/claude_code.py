@@ -444,6 +444,8 @@ RUNTIME = ClaudeCode(
         "CLAUDE_CODE_REMOTE",
         "CLAUDE_CONFIG_DIR",
     ),
+    # 2.1.332 sets AI_AGENT=claude-code_2-1-332_harness for its hooks (RUNTIMES-E2E.md).
+    version_env=("AI_AGENT=claude-code_",),
     timeouts=Timeouts(default_ms=600_000, unit_ms=1000),  # 600 s for command hooks
     settings=Layout(
         project_files=(".claude/settings.json", ".claude/settings.local.json"),
@@ -453,6 +455,9 @@ RUNTIME = ClaudeCode(
         exec_args_key="args",
         async_key="async",
         fail_closed=("onFailure", "block"),
+        # PROTOCOLS.md: since 2.1.295; ignored at these events (and for async hooks).
+        fail_closed_since="2.1.295",
+        fail_closed_ignored=frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"}),
         shell="sh",  # seen: /bin/sh -c <command>
     ),
     prompt_keys=("prompt",),

@@ -43,10 +43,15 @@ class Timeouts(Facts):
     rules: tuple[TimeoutRule, ...] = ()  # first match wins, before default_ms
     unit_ms: int = 1000  # milliseconds per unit of the settings' timeout value
 
-    def default_for(self, event: str = "", handler_type: str = "command") -> int | None:
+    def default_for(
+        self, event: str = "", handler_type: str = "command", version: str = ""
+    ) -> int | None:
+        """The default for a handler at a native event, by the rules of `version`
+        (unknown: the newest rules)."""
         for rule in self.rules:
             if rule.event in ("*", event) and rule.handler_type in ("*", handler_type):
-                return rule.ms
+                if in_force(rule.since, version):
+                    return rule.ms
         return self.default_ms
 
     def from_settings(self, value: Any) -> int | None:
@@ -84,8 +89,11 @@ class Layout(Facts):
     type_key: str = "type"
     default_type: str = ""  # the handler type when none is written ("": it must be written)
     async_key: str = ""  # a true value here: the runtime does not wait for the answer
-    # (key, value) of a handler whose failure blocks the action (fails closed).
+    # (key, value) of a handler whose failure blocks the action (fails closed);
+    # the first version that reads it, and the native events where it is ignored.
     fail_closed: tuple[str, Any] = ("", None)
+    fail_closed_since: str = ""
+    fail_closed_ignored: frozenset[str] = frozenset()
     # How the runtime runs a command line: `<shell> -c <text>`, after replacing
     # each of `substitutions` in the text with a shell-quoted value.
     shell: str = "sh"
@@ -147,6 +155,48 @@ class Runtime(Facts):
         """The rules of that version of the runtime (by default: one set of rules)."""
         return self
 
+    def version_in(self, environ: Mapping[str, str]) -> str:
+        """The runtime's version as it tells its hooks ("" when it does not).
+
+        Each of `version_env` is a variable name, or `NAME=prefix` when the
+        value counts only if it starts with `prefix` (Claude Code's `AI_AGENT`
+        names the agent first); the version is the value's first run of
+        digits, dots and dashes, dashes read as dots (`2-1-332` -> `2.1.332`).
+        """
+        for spec in self.version_env:
+            name, _, prefix = spec.partition("=")
+            value = environ.get(name)
+            if value and value.startswith(prefix):
+                found = version_text(value[len(prefix) :])
+                if found:
+                    return found
+        return ""
+
+    def timeout_for(self, native_event: str, version: str = "") -> int | None:
+        """The timeout this runtime gives a command hook that sets none."""
+        return self.timeouts.default_for(native_event, "command", version)
+
+    def fails_closed(self, call: Call, configured: bool = False, version: str = "") -> bool:
+        """Does a failure of this call's hook (a crash, an error exit, no start) block the
+        action? Yes when the runtime itself reads a crash so, or when the hook's settings
+        asked for it (`configured`, from `settings.fail_closed`) where this version of the
+        runtime honours that at this event."""
+        if configured and self._honours_fail_closed(call, version):
+            return True
+        try:
+            crash = self.judge(call, Outcome(exit_code=None, signal=9))
+        except Exception:  # a runtime that cannot judge this call: nothing blocks it
+            return False
+        return crash.decision == "failure" and crash.effect == "blocks"
+
+    def _honours_fail_closed(self, call: Call, version: str) -> bool:
+        layout = self.settings
+        if layout is None or not layout.fail_closed[0]:
+            return False
+        if call.native_event in layout.fail_closed_ignored:
+            return False
+        return in_force(layout.fail_closed_since, version)
+
     def detect(self, request: Any) -> bool:
         raise NotImplementedError
 
@@ -168,3 +218,35 @@ class Runtime(Facts):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def version_text(text: str) -> str:
+    """The first run of digits, dots and dashes in `text` that holds a digit, dashes as
+    dots and without separators at its ends ("v1.0.102" -> "1.0.102", "2-1-332_x" ->
+    "2.1.332"); "" when there is none."""
+    run = ""
+    for char in text + " ":
+        if char.isdigit() or (run and char in ".-"):
+            run += char
+        elif run:
+            break
+    return run.replace("-", ".").strip(".")
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """A version for comparing: its dotted numbers ("2.1.332" -> (2, 1, 332))."""
+    key = []
+    for part in version.split("."):
+        digits = ""
+        for char in part:
+            if not char.isdigit():
+                break
+            digits += char
+        key.append(int(digits or 0))
+    return tuple(key)
+
+
+def in_force(since: str, version: str) -> bool:
+    """Does a rule that holds `since` a version hold for `version`? An unknown version
+    ("") is read as the newest."""
+    return not since or not version or version_key(version) >= version_key(since)
