@@ -123,3 +123,30 @@ async def test_watch_opens_old_streams_together() -> None:
         await wait_until(pilot, lambda: app.loaded and app.detail_loaded is not None)
         assert len(app.view) == sum(len(_lines(p)) for p in OLD)
         assert not isinstance(app.detail_loaded.record, BadLine)
+
+
+def test_watch_shows_the_stored_call_not_a_new_reading_of_the_request(tmp_path: Path) -> None:
+    """The detail pane reads the record's canonical call: a v2 record needs no parser
+    (here its request is text no runtime reads; the call the tap stored is shown)."""
+    from hooktui.tui.app.watch_tabs import load_tabs
+
+    from tests.records import record
+
+    rec = record(
+        id="a",
+        ts="2026-03-01T10:00:00Z",
+        decision="replace",
+        event="post_tool_use",
+        request="not JSON",
+        request_format="text",
+        tool_input={"command": "make stored-input"},
+        tool_output="stored output",
+        updated_output="new output",
+    )
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(model.encode_record(rec))
+    heads, _ = load_stream(str(path))
+    [entry] = make_entries(0, heads)
+    tabs = load_tabs(str(path), entry, UTC, color=False)
+    assert "make stored-input" in _text(tabs["summary"])
+    assert "-stored output" in _text(tabs["diff"]) and "+new output" in _text(tabs["diff"])
