@@ -82,7 +82,7 @@ def judge(call: TapCall, request: Any) -> Judged:
     _spawn_error_is_a_failure(call, judged.verdict)
     if runtime is not None:
         # The fallback reader (a runtime that tripped on the request) has no version.
-        judged.version = version if runtime is reader else ""
+        judged.version = version if runtime.name == reader.name else ""
         describe_hook(judged, call, runtime)
     return judged
 
