@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hooktui.tap.model import Verdict
-from msgspec import UNSET
+from hooktui.tap.model import UNSET, Verdict
 
 UNCHANGED = "unchanged"
 REASON_ONLY = "reason_only"

@@ -14,8 +14,7 @@ from hooktui.replay.compare import (
     SKIPPED,
     TIGHTENED,
 )
-from hooktui.tap.model import Outcome, Record, Verdict
-from msgspec import UNSET
+from hooktui.tap.model import UNSET, Outcome, Record, Verdict
 
 FAIL_ON = ("changed", "loosened", "none")
 

@@ -2,7 +2,21 @@
 
 Every other part of hooktui speaks these types. The record keeps its summary
 fields flat at the top level so `jq 'select(.decision=="deny")'` works on a
-stream without knowing anything else about it.
+stream without knowing anything else about it. `Call`, `Outcome`, `Verdict`
+and `UNSET` live in canonical.py (plain classes the tap's recorder can build
+without msgspec); the record and its parts are msgspec Structs, decoded by
+one reusable decoder per type.
+
+Record versions (`v`), and how a reader opens each (`Record.__post_init__`,
+so every decoder of a Record does it, once, at decode):
+
+- 1: the canonical call is not stored; it is read out of `request` with the
+  runtime's parser. `hook.timeout_ms` is what the tap was given (configured
+  or install's default, not said which); `timeout_source`, `fails` and
+  `runtime_version` are unknown ("").
+- 2: the record describes itself: `prompt`, `tool_input`, `tool_output`,
+  `is_error` (the canonical call), `runtime_version`, and in `hook` the
+  effective `timeout_ms` with its `timeout_source` and the failure mode `fails`.
 """
 
 from __future__ import annotations
@@ -11,91 +25,23 @@ from typing import Any
 
 import msgspec
 from hooktui.tap import runtimes
-from msgspec import UNSET, UnsetType
 
-SCHEMA_VERSION = 1
+# The canonical call, outcome, verdict and their words live in canonical.py: re-exported.
+from hooktui.tap.canonical import DECISIONS as DECISIONS
+from hooktui.tap.canonical import EFFECTS as EFFECTS
+from hooktui.tap.canonical import EVENTS as EVENTS
+from hooktui.tap.canonical import FAILURES as FAILURES
+from hooktui.tap.canonical import UNSET, Verdict
+from hooktui.tap.canonical import Call as Call
+from hooktui.tap.canonical import Outcome as Outcome
+from msgspec import UnsetType
+
+SCHEMA_VERSION = 2
 
 RUNTIMES = runtimes.RUNTIMES  # the registry's list (tap/runtimes/__init__.py)
 UNKNOWN = runtimes.UNKNOWN
 
-EVENTS = (
-    "pre_tool_use",
-    "post_tool_use",
-    "user_prompt",
-    "permission_request",
-    "stop",
-    "session",
-    "notification",
-    "other",
-)
-
-DECISIONS = ("allow", "deny", "ask", "modify", "replace", "failure")
-
-# Why a hook "did not answer", in the runtime's own terms.
-FAILURES = (
-    "exit_code",  # non-zero exit the runtime does not read as an answer
-    "signal",  # killed by a signal
-    "timeout",  # ran past its timeout
-    "empty_output",  # exit 0 but nothing on stdout where an answer is required
-    "invalid_json",  # stdout was not the JSON the runtime wanted
-    "wrong_decision",  # a decision that is not valid for this event
-    "unsupported",  # valid JSON, but not an answer this runtime accepts
-    "spawn_error",  # the hook command could not be started
-)
-
-# What the runtime does after a failure.
-EFFECTS = ("proceeds", "blocks")
-
 CAPTURES = ("full", "redacted", "digest")
-
-
-class Call(msgspec.Struct, omit_defaults=True, kw_only=True):
-    """One hook invocation, as every runtime would describe it."""
-
-    runtime: str
-    event: str
-    native_event: str = ""
-    tool_name: str = ""
-    tool_input: Any = None
-    tool_output: Any = None  # post only
-    is_error: bool | None = None  # post only
-    session_id: str = ""
-    agent_id: str = ""
-    tool_call_id: str = ""
-    cwd: str = ""
-    prompt: str | None = None
-
-
-class Outcome(msgspec.Struct, kw_only=True):
-    """What the hook process did: its bytes, how it ended, how long it took."""
-
-    stdout: bytes = b""
-    stderr: bytes = b""
-    exit_code: int | None = None  # None when killed by a signal or never started
-    signal: int | None = None
-    timed_out: bool = False
-    duration_ms: float = 0.0
-    spawn_error: str = ""  # non-empty when the command could not be started
-
-
-class Verdict(msgspec.Struct, omit_defaults=True, kw_only=True):
-    """The canonical decision a runtime reads out of an Outcome."""
-
-    decision: str
-    reason: str = ""
-    context: str = ""  # text added to the model's context, where the runtime has that
-    updated_input: Any | UnsetType = UNSET  # modify: the whole new tool input
-    updated_output: Any | UnsetType = UNSET  # replace: the new tool output
-    failure: str = ""  # one of FAILURES when decision == "failure"
-    failure_detail: str = ""  # a human sentence: what exactly was wrong
-    effect: str = ""  # one of EFFECTS when decision == "failure"
-
-    @property
-    def lets_through(self) -> bool:
-        """True when the tool call goes ahead (possibly rewritten)."""
-        if self.decision == "failure":
-            return self.effect != "blocks"
-        return self.decision in ("allow", "modify", "replace")
 
 
 class Blob(msgspec.Struct, kw_only=True):
@@ -120,11 +66,19 @@ class HookInfo(msgspec.Struct, kw_only=True):
     argv: list[str] = []
     cwd: str = ""
     env: dict[str, str] = {}  # only the runtime variables hooks read (CLAUDE_PROJECT_DIR, ...)
-    timeout_ms: int | None = None  # the configured timeout, when known
+    # The timeout the runtime applies to this hook, and where it comes from:
+    # "configured" (its settings), "default" (the runtime's, for this event and
+    # handler type, by the rules of its version), "" (not known: v1, or no timeout).
+    timeout_ms: int | None = None
+    timeout_source: str = ""
+    # What a failure of this hook (a crash, an error exit, no start) does to the
+    # action, by the runtime's rules and the hook's settings (Claude Code's
+    # `onFailure: "block"`): "open" (it proceeds), "closed" (blocked), "" (not known).
+    fails: str = ""
     # JSON pointers (e.g. "/hook/cwd") of values that were not UTF-8: kept with each
     # stray byte as `\xNN` and each backslash doubled (record.hookinfo.unescape_bytes).
     # Absent when there are none.
-    escaped: list[str] | UnsetType = UNSET
+    escaped: list[str] | UnsetType = msgspec.UNSET
 
 
 class Redaction(msgspec.Struct, kw_only=True):
@@ -146,6 +100,7 @@ class Record(msgspec.Struct, kw_only=True):
     id: str
     ts: str  # RFC 3339, UTC, when the hook started
     runtime: str
+    runtime_version: str = ""  # when the runtime tells hooks its version ("2.1.332")
     event: str
     native_event: str = ""
     tool_name: str = ""
@@ -163,10 +118,16 @@ class Record(msgspec.Struct, kw_only=True):
     agent_id: str = ""
     tool_call_id: str = ""
     cwd: str = ""
+    # The rest of the canonical call, as the runtime's parser read the request
+    # (digested and redacted as the request is).
+    prompt: str | None = None
+    tool_input: Any = None
+    tool_output: Any = None  # post only
+    is_error: bool | None = None  # post only
     request: Any = None  # parsed JSON, or the raw text when it was not JSON
     request_format: str = "json"  # "json" | "text" | "empty"
-    updated_input: Any | UnsetType = UNSET
-    updated_output: Any | UnsetType = UNSET
+    updated_input: Any | UnsetType = msgspec.UNSET
+    updated_output: Any | UnsetType = msgspec.UNSET
     context: str = ""
     hook: HookInfo = msgspec.field(default_factory=HookInfo)
     stdout: Blob = msgspec.field(default_factory=Blob)
@@ -176,18 +137,61 @@ class Record(msgspec.Struct, kw_only=True):
     tap_version: str = ""
     tap_error: str = ""  # set when the tap itself hit a problem while recording
 
+    def __post_init__(self) -> None:
+        # Runs for every Record decoded or built: an older record is brought up
+        # to this version here, once, so no reader needs to know there were others
+        # (`v` stays as written: it says what the tap that wrote it knew).
+        if self.v < SCHEMA_VERSION:
+            _upgrade(self)
+
+    @property
+    def call(self) -> Call:
+        """The canonical call, from the record's own fields."""
+        return Call(
+            runtime=self.runtime,
+            event=self.event,
+            native_event=self.native_event,
+            tool_name=self.tool_name,
+            tool_input=self.tool_input,
+            tool_output=self.tool_output,
+            is_error=self.is_error,
+            session_id=self.session_id,
+            agent_id=self.agent_id,
+            tool_call_id=self.tool_call_id,
+            cwd=self.cwd,
+            prompt=self.prompt,
+        )
+
     @property
     def verdict(self) -> Verdict:
         return Verdict(
             decision=self.decision,
             reason=self.reason,
             context=self.context,
-            updated_input=self.updated_input,
-            updated_output=self.updated_output,
+            updated_input=_unset(self.updated_input),
+            updated_output=_unset(self.updated_output),
             failure=self.failure,
             failure_detail=self.failure_detail,
             effect=self.effect,
         )
+
+
+def _unset(value: Any) -> Any:
+    """A Record's unset field (msgspec's UNSET) as a Verdict's (canonical.UNSET)."""
+    return UNSET if value is msgspec.UNSET else value
+
+
+def _upgrade(record: Record) -> None:
+    """v1 -> the current version: the canonical call, read out of the stored request
+    by the runtime's parser (the record's request is already redacted or digested
+    as its capture said, so the call is too). What v1 did not know stays unknown."""
+    from hooktui.tap.runtimes import call_of
+
+    call = call_of(record.runtime, record.request)
+    record.prompt = call.prompt
+    record.tool_input = call.tool_input
+    record.tool_output = call.tool_output
+    record.is_error = call.is_error
 
 
 class HookHead(msgspec.Struct, omit_defaults=True, kw_only=True):

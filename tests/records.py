@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hooktui.tap.model import Record, RecordHead
+from hooktui.tap.runtimes import call_of
 
 # A hand-made call is an allowed Claude Code Bash call before it runs, unless a test says otherwise.
 BASH_CALL: dict[str, Any] = dict(
@@ -21,8 +22,13 @@ def _fields(layers: tuple[dict[str, Any], ...], fields: dict[str, Any]) -> dict[
 
 
 def record(*layers: dict[str, Any], **fields: Any) -> Record:
-    """A Record of BASH_CALL, updated by each of `layers` in turn, then by `fields`."""
-    return Record(**_fields(layers, fields))
+    """A Record of BASH_CALL, updated by each of `layers` in turn, then by `fields`; the
+    canonical call fields not given are read out of its request, as the tap stores them."""
+    merged = _fields(layers, fields)
+    call = call_of(merged["runtime"], merged.get("request"))
+    for name in ("prompt", "tool_input", "tool_output", "is_error"):
+        merged.setdefault(name, getattr(call, name))
+    return Record(**merged)
 
 
 def head(*layers: dict[str, Any], **fields: Any) -> RecordHead:

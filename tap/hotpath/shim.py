@@ -24,7 +24,8 @@ from hooktui.tap.hotpath.watchdog import Watchdog
 
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "
-    "[--capture full|redacted|digest] [--timeout-ms N] [--wait] -- COMMAND [ARGS...]\n"
+    "[--capture full|redacted|digest] [--timeout-ms N [--timeout-default]] [--fail-closed] "
+    "[--wait] -- COMMAND [ARGS...]\n"
 )
 HELP = (
     USAGE
@@ -43,6 +44,9 @@ options:
   --timeout-ms N     the hook's configured timeout: recorded, and if the runtime
                      kills the tap at it, a watchdog still records the call
                      (any whole number; beyond ~285,000 years it is that long)
+  --timeout-default  the timeout is the runtime's default (the settings set none)
+  --fail-closed      the hook's settings make its failure block the action
+                     (install reads it there): recorded
   --wait             record before exiting (also HOOKTUI_TAP_WAIT=1)
 """
 )
@@ -52,6 +56,7 @@ _VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms")
 # The largest timeout kept as given (exact in JSON, ~285,000 years); longer
 # ones are clamped to it. Any timeout this long means "never" in practice.
 MAX_TIMEOUT_MS = 2**53
+_FLAGS = ("--wait", "--timeout-default", "--fail-closed")
 _SIGKILL = 9
 # What Python's locale coercion (PEP 538) puts in LC_CTYPE.
 _COERCED = (b"C.UTF-8", b"C.utf8", b"UTF-8")
@@ -83,8 +88,8 @@ def parse_args(argv: list[str]) -> dict:
         if arg in ("-h", "--help"):
             opts["help"] = True
             return opts
-        if arg == "--wait":
-            opts["wait"] = True
+        if arg in _FLAGS:
+            opts[arg[2:].replace("-", "_")] = True
             i += 1
             continue
         name, eq, value = arg.partition("=")
@@ -329,6 +334,8 @@ def _tap_call(
         runtime=opts.get("runtime"),
         capture=opts.get("capture") or "redacted",
         timeout_ms=opts.get("timeout_ms"),
+        timeout_default=bool(opts.get("timeout_default")),
+        fail_closed=bool(opts.get("fail_closed")),
         forwarded=bool(opts.get("forwarded")),
         startup_ms=opts.get("startup_ms", 0.0),
         killed=killed,

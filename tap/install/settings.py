@@ -158,10 +158,30 @@ def _timeout_ms(runtime: Runtime, h: Handler) -> int | None:
     return runtime.timeouts.default_for(h.event, "command")
 
 
-def _tap(opts: Options, python: str | None, label: str, timeout_ms: int | None) -> Tap:
+def _hook_facts(runtime: Runtime, h: Handler) -> tuple[str, ...]:
+    """What the tap is told of the hook's settings beyond its timeout: that the timeout
+    is the runtime's default (none is set), that its failure blocks the action."""
+    layout = runtime.settings
+    facts: tuple[str, ...] = ()
+    if runtime.timeouts.from_settings(h.handler.get(layout.timeout_key)) is None:
+        facts += ("--timeout-default",)
+    key, value = layout.fail_closed
+    if key and key in h.handler and h.handler[key] == value:
+        facts += ("--fail-closed",)
+    return facts
+
+
+def _tap(
+    opts: Options,
+    python: str | None,
+    label: str,
+    timeout_ms: int | None,
+    facts: tuple[str, ...] = (),
+) -> Tap:
     args = ["--label", label, "--runtime", opts.runtime]
     if timeout_ms is not None:
         args += ["--timeout-ms", str(timeout_ms)]
+    args += facts if timeout_ms is not None else [f for f in facts if f != "--timeout-default"]
     if opts.stream:
         args += ["--stream", opts.stream]
     return Tap(opts.hooktui, python, tuple(args))
@@ -205,7 +225,9 @@ def _wrap_one(runtime: Runtime, opts: Options, python: str | None, h: Handler):
     else:
         original = found.original if found and found.original is not None else current
         argv = split_words(original)
-    tap = _tap(opts, python, _label(opts, h, argv), _timeout_ms(runtime, h))
+    tap = _tap(
+        opts, python, _label(opts, h, argv), _timeout_ms(runtime, h), _hook_facts(runtime, h)
+    )
     if args is not None:
         command, new_args = wrap_exec(argv, tap)
         values: dict[str, Any] = {layout.command_key: command, layout.exec_args_key: new_args}

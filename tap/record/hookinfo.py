@@ -47,13 +47,15 @@ def os_bytes(value: str) -> bytes:
 def hook_info(
     argv: list[str],
     label: str | None,
-    timeout_ms: int | None,
     env_names: list[str],
     default_label,
+    runtime_view: dict,
 ) -> dict:
     """The record's `hook` object, in HookInfo's field order.
 
-    `default_label(argv)` names the hook when no label was given.
+    `default_label(argv)` names the hook when no label was given;
+    `runtime_view` holds how the runtime treats it (`timeout_ms`,
+    `timeout_source`, `fails`: judge.py).
     """
     escaped: list[str] = []
 
@@ -73,7 +75,7 @@ def hook_info(
             name: text(value, "/hook/env/" + name.replace("~", "~0").replace("/", "~1"))
             for name, value in _runtime_env(env_names).items()
         },
-        "timeout_ms": timeout_ms,
+        **runtime_view,
     }
     if escaped:  # absent when there are none
         info["escaped"] = escaped

@@ -4,13 +4,14 @@ Runs after the hook's answer has gone back, in a process of its own, once per
 tool call: it imports only what writing a record needs (`_json`, the built-in
 sha256, `binascii`; `re` and the redaction rules only when a string holds a
 rule's keyword), and builds the record as plain JSON data in the field order
-of `hooktui.tap.model.Record`, which readers decode it with. (The adapters
-that judge the call, tap/runtimes, still load msgspec and `typing`: most of
-what a record costs today.) Steps, in order:
+of `hooktui.tap.model.Record`, which readers decode it with. The runtimes
+(tap/runtimes) load no msgspec, `typing` or `dataclasses` either. Steps:
 
-1. judge: the runtime's adapter reads the untouched request and output;
-2. assemble the record's fields; the hook's argv, cwd and variables are
-   kept even when they are not UTF-8 (hookinfo.py);
+1. judge: the runtime reads the untouched request and output, and says its
+   version, the hook's timeout and what a failure of it does (judge.py);
+2. assemble the record's fields, the canonical call among them, so readers
+   need no runtime's parser; the hook's argv, cwd and variables are kept
+   even when they are not UTF-8 (hookinfo.py);
 3. `--capture digest`: prompts and tool outputs, and every quote of them
    elsewhere, become `[digest sha256:<hex> len:<n>]` (digest.py);
 4. unless `--capture full`, every string of the record, keys included, is
@@ -29,6 +30,7 @@ from hooktui.tap.hotpath import stream
 from hooktui.tap.record import digest, jsonio
 from hooktui.tap.record.blobs import blob_text, finish_blob
 from hooktui.tap.record.hookinfo import escape_bytes, hook_info
+from hooktui.tap.record.judge import ABSENT, Judged, judge, timed_out
 from hooktui.tap.record.request import load_request
 from hooktui.tap.record.tapcall import CAPTURES, TapCall
 from hooktui.tap.version import __version__
@@ -37,25 +39,14 @@ TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_VERSION = 1  # hooktui.tap.model.SCHEMA_VERSION (a test checks)
+SCHEMA_VERSION = 2  # hooktui.tap.model.SCHEMA_VERSION (a test checks)
 UNKNOWN = "unknown"  # hooktui.tap.model.UNKNOWN
 
 # The record's own bookkeeping: no user text, so never redacted or scrubbed.
 _BOOKKEEPING = frozenset(
     {"v", "id", "ts", "capture", "tap_version", "request_format", "runtime", "event"}
-    | {"decision", "redactions"}
+    | {"runtime_version", "decision", "redactions"}
 )
-_VERDICT_FIELDS = (
-    "decision",
-    "reason",
-    "context",
-    "updated_input",
-    "updated_output",
-    "failure",
-    "failure_detail",
-    "effect",
-)
-_ABSENT = object()  # a verdict field the adapter left unset
 
 
 def record(call: TapCall) -> dict | None:
@@ -111,98 +102,6 @@ def encode_line(fields: dict) -> bytes:
         return jsonio.dumps(fields) + b"\n"
 
 
-# --- 1. judge ------------------------------------------------------------
-
-
-class Judged:
-    """The adapter's reading: the canonical call and the verdict as plain fields."""
-
-    __slots__ = ("call", "verdict", "problem")
-
-    def __init__(self, call: Any, verdict: dict, problem: str) -> None:
-        self.call = call
-        self.verdict = verdict
-        self.problem = problem
-
-
-def judge(call: TapCall, request: Any) -> Judged:
-    """What the runtime makes of the call, by its own rules (tap/runtimes)."""
-    with _WithoutTypingExtensions():
-        from hooktui.tap.model import UNSET, Call, Outcome
-        from hooktui.tap.runtimes import judge_request
-
-    outcome = Outcome(
-        stdout=call.stdout.head,
-        stderr=call.stderr.head,
-        exit_code=call.exit_code,
-        signal=call.signal,
-        timed_out=timed_out(call),
-        duration_ms=call.duration_ms,
-        spawn_error=call.spawn_error,
-    )
-    problem = ""
-    try:
-        _adapter, canonical, verdict = judge_request(request, outcome, call.runtime)
-        fields = {name: getattr(verdict, name) for name in _VERDICT_FIELDS}
-    except Exception as exc:  # a bug in an adapter must not lose the call
-        problem = f"judging failed: {exc!r}"
-        canonical = Call(runtime=call.runtime or UNKNOWN, event="other")
-        failed = call.exit_code != 0
-        fields = dict.fromkeys(_VERDICT_FIELDS, "")
-        fields.update(decision="failure" if failed else "allow", failure="exit_code" * failed)
-        fields.update(updated_input=UNSET, updated_output=UNSET)
-    for name in ("updated_input", "updated_output"):
-        if fields[name] is UNSET:
-            fields[name] = _ABSENT
-    if call.spawn_error and fields["failure"] != "spawn_error":
-        fields.update(decision="failure", failure="spawn_error", failure_detail=call.spawn_error)
-        fields["effect"] = fields["effect"] or "proceeds"
-    return Judged(canonical, fields, problem)
-
-
-class _WithoutTypingExtensions:
-    """While the adapters load: `typing_extensions` reads as not installed.
-
-    msgspec (which the adapters use) only reaches for typing_extensions (which
-    loads inspect, ast, dis: about a third of msgspec's import) to read type
-    annotations, which judging never does; without it msgspec uses `typing`'s
-    own. Only when nothing in this process has loaded either yet: the
-    recorder's own process, not a program that imports the recorder.
-    """
-
-    def __enter__(self) -> None:
-        import sys
-
-        self.blocked = "msgspec" not in sys.modules and "typing_extensions" not in sys.modules
-        if self.blocked:
-            sys.modules["typing_extensions"] = None  # type: ignore[assignment]
-
-    def __exit__(self, *_exc) -> None:
-        import sys
-
-        if self.blocked and sys.modules.get("typing_extensions", 0) is None:
-            del sys.modules["typing_extensions"]
-
-
-def timed_out(call: TapCall) -> bool:
-    """Did the runtime stop this hook for its timeout?
-
-    The watchdog knows (`killed`). Otherwise the tap cannot see the runtime's
-    clock, only its signal: a hook that died by a signal the tap forwarded, at
-    (or within 5 % before) the configured `--timeout-ms`, was killed for
-    running too long. The runtime's clock started when it spawned the tap:
-    the tap's own start-up (`startup_ms`) counts too.
-    """
-    if call.killed is not None:
-        return call.killed
-    return bool(
-        call.timeout_ms
-        and call.signal is not None
-        and call.forwarded
-        and call.duration_ms + call.startup_ms >= call.timeout_ms * 0.95
-    )
-
-
 # --- 2. assemble ---------------------------------------------------------
 
 
@@ -217,6 +116,7 @@ def assemble(
         "id": new_id(call.started_at),
         "ts": rfc3339(call.started_at),
         "runtime": c.runtime or UNKNOWN,
+        "runtime_version": judged.version,
         "event": c.event or "other",
         "native_event": c.native_event,
         "tool_name": c.tool_name,
@@ -234,15 +134,24 @@ def assemble(
         "agent_id": c.agent_id,
         "tool_call_id": c.tool_call_id,
         "cwd": c.cwd,
+        "prompt": c.prompt,
+        "tool_input": c.tool_input,
+        "tool_output": c.tool_output,
+        "is_error": c.is_error,
         "request": request,
         "request_format": request_format,
     }
     for name in ("updated_input", "updated_output"):
-        if v[name] is not _ABSENT:
+        if v[name] is not ABSENT:
             fields[name] = v[name]
     fields["context"] = v["context"]
+    runtime_view = {
+        "timeout_ms": judged.timeout_ms,
+        "timeout_source": judged.timeout_source,
+        "fails": judged.fails,
+    }
     fields["hook"] = hook_info(
-        call.argv, call.label, call.timeout_ms, runtime_env_names(), default_label
+        call.argv, call.label, runtime_env_names(), default_label, runtime_view
     )
     fields.update(stdout=None, stderr=None, redactions=[], capture=call.capture)
     fields["tap_version"] = tap_version
@@ -314,29 +223,38 @@ def rfc3339(ts: float) -> str:
 def keep_digests_only(fields: dict, judged: Judged) -> None:
     """`--capture digest`: no prompt or tool output left anywhere (digest.py)."""
     quoted: list[str] = []
-    request = fields["request"]
-    if fields["request_format"] == "json":
-        fields["request"] = digest.digest_keys_in(
-            request, digest.digest_keys(fields["runtime"]), quoted
-        )
-    elif fields["request_format"] == "text":  # no telling what is a prompt in raw text: all
-        quoted.append(request)
-        fields["request"] = digest.digest_marker(request)
-    call = judged.call
-    for value in (call.prompt, call.tool_output):
-        if value is not None:
-            digest.strings(value, quoted)
+    keys = digest.digest_keys(fields["runtime"])
+    _digest_request(fields, keys, quoted)
+    _digest_call(fields, keys, quoted)
     rewrites_prompt = fields["event"] == "user_prompt"
     for name in ("updated_output", "updated_input"):
         if name in fields and (name == "updated_output" or rewrites_prompt):
             digest.strings(fields[name], quoted)
             fields[name] = digest.digest_marker(fields[name])
-    fields["summary"], _ = _summary(_Masked(call))
+    fields["summary"], _ = _summary(_Masked(judged.call))
     quotes = digest.Quotes(quoted)
     if quotes:
         for name, value in fields.items():
             if name not in _BOOKKEEPING and name not in ("stdout", "stderr"):
                 fields[name] = quotes.scrub(value)
+
+
+def _digest_request(fields: dict, keys: frozenset[str], quoted: list[str]) -> None:
+    request = fields["request"]
+    if fields["request_format"] == "json":
+        fields["request"] = digest.digest_keys_in(request, keys, quoted)
+    elif fields["request_format"] == "text":  # no telling what is a prompt in raw text: all
+        quoted.append(request)
+        fields["request"] = digest.digest_marker(request)
+
+
+def _digest_call(fields: dict, keys: frozenset[str], quoted: list[str]) -> None:
+    """The canonical call as its request now reads: the same markers in the same places."""
+    for name in ("prompt", "tool_output"):
+        if fields[name] is not None:
+            digest.strings(fields[name], quoted)
+            fields[name] = digest.digest_marker(fields[name])
+    fields["tool_input"] = digest.digest_keys_in(fields["tool_input"], keys, quoted)
 
 
 class _Masked:

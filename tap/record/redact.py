@@ -70,7 +70,7 @@ def redact_tree(value: Any, pointer: str = "") -> tuple[Any, list[tuple[str, str
     if not present:
         return value, []
     found: list[tuple[str, str, str]] = []
-    return _walk(value, pointer, present, found), found
+    return _walk(value, pointer, present, found, {}), found
 
 
 def keywords_in(text: str) -> set[str]:
@@ -133,26 +133,35 @@ def _collect(value: Any, out: list[str]) -> None:
             _collect(v, out)
 
 
-def _walk(value: Any, pointer: str, present: set[str], found: list) -> Any:
+def _walk(value: Any, pointer: str, present: set[str], found: list, done: dict) -> Any:
+    """`done`: each string already redacted, and how (a record holds the tool input
+    twice: in the canonical call and in the request)."""
     if isinstance(value, str):
-        new, hits = _redact(value, present)
+        new, hits = _redact_once(value, present, done)
         found.extend((pointer, kind, digest) for kind, digest in hits)
         return new
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
             if isinstance(key, str):
-                key, hits = _redact(key, present)
+                key, hits = _redact_once(key, present, done)
                 key = _unique(key, out) if hits else key
                 where = f"{pointer}/{escape_pointer_token(key)}"
                 found.extend((where, kind, digest) for kind, digest in hits)
             else:
                 where = f"{pointer}/{escape_pointer_token(str(key))}"
-            out[key] = _walk(item, where, present, found)
+            out[key] = _walk(item, where, present, found, done)
         return out
     if isinstance(value, list):
-        return [_walk(v, f"{pointer}/{i}", present, found) for i, v in enumerate(value)]
+        return [_walk(v, f"{pointer}/{i}", present, found, done) for i, v in enumerate(value)]
     return value
+
+
+def _redact_once(text: str, present: set[str], done: dict) -> tuple[str, list]:
+    result = done.get(text)
+    if result is None:
+        result = done[text] = _redact(text, present)
+    return result
 
 
 def _unique(key: str, taken: dict) -> str:

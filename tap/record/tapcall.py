@@ -40,7 +40,10 @@ class TapCall:
 
     Options (from `hooktui tap`'s command line): `stream` (None: the default
     stream), `label` (None: named after the command), `runtime` (None:
-    detected), `capture`, `timeout_ms`, `argv` (the hook command).
+    detected), `capture`, `timeout_ms`, `timeout_default` (True: `timeout_ms`
+    is the runtime's default, the settings set none), `fail_closed` (the
+    hook's settings ask that its failure block the action), `argv` (the hook
+    command).
 
     What happened: `request` (the bytes the hook got on stdin), `stdout`,
     `stderr` (Captured), `exit_code` / `signal` (one of them, or neither when
@@ -59,6 +62,7 @@ class TapCall:
         "capture",
         "duration_ms",
         "exit_code",
+        "fail_closed",
         "forwarded",
         "killed",
         "label",
@@ -71,6 +75,7 @@ class TapCall:
         "stderr",
         "stdout",
         "stream",
+        "timeout_default",
         "timeout_ms",
     )
 
@@ -91,6 +96,8 @@ class TapCall:
         runtime: str | None = None,
         capture: str = "redacted",
         timeout_ms: int | None = None,
+        timeout_default: bool = False,
+        fail_closed: bool = False,
         forwarded: bool = False,
         startup_ms: float = 0.0,
         killed: bool | None = None,
@@ -109,6 +116,8 @@ class TapCall:
         self.runtime = runtime
         self.capture = capture
         self.timeout_ms = timeout_ms
+        self.timeout_default = timeout_default
+        self.fail_closed = fail_closed
         self.forwarded = forwarded
         self.startup_ms = startup_ms
         self.killed = killed

@@ -1,16 +1,19 @@
 """Helpers the runtimes share: reading requests and answers, writing answers.
 
 No fact about one runtime lives here (each runtime's file holds its own).
-Everything here is on the tap's recording path (stdlib + msgspec only).
+Everything here is on the tap's recording path: JSON through record/jsonio.py
+(CPython's `_json`), no msgspec, no `typing`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-from hooktui.tap.model import UNSET, Call, Outcome, Verdict
+from hooktui.tap.canonical import UNSET, Call, Outcome, Verdict
+from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.descriptor import Runtime
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # The old name of a runtime's descriptor (tests and other helpers import it).
 Adapter = Runtime
@@ -60,9 +63,9 @@ class Stdout:
             self.kind = "empty"
             return
         try:
-            self.value = msgspec.json.decode(text)
+            self.value = jsonio.loads(text)
             self.kind = "json"
-        except msgspec.DecodeError:
+        except jsonio.NotJSON:
             self.kind = "text"
 
     @property
@@ -83,7 +86,7 @@ def str_field(d: dict, *keys: str) -> str:
             continue
         if isinstance(value, str):
             return value
-        return msgspec.json.encode(value).decode()
+        return jsonio.dumps(value).decode()
     return ""
 
 
@@ -127,11 +130,9 @@ def process_failure(outcome: Outcome, title: str, effect: str, consequence: str)
 # ---------------------------------------------------------------------------
 # Writing answers
 
-_encoder = msgspec.json.Encoder()
-
 
 def json_line(obj: Any) -> bytes:
-    return _encoder.encode(obj) + b"\n"
+    return jsonio.dumps(obj) + b"\n"
 
 
 def has(value: Any) -> bool:

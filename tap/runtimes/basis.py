@@ -26,9 +26,7 @@ A crash, a kill and a timeout take the same path (a hook that did not answer).
 
 from __future__ import annotations
 
-from typing import Any
-
-from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
@@ -38,6 +36,10 @@ from hooktui.tap.runtimes.base import (
     str_field,
 )
 from hooktui.tap.runtimes.descriptor import Runtime
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS = {"pre_tool_use": "pre_tool_use", "post_tool_use": "post_tool_use"}
 _CONSEQUENCE = (

@@ -35,9 +35,8 @@ what the real 2.1.197 did (tests/e2e; the runtime wins):
 from __future__ import annotations
 
 import os
-from typing import Any
 
-from hooktui.tap.model import UNSET, Call, Outcome, Verdict
+from hooktui.tap.canonical import UNSET, Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
@@ -54,6 +53,10 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS = {
     "PreToolUse": "pre_tool_use",
@@ -441,6 +444,8 @@ RUNTIME = ClaudeCode(
         "CLAUDE_CODE_REMOTE",
         "CLAUDE_CONFIG_DIR",
     ),
+    # 2.1.332 sets AI_AGENT=claude-code_2-1-332_harness for its hooks (RUNTIMES-E2E.md).
+    version_env=("AI_AGENT=claude-code_",),
     timeouts=Timeouts(default_ms=600_000, unit_ms=1000),  # 600 s for command hooks
     settings=Layout(
         project_files=(".claude/settings.json", ".claude/settings.local.json"),
@@ -450,6 +455,9 @@ RUNTIME = ClaudeCode(
         exec_args_key="args",
         async_key="async",
         fail_closed=("onFailure", "block"),
+        # PROTOCOLS.md: since 2.1.295; ignored at these events (and for async hooks).
+        fail_closed_since="2.1.295",
+        fail_closed_ignored=frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"}),
         shell="sh",  # seen: /bin/sh -c <command>
     ),
     prompt_keys=("prompt",),

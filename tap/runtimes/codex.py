@@ -26,9 +26,7 @@ what the real 0.171 runtime did (PROTOCOLS.md, RUNTIMES-E2E.md; the runtime wins
 
 from __future__ import annotations
 
-from typing import Any
-
-from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
     Stdout,
     cannot,
@@ -43,6 +41,10 @@ from hooktui.tap.runtimes.base import (
 )
 from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 _KNOWN_KEYS = {
     "continue",

@@ -25,10 +25,8 @@ prisma-airs-cursor-hooks API notes, failproofai PR 318) and PROTOCOLS.md.
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.canonical import Call, Outcome, Verdict
+from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
@@ -43,6 +41,10 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS = {
     "beforeShellExecution": "pre_tool_use",
@@ -77,8 +79,8 @@ def _maybe_json(value: Any) -> Any:
     """beforeMCPExecution sends tool_input as a JSON string; decode it when it is one."""
     if isinstance(value, str) and value[:1] in "{[":
         try:
-            return msgspec.json.decode(value)
-        except msgspec.DecodeError:
+            return jsonio.loads(value)
+        except jsonio.NotJSON:
             return value
     return value
 

@@ -4,24 +4,26 @@ Each file in this folder builds one `Runtime` (a subclass holding the methods,
 an instance holding the facts); the registry (`__init__.py`) lists them. No
 fact about a particular runtime lives here: only what a fact means.
 
-Everything here is on the tap's recording path (stdlib + msgspec only).
+Everything here is on the tap's recording path: it imports no msgspec, no
+`typing`, no `dataclasses` (facts.py says why).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from hooktui.tap.canonical import Call, Outcome, Verdict
+from hooktui.tap.runtimes.facts import Factory, Facts
 
-from hooktui.tap.model import Call, Outcome, Verdict
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 # The longest timeout a settings value may ask for; longer means "never" and is
 # clamped to this (about 24.8 days: the largest delay a JavaScript timer takes).
 MAX_TIMEOUT_MS = 2**31 - 1
 
 
-@dataclass(frozen=True, kw_only=True)
-class TimeoutRule:
+class TimeoutRule(Facts):
     """A default timeout that applies to one event and/or one handler type ("*": any).
 
     `since`: the first runtime version the rule holds for ("" = always), so a
@@ -34,18 +36,22 @@ class TimeoutRule:
     since: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
-class Timeouts:
+class Timeouts(Facts):
     """How long the runtime lets a hook run, and how its settings spell a timeout."""
 
     default_ms: int | None = None  # a command hook at any event, when nothing else says
     rules: tuple[TimeoutRule, ...] = ()  # first match wins, before default_ms
     unit_ms: int = 1000  # milliseconds per unit of the settings' timeout value
 
-    def default_for(self, event: str = "", handler_type: str = "command") -> int | None:
+    def default_for(
+        self, event: str = "", handler_type: str = "command", version: str = ""
+    ) -> int | None:
+        """The default for a handler at a native event, by the rules of `version`
+        (unknown: the newest rules)."""
         for rule in self.rules:
             if rule.event in ("*", event) and rule.handler_type in ("*", handler_type):
-                return rule.ms
+                if in_force(rule.since, version):
+                    return rule.ms
         return self.default_ms
 
     def from_settings(self, value: Any) -> int | None:
@@ -59,8 +65,7 @@ class Timeouts:
         return MAX_TIMEOUT_MS if ms >= MAX_TIMEOUT_MS else max(1, int(ms))
 
 
-@dataclass(frozen=True, kw_only=True)
-class Layout:
+class Layout(Facts):
     """Where a runtime's hook settings live and how they are written.
 
     Paths are relative: `project_files` to a project folder (the cwd, then the
@@ -75,7 +80,7 @@ class Layout:
     # What the runtime reads: the file kinds in the order to try them, and the
     # names it always reads as one kind. The kind never comes from the extension.
     formats: tuple[str, ...] = ("json",)
-    file_formats: Mapping[str, str] = field(default_factory=dict)
+    file_formats: Mapping[str, str] = Factory(dict)
     comments: bool = False  # JSON with // and /* */ comments is accepted
     nested: bool = True  # hooks.<event>[] = {matcher, hooks: [handler]}; else = [handler]
     command_key: str = "command"
@@ -84,8 +89,11 @@ class Layout:
     type_key: str = "type"
     default_type: str = ""  # the handler type when none is written ("": it must be written)
     async_key: str = ""  # a true value here: the runtime does not wait for the answer
-    # (key, value) of a handler whose failure blocks the action (fails closed).
+    # (key, value) of a handler whose failure blocks the action (fails closed);
+    # the first version that reads it, and the native events where it is ignored.
     fail_closed: tuple[str, Any] = ("", None)
+    fail_closed_since: str = ""
+    fail_closed_ignored: frozenset[str] = frozenset()
     # How the runtime runs a command line: `<shell> -c <text>`, after replacing
     # each of `substitutions` in the text with a shell-quoted value.
     shell: str = "sh"
@@ -94,8 +102,7 @@ class Layout:
     after_install: str = ""  # what the user must do after install, if anything
 
 
-@dataclass(frozen=True, kw_only=True, eq=False)  # eq=False: a runtime is itself, hashable
-class Runtime:
+class Runtime(Facts):
     """One runtime: its facts (the fields) and its reading of the protocol (the methods).
 
     - detect(request): does this parsed JSON request look like this runtime's?
@@ -111,12 +118,12 @@ class Runtime:
     title: str = "the runtime"  # in sentences: "Claude Code treats ..."
     short: str = ""  # the label in narrow columns (default: the name)
     priority: int = 1000  # detection order: lower is asked first
-    events: Mapping[str, str] = field(default_factory=dict)  # native name -> canonical
+    events: Mapping[str, str] = Factory(dict)  # native name -> canonical
     guards: frozenset[str] = frozenset()  # native events whose hook can refuse the action
     env_vars: tuple[str, ...] = ()  # variables the runtime sets and hooks read
     project_dir_env: str = ""  # the one of env_vars that holds the project folder
     version_env: tuple[str, ...] = ()  # variables that tell hooks the runtime's version
-    timeouts: Timeouts = field(default_factory=Timeouts)
+    timeouts: Timeouts = Factory(Timeouts)
     budget_ms: int | None = None  # a latency goal without a kill (fastpace: 50 ms)
     settings: Layout | None = None  # None: `hooktui install` cannot edit its settings
     # Request keys: prompts and tool output (kept only as digests by --capture digest).
@@ -148,6 +155,48 @@ class Runtime:
         """The rules of that version of the runtime (by default: one set of rules)."""
         return self
 
+    def version_in(self, environ: Mapping[str, str]) -> str:
+        """The runtime's version as it tells its hooks ("" when it does not).
+
+        Each of `version_env` is a variable name, or `NAME=prefix` when the
+        value counts only if it starts with `prefix` (Claude Code's `AI_AGENT`
+        names the agent first); the version is the value's first run of
+        digits, dots and dashes, dashes read as dots (`2-1-332` -> `2.1.332`).
+        """
+        for spec in self.version_env:
+            name, _, prefix = spec.partition("=")
+            value = environ.get(name)
+            if value and value.startswith(prefix):
+                found = version_text(value[len(prefix) :])
+                if found:
+                    return found
+        return ""
+
+    def timeout_for(self, native_event: str, version: str = "") -> int | None:
+        """The timeout this runtime gives a command hook that sets none."""
+        return self.timeouts.default_for(native_event, "command", version)
+
+    def fails_closed(self, call: Call, configured: bool = False, version: str = "") -> bool:
+        """Does a failure of this call's hook (a crash, an error exit, no start) block the
+        action? Yes when the runtime itself reads a crash so, or when the hook's settings
+        asked for it (`configured`, from `settings.fail_closed`) where this version of the
+        runtime honours that at this event."""
+        if configured and self._honours_fail_closed(call, version):
+            return True
+        try:
+            crash = self.judge(call, Outcome(exit_code=None, signal=9))
+        except Exception:  # a runtime that cannot judge this call: nothing blocks it
+            return False
+        return crash.decision == "failure" and crash.effect == "blocks"
+
+    def _honours_fail_closed(self, call: Call, version: str) -> bool:
+        layout = self.settings
+        if layout is None or not layout.fail_closed[0]:
+            return False
+        if call.native_event in layout.fail_closed_ignored:
+            return False
+        return in_force(layout.fail_closed_since, version)
+
     def detect(self, request: Any) -> bool:
         raise NotImplementedError
 
@@ -163,5 +212,41 @@ class Runtime:
     def request_for(self, call: Call) -> dict[str, Any]:
         raise NotImplementedError
 
+    # A runtime is itself: equal only to itself, hashable (a key in tables).
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+def version_text(text: str) -> str:
+    """The first run of digits, dots and dashes in `text` that holds a digit, dashes as
+    dots and without separators at its ends ("v1.0.102" -> "1.0.102", "2-1-332_x" ->
+    "2.1.332"); "" when there is none."""
+    run = ""
+    for char in text + " ":
+        if char.isdigit() or (run and char in ".-"):
+            run += char
+        elif run:
+            break
+    return run.replace("-", ".").strip(".")
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """A version for comparing: its dotted numbers ("2.1.332" -> (2, 1, 332))."""
+    key = []
+    for part in version.split("."):
+        digits = ""
+        for char in part:
+            if not char.isdigit():
+                break
+            digits += char
+        key.append(int(digits or 0))
+    return tuple(key)
+
+
+def in_force(since: str, version: str) -> bool:
+    """Does a rule that holds `since` a version hold for `version`? An unknown version
+    ("") is read as the newest."""
+    return not since or not version or version_key(version) >= version_key(since)

@@ -18,9 +18,7 @@ Rules, from the seed:
 
 from __future__ import annotations
 
-from typing import Any
-
-from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
@@ -32,6 +30,10 @@ from hooktui.tap.runtimes.base import (
     str_field,
 )
 from hooktui.tap.runtimes.descriptor import Runtime
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS = {
     "PreToolUse": "pre_tool_use",

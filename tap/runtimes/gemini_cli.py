@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
-import msgspec
-from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.canonical import Call, Outcome, Verdict
+from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import (
     as_dict,
     cannot,
@@ -40,6 +39,10 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS = {
     "BeforeTool": "pre_tool_use",
@@ -121,10 +124,10 @@ class GeminiCli(Runtime):
                 return failure("exit_code", "exit 1: Gemini CLI shows a warning and proceeds")
             return Verdict(decision="allow")
         try:
-            value = msgspec.json.decode(text)
+            value = jsonio.loads(text)
             if isinstance(value, str):  # double-encoded JSON
-                value = msgspec.json.decode(value)
-        except msgspec.DecodeError:
+                value = jsonio.loads(value)
+        except jsonio.NotJSON:
             if code == 0:
                 return Verdict(decision="allow")
             if code == 1:

@@ -6,13 +6,15 @@ live and on replay.
 
 from __future__ import annotations
 
-import difflib
 import importlib
-from typing import Any
 
-from hooktui.tap.model import Call, Outcome, Verdict
+from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes import RUNTIMES, UNKNOWN, module_name
 from hooktui.tap.runtimes.descriptor import Runtime
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 Adapter = Runtime
 
@@ -55,6 +57,8 @@ def suggest(name: str, choices: tuple[str, ...] = RUNTIMES) -> str | None:
     for choice in choices:
         if lowered in (choice, ADAPTERS[choice].label) or choice.startswith(lowered + "-"):
             return choice
+    import difflib  # only here: the recorder, which loads this module, never suggests
+
     close = difflib.get_close_matches(lowered, choices, n=1, cutoff=0.6)
     return close[0] if close else None
 
@@ -120,18 +124,23 @@ def label(runtime: str) -> str:
     return found.label if found is not None else runtime
 
 
+def reader_of(request: Any, runtime: str | None = None) -> Runtime:
+    """The forced `runtime`, or (for no name or one that is not a runtime) the detected one."""
+    adapter = ADAPTERS.get(runtime) if runtime else None
+    return adapter if adapter is not None else detect(request)
+
+
 def judge_request(
-    request: Any, outcome: Outcome, runtime: str | None = None
+    request: Any, outcome: Outcome, runtime: str | None = None, version: str = ""
 ) -> tuple[Runtime, Call, Verdict]:
     """Detect (or use the forced `runtime`), parse and judge; never raises.
 
-    A forced runtime that is not a known name falls back to detection. If a
-    runtime trips on a request it cannot read, the unknown runtime's reading is
-    used instead, and a failure verdict says so in its failure_detail.
+    A forced runtime that is not a known name falls back to detection. The
+    call is judged by the rules of `version` of the runtime ("": the newest).
+    If a runtime trips on a request it cannot read, the unknown runtime's
+    reading is used instead, and a failure verdict says so in its failure_detail.
     """
-    adapter = ADAPTERS.get(runtime) if runtime else None
-    if adapter is None:
-        adapter = detect(request)
+    adapter = reader_of(request, runtime).for_version(version or None)
     try:
         call = adapter.parse(request)
         verdict = adapter.judge(call, outcome)

@@ -9,9 +9,7 @@ any other non-zero exit, a kill or a timeout = failure, and the call proceeds
 
 from __future__ import annotations
 
-from typing import Any
-
-from hooktui.tap.model import EVENTS, Call, Outcome, Verdict
+from hooktui.tap.canonical import EVENTS, Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
@@ -23,6 +21,10 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Runtime
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 _WORDS = {
     "allow": "allow",

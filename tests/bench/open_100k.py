@@ -24,10 +24,25 @@ TOOLS = ["Bash", "Edit", "Read", "Write", "mcp__github__create_issue", "apply_pa
 DECISIONS = ["allow"] * 8 + ["deny", "ask", "modify", "failure"]
 
 
+def as_recorded(request: dict) -> dict:
+    """The canonical call a v2 tap stores beside the request (nothing for a v1 model),
+    so the same script measures the streams each version writes."""
+    if "tool_input" not in model.Record.__struct_fields__:
+        return {}
+    return {"tool_input": request["tool_input"], "tool_output": request.get("tool_response")}
+
+
 def make_record(i: int, rng: random.Random) -> model.Record:
     tool = rng.choice(TOOLS)
     command = f"git log --oneline -n {i} && echo " + "x" * rng.randint(10, 300)
     post = rng.random() < 0.5
+    request = {
+        "session_id": "sess-" + str(i // 500),
+        "hook_event_name": "PostToolUse" if post else "PreToolUse",
+        "tool_name": tool,
+        "tool_input": {"command": command, "description": "run it"},
+        **({"tool_response": {"stdout": "ok\n" * rng.randint(1, 40)}} if post else {}),
+    }
     return model.Record(
         id=f"{i:08x}",
         ts=f"2026-03-01T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z",
@@ -41,13 +56,8 @@ def make_record(i: int, rng: random.Random) -> model.Record:
         summary=command[:120],
         session_id="sess-" + str(i // 500),
         cwd="/home/user/project",
-        request={
-            "session_id": "sess-" + str(i // 500),
-            "hook_event_name": "PostToolUse" if post else "PreToolUse",
-            "tool_name": tool,
-            "tool_input": {"command": command, "description": "run it"},
-            **({"tool_response": {"stdout": "ok\n" * rng.randint(1, 40)}} if post else {}),
-        },
+        request=request,
+        **as_recorded(request),
         hook=model.HookInfo(label="guard.py", argv=["python3", "guard.py"], timeout_ms=60000),
         stdout=model.Blob(data='{"decision":"allow"}', length=20, sha256="0" * 64),
     )

@@ -46,10 +46,26 @@ ONE_LINER_STRUCT = (
 )
 
 
+def as_recorded(request: dict) -> dict:
+    """The canonical call a v2 tap stores beside the request (nothing for a v1 model),
+    so the same script measures the streams each version writes."""
+    if "tool_input" not in model.Record.__struct_fields__:
+        return {}
+    return {"tool_input": request["tool_input"], "tool_output": request.get("tool_response")}
+
+
 def make_record(i: int, rng: random.Random) -> model.Record:
     tool = rng.choice(TOOLS)
     command = f"git log --oneline -n {i} && echo " + "x" * rng.randint(10, 200)
     post = rng.random() < 0.5
+    request = {
+        "session_id": "sess-" + str(i // 500),
+        "transcript_path": "/home/user/.claude/projects/p/" + "t" * 40 + ".jsonl",
+        "hook_event_name": "PostToolUse" if post else "PreToolUse",
+        "tool_name": tool,
+        "tool_input": {"command": command, "description": "run it"},
+        "tool_response": {"stdout": "ok line of output\n" * rng.randint(10, 40)},
+    }
     return model.Record(
         id=f"{i:08x}",
         ts=f"2026-03-01T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z",
@@ -63,14 +79,8 @@ def make_record(i: int, rng: random.Random) -> model.Record:
         summary=command[:120],
         session_id="sess-" + str(i // 500),
         cwd="/home/user/project",
-        request={
-            "session_id": "sess-" + str(i // 500),
-            "transcript_path": "/home/user/.claude/projects/p/" + "t" * 40 + ".jsonl",
-            "hook_event_name": "PostToolUse" if post else "PreToolUse",
-            "tool_name": tool,
-            "tool_input": {"command": command, "description": "run it"},
-            "tool_response": {"stdout": "ok line of output\n" * rng.randint(10, 40)},
-        },
+        request=request,
+        **as_recorded(request),
         hook=model.HookInfo(label="guard.py", argv=["python3", "guard.py"], timeout_ms=60000),
         stdout=model.Blob(data='{"decision":"allow"}', length=20, sha256="0" * 64),
     )

@@ -17,7 +17,7 @@ PRODUCT = ("tap", "replay", "tui")
 # The example guards are scripts a user copies: each speaks one runtime's
 # protocol on purpose (its docstring says which), so they name it.
 EXCLUDED = (REPO / "tap" / "runtimes", REPO / "tap" / "guards")
-CANONICAL = set(model.Call.__struct_fields__) | set(model.Record.__struct_fields__)
+CANONICAL = set(model.Call.__slots__) | set(model.Record.__struct_fields__)
 
 
 def _example_call(runtime_name: str) -> model.Call:

@@ -17,7 +17,6 @@ import msgspec
 from hooktui.tap.model import Blob, Record, RecordHead
 from hooktui.tap.read.reader import BadLine, parse_ts, read_line_at, read_record_at
 from hooktui.tap.read.view import Entry
-from hooktui.tap.runtimes import call_of
 from hooktui.tui.app.widgets.detail import SHOW_LIMIT, clip, safe_text
 from hooktui.tui.cli.columns import decision_cell
 from hooktui.tui.cli.format import (
@@ -76,13 +75,12 @@ def _json_view(value: Any, limit: int = SHOW_LIMIT) -> RenderableType:
 
 
 def tool_input_of(record: Record) -> Any:
-    """The tool input (or the prompt) of a recorded request, as its runtime reads it."""
-    call = call_of(record.runtime, record.request)
-    return call.tool_input if call.tool_input is not None else call.prompt
+    """The tool input (or the prompt) of a recorded call, as its runtime read it."""
+    return record.tool_input if record.tool_input is not None else record.prompt
 
 
 def tool_output_of(record: Record) -> Any:
-    return call_of(record.runtime, record.request).tool_output
+    return record.tool_output
 
 
 def _blob_text(blob: Blob) -> tuple[str, str]:

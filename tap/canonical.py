@@ -1,0 +1,180 @@
+"""The canonical call, the hook's outcome and the verdict: plain classes, no imports.
+
+Every runtime reads its native request into a `Call` and the hook's answer into
+a `Verdict` (tap/runtimes). The tap's recorder does that once per tool call, in
+a process of its own, where importing msgspec, `dataclasses` or even `typing`
+costs more than writing the record; so these are plain slotted classes, built
+by keyword, compared field by field. What readers decode from a stream is the
+msgspec `Record` in model.py, which re-exports these.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # not `typing`'s: importing typing costs more than a record
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class _Unset:
+    """The value of a verdict field the hook did not set (distinct from None)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __reduce__(self) -> str:
+        return "UNSET"  # pickles as this module's one instance
+
+
+UNSET: Any = _Unset()
+
+EVENTS = (
+    "pre_tool_use",
+    "post_tool_use",
+    "user_prompt",
+    "permission_request",
+    "stop",
+    "session",
+    "notification",
+    "other",
+)
+
+DECISIONS = ("allow", "deny", "ask", "modify", "replace", "failure")
+
+# Why a hook "did not answer", in the runtime's own terms.
+FAILURES = (
+    "exit_code",  # non-zero exit the runtime does not read as an answer
+    "signal",  # killed by a signal
+    "timeout",  # ran past its timeout
+    "empty_output",  # exit 0 but nothing on stdout where an answer is required
+    "invalid_json",  # stdout was not the JSON the runtime wanted
+    "wrong_decision",  # a decision that is not valid for this event
+    "unsupported",  # valid JSON, but not an answer this runtime accepts
+    "spawn_error",  # the hook command could not be started
+)
+
+# What the runtime does after a failure.
+EFFECTS = ("proceeds", "blocks")
+
+
+class _Plain:
+    """Keyword-built, slotted, equal when every field is: what the Structs gave, no more.
+
+    A subclass lists its fields in `__slots__` and their defaults in `_DEFAULTS`;
+    a field without a default must be given.
+    """
+
+    __slots__ = ()
+    _DEFAULTS: dict[str, Any] = {}
+
+    def __init__(self, **given: Any) -> None:
+        for name in self.__slots__:
+            if name in given:
+                value = given.pop(name)
+            elif name in self._DEFAULTS:
+                value = self._DEFAULTS[name]
+            else:
+                raise TypeError(f"{type(self).__name__}: missing required argument {name!r}")
+            object.__setattr__(self, name, value)
+        if given:
+            raise TypeError(f"{type(self).__name__}: unexpected argument {next(iter(given))!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the Structs were
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+class Call(_Plain):
+    """One hook invocation, as every runtime would describe it."""
+
+    __slots__ = (
+        "runtime",
+        "event",
+        "native_event",
+        "tool_name",
+        "tool_input",
+        "tool_output",  # post only
+        "is_error",  # post only: True, False or None (not said)
+        "session_id",
+        "agent_id",
+        "tool_call_id",
+        "cwd",
+        "prompt",  # str or None
+    )
+    _DEFAULTS = {
+        "native_event": "",
+        "tool_name": "",
+        "tool_input": None,
+        "tool_output": None,
+        "is_error": None,
+        "session_id": "",
+        "agent_id": "",
+        "tool_call_id": "",
+        "cwd": "",
+        "prompt": None,
+    }
+
+
+class Outcome(_Plain):
+    """What the hook process did: its bytes, how it ended, how long it took."""
+
+    __slots__ = (
+        "stdout",
+        "stderr",
+        "exit_code",  # None when killed by a signal or never started
+        "signal",
+        "timed_out",
+        "duration_ms",
+        "spawn_error",  # non-empty when the command could not be started
+    )
+    _DEFAULTS = {
+        "stdout": b"",
+        "stderr": b"",
+        "exit_code": None,
+        "signal": None,
+        "timed_out": False,
+        "duration_ms": 0.0,
+        "spawn_error": "",
+    }
+
+
+class Verdict(_Plain):
+    """The canonical decision a runtime reads out of an Outcome."""
+
+    __slots__ = (
+        "decision",
+        "reason",
+        "context",  # text added to the model's context, where the runtime has that
+        "updated_input",  # modify: the whole new tool input (UNSET when none)
+        "updated_output",  # replace: the new tool output (UNSET when none)
+        "failure",  # one of FAILURES when decision == "failure"
+        "failure_detail",  # a human sentence: what exactly was wrong
+        "effect",  # one of EFFECTS when decision == "failure"
+    )
+    _DEFAULTS = {
+        "reason": "",
+        "context": "",
+        "updated_input": UNSET,
+        "updated_output": UNSET,
+        "failure": "",
+        "failure_detail": "",
+        "effect": "",
+    }
+
+    @property
+    def lets_through(self) -> bool:
+        """True when the tool call goes ahead (possibly rewritten)."""
+        if self.decision == "failure":
+            return self.effect != "blocks"
+        return self.decision in ("allow", "modify", "replace")
