@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from hooktui.tap.hotpath.stream import error_log_path
+from hooktui.tap.read import filter_terms
 from hooktui.tap.read.view import CallView
 from hooktui.tap.runtimes import RUNTIMES
-from hooktui.tui.app.help import FILTERS, HelpScreen, bindings_of, help_rows
+from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.live import LiveStreams, follow
 from hooktui.tui.app.messages import (
     RecordsAppended,
@@ -140,7 +141,6 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         for source, count in enumerate(message.tap_errors):
             self._set_tap_errors(source, count)
         self.view.replace_all(message.entries)
-        self.calls.reset_seen()
 
     def on_records_appended(self, message: RecordsAppended) -> None:
         if self.paused:
@@ -176,10 +176,10 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
 
     def _apply(self, message: Message) -> None:
         if isinstance(message, RecordsAppended):
+            self.calls.stop_following_if_grabbed()
             self.view.add(message.entries)
         elif isinstance(message, StreamReset):
             self.view.reset_source(message.source, message.entries)
-            self.calls.reset_seen()
             self.notify(
                 f"{display_path(self.names[message.source])} was truncated or replaced: reloaded",
                 severity="warning",
@@ -207,7 +207,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         state = self.state
         calls = self.calls
         state.following = calls.following
-        state.new = 0 if calls.following else calls.new_while_paused
+        state.new = calls.new
         self.header.show(self.view, state)
         self._update_empty()
 
@@ -366,7 +366,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         sections = [
             ("keys", keys),
             ("in the detail pane", pane),
-            ("filter", list(FILTERS)),
+            ("filter", filter_terms.help_rows()),
             ("markers", markers),
         ]
         self.push_screen(HelpScreen("hooktui watch — keys", sections))
