@@ -31,6 +31,7 @@ KEY_NAMES = {
     "plus": "+",
     "minus": "-",
     "equals_sign": "=",
+    "percent_sign": "%",
 }
 
 Rows = list[tuple[str, str]]

@@ -32,7 +32,7 @@ from hooktui.tui.cli.format import (
     short_event,
     short_runtime,
 )
-from hooktui.tui.cli.palette import FAIL_OPEN, PALETTE, UNKNOWN
+from hooktui.tui.cli.palette import FAIL_OPEN, PALETTE, UNKNOWN, look
 from rich.style import Style
 
 # A cell: its text and style (None: the row's own).
@@ -78,8 +78,18 @@ RESULT = Column("result", "result", ((0, 13), (120, 22)))
 REPLAY_TOOL = Column("tool", "tool", ((0, 10), (120, 14), (180, 20)))
 STREAM = Column("stream", "stream", ((0, 10), (180, 16)), drop=1)
 
+# The patterns view: one row per group of calls (sortable by each column).
+GROUP_NAME = Column("name", "group", flex=True, min=10)
+GROUP_GAP = Column("gap", "", ((0, 1),))  # air between the numbers and the names
+GROUP_COUNT = Column("count", "calls", ((0, 9),), justify="right")
+GROUP_DENY = Column("deny", "deny", ((0, 8),), justify="right")
+GROUP_FAIL_OPEN = Column("fail_open", "fail-open", ((0, 11),), justify="right")
+GROUP_P95 = Column("p95", "p95", ((0, 9),), justify="right")
+
 WATCH_COLUMNS = (MARK, TIME, RUNTIME, EVENT, HOOK, TOOL, SUMMARY, DECISION, LATENCY)
 REPLAY_COLUMNS = (LINE, RUNTIME, REPLAY_TOOL, BEFORE, AFTER, RESULT, SUMMARY)
+# The numbers first, the group's name (a reason can be long) takes the rest.
+GROUP_COLUMNS = (MARK, GROUP_COUNT, GROUP_DENY, GROUP_FAIL_OPEN, GROUP_P95, GROUP_GAP, GROUP_NAME)
 # `show` prints the watch columns, which stream (when several are merged) and why.
 SHOW_COLUMNS = (TIME, STREAM, RUNTIME, EVENT, HOOK, TOOL, SUMMARY, DECISION, LATENCY, WHY)
 
@@ -138,8 +148,9 @@ def decision_cell(decision: str, effect: str = "", failure: str = "", color: boo
     # What failed says more than "failure" (the `failure:` filter term's words).
     label = failure if decision == "failure" and failure else decision
     if color:
-        if fail_open:
-            label = f"{FAIL_OPEN_MARK} {label}"
+        if fail_open or decision == "failure":
+            # Named by what failed, so the symbol says it is a failure (⚠: let through).
+            label = f"{look(decision, fail_open).symbol} {label}"
         return label, decision_style(decision, fail_open)
     if fail_open:
         return f"{FAIL_OPEN_MARK} {label}", FAIL_OPEN.style(color=False)

@@ -149,6 +149,11 @@ class LineList(ScrollView, can_focus=True):
             self.scroll_to_row(self.cursor)
         self.refresh()
 
+    @property
+    def row_width(self) -> int:
+        """The width rows are drawn at (0 before the first layout)."""
+        return self._row_width()
+
     def _update_virtual_size(self) -> None:
         self.virtual_size = Size(self._row_width(), self.row_count())
 
