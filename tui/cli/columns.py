@@ -146,7 +146,7 @@ def decision_cell(decision: str, effect: str = "", failure: str = "", color: boo
     """The decision as a row shows it: a fail-open failure carries its warning mark."""
     fail_open = is_fail_open(decision, effect)
     # What failed says more than "failure" (the `failure:` filter term's words).
-    label = failure if decision == "failure" and failure else decision
+    label = short(failure if decision == "failure" and failure else decision, 64)
     if color:
         if fail_open or decision == "failure":
             # Named by what failed, so the symbol says it is a failure (⚠: let through).

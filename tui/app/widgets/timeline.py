@@ -15,6 +15,7 @@ from datetime import datetime, tzinfo
 
 from hooktui.tap.model import DECISIONS
 from hooktui.tap.read.groups import Minute
+from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.format import sparkline
 from hooktui.tui.cli.palette import look
 from rich.style import Style
@@ -115,7 +116,8 @@ def timeline_text(
 
 
 def _row(name: str, symbol: str, counts: list[int], stretch: int, label_style, spark_style) -> Text:
-    label = f" {symbol} {name}"[: LABEL - 1].ljust(LABEL)
+    # A decision is a record's word: made safe like every field shown.
+    label = safe_line(f" {symbol} {name}"[: LABEL - 1]).ljust(LABEL)
     total = f"{sum(counts):,}".rjust(TOTAL)
     bars = "".join(bar * stretch for bar in sparkline(counts))
     return Text.assemble(
