@@ -1,14 +1,17 @@
 """Patterns in the shown calls: groups by one field, and a per-minute timeline by decision.
 
 UI-free, and fed one call at a time, so `show --group-by` streams a file of any
-size and watch's group view reads the same numbers. A guard that misfires shows
-as a group with a high deny rate; one that started at 14:02 as a timeline whose
-deny column jumps there.
+size and watch's patterns view reads the same numbers (and adds the calls that
+arrive without starting over). A guard that misfires shows as a group with a
+high deny rate; one that started at 14:02 as a timeline whose deny row jumps
+there. `group_filter` is the filter expression that selects one group, so
+choosing a group in watch is a filter the user can read and edit.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from array import array
 from collections import Counter
 from collections.abc import Iterable
@@ -29,7 +32,7 @@ MAX_TIMELINE_MINUTES = 7 * 24 * 60
 class Group:
     """The calls that share one value of the grouped field."""
 
-    __slots__ = ("count", "deny", "durations", "fail_open", "key")
+    __slots__ = ("_sorted", "count", "deny", "durations", "fail_open", "key")
 
     def __init__(self, key: str) -> None:
         self.key = key
@@ -37,6 +40,7 @@ class Group:
         self.deny = 0
         self.fail_open = 0
         self.durations = array("d")
+        self._sorted: list[float] | None = None  # durations sorted, until the next call
 
     @property
     def deny_rate(self) -> float:
@@ -47,7 +51,9 @@ class Group:
         return self.fail_open / self.count if self.count else 0.0
 
     def percentile(self, p: float) -> float | None:
-        return nearest_rank(sorted(self.durations), p)
+        if self._sorted is None:
+            self._sorted = sorted(self.durations)
+        return nearest_rank(self._sorted, p)
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -98,6 +104,7 @@ class Groups:
         elif is_fail_open(head):
             group.fail_open += 1
         group.durations.append(head.duration_ms)
+        group._sorted = None
 
     def add_all(self, heads: Iterable[RecordHead]) -> None:
         for head in heads:
@@ -105,6 +112,10 @@ class Groups:
 
     def __len__(self) -> int:
         return len(self._groups)
+
+    @property
+    def calls(self) -> int:
+        return sum(g.count for g in self._groups.values())
 
     def rows(self, sort: str = "count", reverse: bool = False) -> list[Group]:
         """The groups, most calls first by default (`sort`: one of SORT_KEYS)."""
@@ -126,34 +137,107 @@ class Minute(NamedTuple):
         return sum(self.decisions.values())
 
 
+class Timeline:
+    """Calls per minute by decision, by when each hook answered; fed one call at a time."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[int, Counter[str]] = {}
+
+    def add(self, head: RecordHead) -> None:
+        t = end_time(head)
+        if not math.isfinite(t):
+            return  # no time: not on the timeline
+        minute = int(t // 60)
+        bucket = self._buckets.get(minute)
+        if bucket is None:
+            bucket = self._buckets[minute] = Counter()
+        bucket[head.decision] += 1
+
+    def add_all(self, heads: Iterable[RecordHead]) -> None:
+        for head in heads:
+            self.add(head)
+
+    def minutes(self, minutes: int | None = None) -> list[Minute]:
+        """Every minute from the first call's to the newest's, quiet minutes included.
+
+        `minutes` keeps only the newest that many (at most MAX_TIMELINE_MINUTES).
+        """
+        buckets = self._buckets
+        if not buckets:
+            return []
+        last = max(buckets)
+        # A stray year-1 timestamp must not make a billion quiet minutes.
+        span = min(minutes or MAX_TIMELINE_MINUTES, MAX_TIMELINE_MINUTES)
+        first = max(min(buckets), last - span + 1)
+        empty: Counter[str] = Counter()
+        names = _decisions(buckets)
+        return [
+            Minute(m * 60.0, {d: buckets.get(m, empty)[d] for d in names})
+            for m in range(first, last + 1)
+        ]
+
+
 def timeline(heads: Iterable[RecordHead], minutes: int | None = None) -> list[Minute]:
     """Calls per minute by decision, by when each hook answered, quiet minutes included.
 
     `minutes` keeps only the newest that many (ending at the newest call; at
     most MAX_TIMELINE_MINUTES). Calls without a time are left out.
     """
-    buckets: dict[int, Counter[str]] = {}
-    for head in heads:
-        t = end_time(head)
-        if not math.isfinite(t):
-            continue
-        minute = int(t // 60)
-        bucket = buckets.get(minute)
-        if bucket is None:
-            bucket = buckets[minute] = Counter()
-        bucket[head.decision] += 1
-    if not buckets:
-        return []
-    last = max(buckets)
-    # A stray year-1 timestamp must not make a billion quiet minutes.
-    span = min(minutes or MAX_TIMELINE_MINUTES, MAX_TIMELINE_MINUTES)
-    first = max(min(buckets), last - span + 1)
-    empty: Counter[str] = Counter()
-    names = _decisions(buckets)
-    return [
-        Minute(m * 60.0, {d: buckets.get(m, empty)[d] for d in names})
-        for m in range(first, last + 1)
-    ]
+    line = Timeline()
+    line.add_all(heads)
+    return line.minutes(minutes)
+
+
+class Patterns:
+    """Watch's patterns view: the shown calls grouped by one field, and their timeline."""
+
+    def __init__(self, by: str) -> None:
+        self.groups = Groups(by)
+        self.timeline = Timeline()
+        self.calls = 0
+
+    @property
+    def by(self) -> str:
+        return self.groups.by
+
+    def add_all(self, heads: Iterable[object]) -> None:
+        """Count the calls among `heads` (a bad line has no fields: it is left out)."""
+        groups, line = self.groups, self.timeline
+        for head in heads:
+            if isinstance(head, RecordHead):
+                groups.add(head)
+                line.add(head)
+                self.calls += 1
+
+
+# A value the filter language reads bare: no space, quote, parenthesis or
+# leading negation sign (anything else is quoted).
+_BARE_VALUE = re.compile(r'[^\s"()!\-][^\s"()]*')
+
+
+def group_filter(by: str, key: str) -> str:
+    """The filter expression selecting exactly the calls of group `key` (`hook=guard`).
+
+    Exact, case-insensitive (the filter's `=`); an empty key is `hook=""`.
+    """
+    term = term_named(by)
+    if term is None:
+        raise ValueError(f"no filter term '{by}'")
+    if _BARE_VALUE.fullmatch(key):
+        return f"{term.name}={key}"
+    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{term.name}="{escaped}"'
+
+
+def narrow_filter(current: str, term: str) -> str:
+    """`current` and `term`: the current filter, narrowed to one group."""
+    current = current.strip()
+    if not current:
+        return term
+    # "a or b" and a term would read "a or (b and term)": keep the current filter whole.
+    if re.search(r"(?i)(^|[\s)])or($|[\s(])", current):
+        current = f"({current})"
+    return f"{current} {term}"
 
 
 def _decisions(buckets: dict[int, Counter[str]]) -> list[str]:

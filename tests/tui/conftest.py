@@ -135,3 +135,70 @@ async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
             raise AssertionError("condition not reached while the app ran")
         await pilot.pause(0.02)
     await pilot.pause()
+
+
+MISFIRE_START = datetime(2026, 3, 14, 13, 50, tzinfo=UTC)
+
+
+def misfire_records() -> list[Record]:
+    """Half an hour of calls, one every 20 s, from three hooks; from 14:02 the guard denies
+    `git status` (a misfire), and the net guard times out now and then (failing open)."""
+    out = []
+    for i in range(90):
+        at = MISFIRE_START + timedelta(seconds=20 * i)
+        ts = at.isoformat().replace("+00:00", "Z")
+        if i % 3 == 0:
+            misfire = at >= MISFIRE_START + timedelta(minutes=12)
+            out.append(
+                make_record(
+                    i,
+                    ts=ts,
+                    command="git status",
+                    decision="deny" if misfire else "allow",
+                    reason="git is not allowed here" if misfire else "",
+                    exit_code=2 if misfire else 0,
+                    duration_ms=40.0 + i,
+                    hook=HookInfo(label="guard", argv=["./guard"], timeout_ms=5000),
+                )
+            )
+        elif i % 3 == 1:
+            out.append(
+                make_record(
+                    i,
+                    ts=ts,
+                    tool_name="Edit",
+                    command=f"src/app{i}.py",
+                    duration_ms=8.0 + i % 7,
+                    hook=HookInfo(label="fmt", argv=["./fmt"], timeout_ms=5000),
+                )
+            )
+        elif i % 15 == 2:
+            out.append(
+                make_record(
+                    i,
+                    ts=ts,
+                    runtime="codex",
+                    tool_name="Read",
+                    command=".env",
+                    decision="failure",
+                    failure="timeout",
+                    effect="proceeds",
+                    exit_code=None,
+                    timed_out=True,
+                    duration_ms=5003.0,
+                    hook=HookInfo(label="net-guard", argv=["./net-guard"], timeout_ms=5000),
+                    stdout=Blob(),
+                )
+            )
+        else:
+            out.append(
+                make_record(
+                    i,
+                    ts=ts,
+                    tool_name="Read",
+                    command=f"README{i}.md",
+                    duration_ms=120.0 + i,
+                    hook=HookInfo(label="net-guard", argv=["./net-guard"], timeout_ms=5000),
+                )
+            )
+    return out

@@ -278,8 +278,7 @@ async def test_the_list_has_no_row_cap():
     app = Host()
     async with app.run_test(size=(100, 20)) as pilot:
         results_list = app.query_one(ResultList)
-        results_list.shown = results
-        results_list.rows_changed(reset=True)
+        results_list.results.replace((r.index, r) for r in results)
         results_list.focus()
         await pilot.pause()
         await pilot.press("G")

@@ -156,3 +156,40 @@ def test_one_call_is_singular(tmp_path):
     assert "1 calls" not in tally
     write(p, [rec(2)])
     assert show(str(p), "-f", "id:r1").stdout.splitlines()[-1].startswith("1 of 2 calls")
+
+
+@pytest.mark.parametrize("columns", ["80", "100", "120", "160", "250"])
+def test_rows_are_laid_out_by_the_one_column_spec(tmp_path, columns):
+    # show's columns are watch's and replay's: the same titles, in the same
+    # places, as `columns.layout` gives for that width (two spaces apart).
+    from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
+
+    p = tmp_path / "s.jsonl"
+    write(p, [rec(1, decision="deny", reason="no"), rec(2, decision="failure", failure="timeout")])
+    out = show(str(p), env=env(COLUMNS=columns)).stdout.splitlines()
+    spec = layout(tuple(c for c in SHOW_COLUMNS if c is not STREAM), int(columns), 2)
+    x = 0
+    for column, width in spec:
+        assert out[0][x : x + width].strip() == column.title, (columns, column.name)
+        x += width + 2
+    assert all(len(line) <= int(columns) for line in out[:-1])
+    assert "⚠ timeout" in out[2] or "! timeout" in out[2]
+
+
+def test_a_pipe_is_aligned_by_the_spec_and_never_cut(tmp_path):
+    from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
+
+    p = tmp_path / "s.jsonl"
+    long_tool = "mcp__a_rather_long_server__and_an_even_longer_tool_name"
+    write(p, [rec(1, tool_name=long_tool), rec(2)])
+    e = env()
+    e.pop("COLUMNS")
+    r = subprocess.run([HOOKTUI, "show", str(p)], capture_output=True, text=True, env=e, timeout=60)
+    header, row_long, row_short = r.stdout.splitlines()[:3]
+    assert long_tool in row_long and "…" not in r.stdout
+    spec = layout(tuple(c for c in SHOW_COLUMNS if c is not STREAM), None, 2)
+    x = 0
+    for column, width in spec[:-1]:  # the last column (why) is never padded
+        assert header[x : x + width].strip() == column.title
+        x += width + 2
+    assert row_short.index("echo") == header.index("summary")  # aligned where it fits

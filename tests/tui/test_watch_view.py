@@ -142,7 +142,7 @@ def test_rows_are_exactly_the_width_and_carry_the_markers() -> None:
             assert row.cell_len == width
     fail_open = call_row(entries[5], 120, UTC, marked=True).plain
     assert fail_open.startswith("●")
-    assert "⚠ failure" in fail_open
+    assert "⚠ timeout" in fail_open  # what failed, as show says it
     assert "◷5.00s" in fail_open  # timed out: at its timeout
     slow = call_row(entries[7], 120, UTC, marked=False).plain
     assert "◷850ms" in slow  # 85% of its 1 s timeout

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from hooktui.tap.runtimes import RUNTIMES
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -32,17 +31,8 @@ KEY_NAMES = {
     "plus": "+",
     "minus": "-",
     "equals_sign": "=",
+    "percent_sign": "%",
 }
-
-FILTERS = (
-    ("tool:Bash decision:deny", "both (a space means and)"),
-    (f"runtime:{RUNTIMES[1]} or event:post", "either"),
-    ("-decision:allow, !tool:Read", "not"),
-    ("latency>50ms  exit!=0", "comparisons (ms or s)"),
-    ('rm  "git push"', "words and phrases in summary, reason, tool"),
-    ("hook:guard session:abc*", "hook label, ids; * globs"),
-    ("(a or b) c", "parentheses"),
-)
 
 Rows = list[tuple[str, str]]
 

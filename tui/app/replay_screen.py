@@ -17,11 +17,13 @@ from hooktui.replay.compare import CHANGED, FAILED, LOOSENED, REASON_ONLY, SKIPP
 from hooktui.replay.report import Report, Result
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import Entry
-from hooktui.tui.app.help import FILTERS, HelpScreen, bindings_of, help_rows
+from hooktui.tap.read import filter_terms
+from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.palette import BindingCommands
 from hooktui.tui.app.replay_tabs import CLASS_LOOK, TAB_TITLES, build_tabs, result_json
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
+from hooktui.tui.app.widgets.keyed_rows import KeyedRows
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.result_list import ResultList
 from hooktui.tui.app.widgets.rows import titles_row
@@ -132,7 +134,7 @@ class ReplayScreen(Screen):
     def compose(self) -> ComposeResult:
         self.header = Static(id="replay-header")
         self.columns = Static(id="columns")
-        self.list = ResultList(id="replay-list")
+        self.list = ResultList(self._visible, id="replay-list")
         self.detail = DetailPane(TAB_TITLES, id="replay-detail")
         self.filter_bar = FilterBar(id="replay-filter")
         yield self.header
@@ -150,6 +152,10 @@ class ReplayScreen(Screen):
     @property
     def _shown(self) -> list[Result]:
         return self.list.shown
+
+    @property
+    def _rows(self) -> KeyedRows:
+        return self.list.results
 
     # --- running ----------------------------------------------------------
 
@@ -201,11 +207,8 @@ class ReplayScreen(Screen):
         if generation != self.generation:
             return
         self.results.append(result)
-        if self._visible(result):
-            self.list.shown.append(result)
-            self.list.rows_changed(added=1)
-            if self._keep == result.index:
-                self.list._move(len(self.list.shown) - 1, user=False, force=True)
+        if self._rows.add(result.index, result) and self._keep == result.index:
+            self.list.focus_model.move_to(self._rows.row_of(result.index))
         self._update_header()
 
     class Finished(Message):
@@ -225,13 +228,10 @@ class ReplayScreen(Screen):
         return True
 
     def _refresh_list(self) -> None:
-        keep = self.current_result
-        if keep is not None:
-            self.list._anchor = keep.index
-        elif self._keep is not None:
-            self.list._anchor = self._keep
-        self.list.shown = [r for r in self.results if self._visible(r)]
-        self.list.rows_changed(reset=True)
+        focus = self.list.focus_model
+        if focus.anchor is None and focus.entry is not None:
+            focus.move_to(focus.row)  # the row in view is the one to come back to
+        self._rows.replace((r.index, r) for r in self.results)
         self._update_header()
 
     def on_line_list_row_width(self, message: LineList.RowWidth) -> None:
@@ -302,7 +302,11 @@ class ReplayScreen(Screen):
     def action_help(self) -> None:
         keys = help_rows(bindings_of(ReplayScreen, ResultList), skip={"replay.interrupt"})
         pane = help_rows(bindings_of(DetailPane, DetailScroll))
-        sections = [("keys", keys), ("in the detail pane", pane), ("filter", list(FILTERS))]
+        sections = [
+            ("keys", keys),
+            ("in the detail pane", pane),
+            ("filter", filter_terms.help_rows()),
+        ]
         self.app.push_screen(HelpScreen("hooktui replay — keys", sections, NOTES))
 
     def action_changes_only(self) -> None:

@@ -62,20 +62,6 @@ DIRECTION_LOOK = {
 }
 
 
-def verdict_cell(verdict: Verdict | None) -> Text:
-    if verdict is None:
-        return Text("-", style="grey50")
-    label = decision_label(verdict.decision, verdict.effect)
-    if verdict.decision == "failure" and verdict.failure:
-        label += f" {verdict.failure}"
-    return Text(
-        label,
-        style=decision_style(
-            verdict.decision, verdict.lets_through and verdict.decision == "failure"
-        ),
-    )
-
-
 def result_cell(r: Result) -> Text:
     word, style = CLASS_LOOK.get(r.cls, (r.cls, ""))
     text = Text(word, style=style)
@@ -96,7 +82,8 @@ def _verdict_block(title: str, verdict: Verdict | None) -> Text:
         return text
     text.append("decision  ")
     text.append(
-        decision_label(verdict.decision, verdict.effect), style=decision_style(verdict.decision)
+        short(decision_label(verdict.decision, verdict.effect)),
+        style=decision_style(verdict.decision),
     )
     text.append("\n")
     if verdict.reason:
@@ -104,7 +91,8 @@ def _verdict_block(title: str, verdict: Verdict | None) -> Text:
     if verdict.context:
         text.append(f"context   {_field(verdict.context)}\n")
     if verdict.decision == "failure":
-        text.append(f"failure   {verdict.failure} (the runtime {verdict.effect or '?'})\n")
+        effect = short(verdict.effect or "?")
+        text.append(f"failure   {short(verdict.failure)} (the runtime {effect})\n")
         if verdict.failure_detail:
             text.append(f"why       {_field(verdict.failure_detail)}\n")
     return text
@@ -113,8 +101,10 @@ def _verdict_block(title: str, verdict: Verdict | None) -> Text:
 def summary_text(r: Result) -> Text:
     rec = r.record
     text = Text()
-    text.append(f"{rec.tool_name or rec.native_event or rec.event}", style="bold")
-    text.append(f"  {short_runtime(rec.runtime)} {short_event(rec.event)}  line {r.line}\n")
+    # Every field from the record is made safe for the terminal (one sanitizer).
+    text.append(short(rec.tool_name or rec.native_event or rec.event), style="bold")
+    where = short(f"{short_runtime(rec.runtime)} {short_event(rec.event)}")
+    text.append(f"  {where}  line {r.line}\n")
     if rec.summary:
         text.append(f"{short(rec.summary, FIELD_LIMIT)}\n")
     text.append("result    ")
@@ -126,7 +116,7 @@ def summary_text(r: Result) -> Text:
         text.append(" flaky", style="bold magenta")
     text.append("\n")
     if r.cls == SKIPPED:
-        text.append(f"skipped   {r.skip_reason}\n", style="italic")
+        text.append(f"skipped   {_field(r.skip_reason)}\n", style="italic")
         text.append("\n")
         text.append_text(_verdict_block("recorded", r.before))
         return text
@@ -138,7 +128,7 @@ def summary_text(r: Result) -> Text:
     text.append_text(_verdict_block("replayed", r.after))
     if r.flaky:
         text.append("\nruns      ", style="bold magenta")
-        text.append(", ".join(v.decision for v in r.runs) + "\n")
+        text.append(short(", ".join(v.decision for v in r.runs)) + "\n")
     return text
 
 
@@ -154,7 +144,7 @@ def response_text(r: Result) -> Text:
         text.append("replayed  ", style="bold")
         text.append(f"{status}  {format_latency(out.duration_ms)}\n")
         if out.spawn_error:
-            text.append(f"spawn     {out.spawn_error}\n", style="red")
+            text.append(f"spawn     {_field(out.spawn_error)}\n", style="red")
         text.append("stdout\n", style="bold underline")
         text.append(_bytes(out.stdout) or "(empty)\n")
         text.append("\nstderr\n", style="bold underline")

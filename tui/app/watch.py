@@ -12,7 +12,6 @@ from typing import ClassVar
 from hooktui.tap.hotpath.stream import error_log_path
 from hooktui.tap.read.view import CallView
 from hooktui.tap.runtimes import RUNTIMES
-from hooktui.tui.app.help import FILTERS, HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.live import LiveStreams, follow
 from hooktui.tui.app.messages import (
     RecordsAppended,
@@ -21,22 +20,25 @@ from hooktui.tui.app.messages import (
     StreamsLoaded,
     TapErrors,
 )
-from hooktui.tui.app.palette import PRESET_FILTERS, BindingCommands
+from hooktui.tui.app.palette import BindingCommands
 from hooktui.tui.app.spool import Spools
+from hooktui.tui.app.watch_commands import WatchCommands
 from hooktui.tui.app.watch_filter import WatchFilter
 from hooktui.tui.app.watch_io import WatchIO
 from hooktui.tui.app.watch_keys import WATCH_BINDINGS
+from hooktui.tui.app.watch_patterns import WatchPatterns
 from hooktui.tui.app.watch_tabs import TAB_TITLES, load_tabs
 from hooktui.tui.app.widgets.call_list import CallList
-from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
+from hooktui.tui.app.widgets.detail import DetailPane, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.header import ColumnHeader, HeaderState, StatsHeader
 from hooktui.tui.app.widgets.line_list import LineList
-from hooktui.tui.cli.format import FAIL_OPEN_MARK, MARK_MARK, NEAR_TIMEOUT_MARK, printable
+from hooktui.tui.app.widgets.patterns import PatternsPanel
+from hooktui.tui.cli.format import printable
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import var
@@ -51,7 +53,7 @@ def display_path(path: str) -> str:
     return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
 
 
-class WatchApp(WatchFilter, WatchIO, App[int]):
+class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, App[int]):
     """`hooktui watch`: every recorded hook call, live."""
 
     CSS_PATH = "hooktui.tcss"
@@ -91,6 +93,8 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         self._pending_filter: tuple[str, object] | None = None
         self.view.on_added.append(lambda _first, _count: self._changed())
         self.view.on_refresh.append(self._changed)
+        self.view.on_added.append(self._patterns_rows_added)
+        self.view.on_refresh.append(self._patterns_view_refreshed)
 
     # -- layout --------------------------------------------------------------
 
@@ -101,16 +105,23 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         self.calls = CallList(self.view, self.tz, id="calls")
         self.empty = Static(id="empty")
         self.detail = DetailPane(TAB_TITLES, id="detail")
+        self.patterns = PatternsPanel(id="patterns")
         self.filter_bar = FilterBar(id="filter")
-        self.body = Vertical(self.calls, self.empty, self.detail, id="body")
+        self.body = Vertical(self.calls, self.empty, self.detail, self.patterns, id="body")
         yield self.header
         self.columns = ColumnHeader(id="columns")
         yield self.columns
         yield self.body
         yield self.filter_bar
-        yield Footer()
+        self.footer = Footer()
+        yield self.footer
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under 100 columns the keys fit (q among them) only without the space after each key.
+        self.footer.compact = event.size.width < 100
 
     def on_mount(self) -> None:
+        self.footer.compact = self.size.width < 100
         focus_now(self.calls)
         self.detail.clear("no call selected")
         self._update_empty()
@@ -140,7 +151,6 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         for source, count in enumerate(message.tap_errors):
             self._set_tap_errors(source, count)
         self.view.replace_all(message.entries)
-        self.calls.reset_seen()
 
     def on_records_appended(self, message: RecordsAppended) -> None:
         if self.paused:
@@ -176,10 +186,10 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
 
     def _apply(self, message: Message) -> None:
         if isinstance(message, RecordsAppended):
+            self.calls.stop_following_if_grabbed()
             self.view.add(message.entries)
         elif isinstance(message, StreamReset):
             self.view.reset_source(message.source, message.entries)
-            self.calls.reset_seen()
             self.notify(
                 f"{display_path(self.names[message.source])} was truncated or replaced: reloaded",
                 severity="warning",
@@ -207,7 +217,7 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
         state = self.state
         calls = self.calls
         state.following = calls.following
-        state.new = 0 if calls.following else calls.new_while_paused
+        state.new = calls.new
         self.header.show(self.view, state)
         self._update_empty()
 
@@ -269,6 +279,11 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
 
     def on_detail_pane_back(self, message: DetailPane.Back) -> None:
         focus_now(self.calls)
+
+    @property
+    def home_list(self) -> LineList:
+        """Where focus rests: the patterns table while it is shown, else the calls."""
+        return self.patterns.list if self.patterns_open else self.calls
 
     def on_line_list_row_width(self, message: LineList.RowWidth) -> None:
         self.columns.show(message.width)
@@ -351,51 +366,3 @@ class WatchApp(WatchFilter, WatchIO, App[int]):
     ) -> None:
         """Notifications carry paths and filter text: plain, never markup, by default."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
-
-    def action_help(self) -> None:
-        if isinstance(self.screen, HelpScreen):
-            return
-        keys = help_rows(bindings_of(WatchApp, CallList), skip={"watch.interrupt", "list.open"})
-        pane = help_rows(bindings_of(DetailPane, DetailScroll))
-        markers = [
-            (f"{FAIL_OPEN_MARK} failure", "the hook failed and the runtime let the call through"),
-            (NEAR_TIMEOUT_MARK, "latency at 80% or more of the hook's timeout"),
-            (MARK_MARK, "marked"),
-            ("✗ bad line", "a line of the stream that is not a record"),
-        ]
-        sections = [
-            ("keys", keys),
-            ("in the detail pane", pane),
-            ("filter", list(FILTERS)),
-            ("markers", markers),
-        ]
-        self.push_screen(HelpScreen("hooktui watch — keys", sections))
-
-    # -- what the palette offers now -----------------------------------------
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Another screen on top (replay) shows and takes only its own keys.
-        if action != "quit" and self.screen is not self.screen_stack[0]:
-            if any(b.action == action for b in WatchApp.BINDINGS if isinstance(b, Binding)):
-                return False
-        return True
-
-    def palette_allows(self, action: str) -> bool:
-        selected = self.calls.current is not None
-        if action == "marked_only":
-            return bool(self.view.marks) or self.view.marked_only
-        if action in ("mark", "copy", "enter_key", "detail_tab"):
-            return selected
-        if action in ("write", "replay"):
-            return len(self.view) > 0
-        if action == "clear":
-            return bool(self.view.filter_text or self.view.marked_only)
-        return True
-
-    def palette_presets(self):
-        from functools import partial
-
-        return [
-            (title, partial(self.run_action, f"apply_filter({expr!r})"), expr)
-            for title, expr in PRESET_FILTERS
-        ]

@@ -13,7 +13,7 @@ FILTER_DEBOUNCE = 0.08
 
 
 class WatchFilter:
-    """The app has `view`, `calls`, `detail` and `filter_bar`."""
+    """The app has `view`, `calls`, `detail`, `filter_bar` and `home_list` (where focus rests)."""
 
     _filter_timer = None
     _pending_filter: tuple[str, object] | None = None
@@ -103,7 +103,7 @@ class WatchFilter:
             self._set_filter("", None)
         # The header shows the filter in force: the bar gives its rows back.
         bar.remove_class("-active")
-        focus_now(self.calls)
+        focus_now(self.home_list)
 
     def action_clear(self) -> None:
         """esc: leave the detail pane or the filter bar; otherwise drop filter and marked-only."""
@@ -113,7 +113,7 @@ class WatchFilter:
             self._close_filter(keep=False)
             return
         if focused is not None and self.detail in focused.ancestors_with_self:
-            focus_now(self.calls)
+            focus_now(self.home_list)
             return
         with self.batch_update():
             if self.view.marked_only:

@@ -72,6 +72,13 @@ WATCH_BINDINGS: list[BindingType] = [
         id="watch.detail_shrink",
     ),
     Binding(
+        "percent_sign",
+        "patterns",
+        "Patterns",
+        tooltip="the shown calls grouped by hook, tool, decision, reason or failure; a timeline",
+        id="watch.patterns",
+    ),
+    Binding(
         "f",
         "follow",
         "Follow",
@@ -98,6 +105,7 @@ WATCH_BINDINGS: list[BindingType] = [
         "c",
         "copy",
         "Copy",
+        show=False,  # (the footer keeps room for q at 80 columns; ? and ctrl+p list it)
         tooltip="copy the selected record as JSON (OSC 52)",
         id="watch.copy",
     ),

@@ -21,8 +21,8 @@ from hooktui.tui.app.widgets.detail import SHOW_LIMIT, clip, safe_text
 from hooktui.tui.cli.columns import decision_cell
 from hooktui.tui.cli.format import (
     BAD_LINE_STYLE,
+    count_of,
     effective_timeout_ms,
-    format_count,
     format_datetime,
     format_latency,
     is_fail_open,
@@ -71,7 +71,9 @@ def _json_view(value: Any, limit: int = SHOW_LIMIT) -> RenderableType:
     text = clip(value if isinstance(value, str) else pretty_json(value), limit)
     if isinstance(value, str) or len(text) > HIGHLIGHT_LIMIT:
         return safe_text(text, limit=limit + 100)
-    return _syntax(text)
+    # JSON escapes C0 controls but not C1 ones (a one-byte CSI) or bidi
+    # overrides: the highlighted text goes through the sanitizer too.
+    return _syntax(printable(text))
 
 
 def tool_input_of(record: Record) -> Any:
@@ -85,7 +87,7 @@ def tool_output_of(record: Record) -> Any:
 
 def _blob_text(blob: Blob) -> tuple[str, str]:
     """(text, note) for a captured stream."""
-    notes = [f"{format_count(blob.length)} bytes"]
+    notes = [count_of(blob.length, "byte")]
     if blob.truncated:
         notes.append("truncated")
     if blob.encoding == "digest":
@@ -126,7 +128,8 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
     if isinstance(record, BadLine):
         grid.add_row("line", Text("not a record", style=BAD_LINE_STYLE))
         grid.add_row("error", _t(record.error))
-        grid.add_row("where", _t(f"{loaded.path}, byte {record.offset}, {record.length} bytes"))
+        where = f"{loaded.path}, byte {record.offset}, {count_of(record.length, 'byte')}"
+        grid.add_row("where", _t(where))
         grid.add_row("starts", _t(record.preview))
         return grid
     fail_open = is_fail_open(record.decision, record.effect)
@@ -282,7 +285,7 @@ def diff_view(loaded: Loaded) -> RenderableType:
 def raw_view(loaded: Loaded) -> RenderableType:
     line = loaded.line
     head = Text(
-        f"{format_count(len(line))} bytes at offset {loaded.entry.offset} of {loaded.path}"
+        f"{count_of(len(line), 'byte')} at offset {loaded.entry.offset} of {printable(loaded.path)}"
         " · c copies it",
         style="dim",
     )

@@ -2,9 +2,10 @@
 
 Rows are formatted here with fixed widths rather than by rich.Table: a table
 measures every cell before printing, which costs minutes for 100k rows and
-cannot stream. On a terminal the row fits its width (columns are dropped, then
-cut with an ellipsis); in a pipe or a CI log nothing is cut unless COLUMNS says
-how wide the log is. Every field goes through the one sanitizer, and colour
+cannot stream. The columns are watch's and replay's (`columns.py`): on a
+terminal the row fits its width (columns are dropped, then cut with an
+ellipsis); in a pipe or a CI log nothing is cut unless COLUMNS says how wide
+the log is. Every field goes through the one sanitizer, and colour
 follows NO_COLOR / FORCE_COLOR / TERM as rich decides, with each decision
 also told by its symbol and word.
 """
@@ -23,9 +24,11 @@ from hooktui.tap.read.reader import BadLine, end_time
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tap.read.stats import is_fail_open
 from hooktui.tui.cli import format as fmt
+from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
 from hooktui.tui.cli.palette import decision_mark, decision_style
 
 _NO_VALUE = ("", None)
+GAP = 2  # spaces between columns
 
 
 class _FailureText(msgspec.Struct):
@@ -64,26 +67,6 @@ def _width(stream: IO[str], console_width: int) -> int | None:
 class TextOut:
     """Fixed-width rows under one header; --follow adds rows under it as they come."""
 
-    # (name, nominal width, justify), in the order shown. The summary and the
-    # why take what is left; hook and tool grow with a wide terminal.
-    _COLUMNS = (
-        ("time", 12, "left"),
-        ("stream", 10, "left"),
-        ("runtime", 7, "left"),
-        ("event", 6, "left"),
-        ("hook", 14, "left"),
-        ("tool", 14, "left"),
-        ("summary", 0, "left"),
-        ("decision", 14, "left"),
-        ("latency", 8, "right"),
-        ("why", 0, "left"),
-    )
-    # Dropped first, one by one, when the terminal is too narrow.
-    _EXPENDABLE = ("stream", "runtime", "event", "hook", "time", "why")
-    _MIN_SUMMARY = 20
-    _MIN_WHY = 16
-    _PIPE_SUMMARY = 50
-
     def __init__(self, utc: bool, several: bool, stream: IO[str]) -> None:
         from rich.cells import cell_len, set_cell_size
         from rich.color import ColorSystem
@@ -116,28 +99,13 @@ class TextOut:
         self.header_done = False
         self.width = _width(stream, console.width)
         self.layout = self._layout()
+        # Milliseconds where the time column has room for them (always in a pipe).
+        self.millis = dict((n, w) for n, w, _ in self.layout).get("time", 0) >= 12
 
     def _layout(self) -> list[tuple[str, int, str]]:
-        """Columns and their content widths (two spaces between columns); 0: not cut."""
-        cols = [c for c in self._COLUMNS if c[0] != "stream" or self.several]
-        width = self.width
-        if width is None:  # a pipe: aligned for the eye, but nothing is ever cut
-            return [(n, w or (self._PIPE_SUMMARY if n == "summary" else 0), j) for n, w, j in cols]
-        grow = max(0, (width - 120) // 8)  # a wide terminal: longer hook and tool names
-        cols = [(n, w + grow if n in ("hook", "tool") else w, j) for n, w, j in cols]
-        for name in (None, *self._EXPENDABLE):
-            if name is not None:
-                cols = [c for c in cols if c[0] != name]
-            used = sum(w for _, w, _ in cols) + 2 * (len(cols) - 1)
-            flexible = sum(1 for _, w, _ in cols if not w)
-            if width - used >= self._MIN_SUMMARY + (self._MIN_WHY + 2) * (flexible - 1):
-                break
-        rest = max(self._MIN_SUMMARY, width - used)
-        if any(n == "why" for n, _, _ in cols):
-            why_w = max(self._MIN_WHY, rest // 2)
-            summary_w = rest - why_w - 2
-            return [(n, w or (why_w if n == "why" else summary_w), j) for n, w, j in cols]
-        return [(n, w or rest, j) for n, w, j in cols]
+        """Columns and their widths, from the one column spec (`columns.py`); 0: not padded."""
+        columns = tuple(c for c in SHOW_COLUMNS if c is not STREAM or self.several)
+        return [(c.name, w, c.justify) for c, w in layout(columns, self.width, GAP)]
 
     def _styled(self, text: str, style) -> str:
         if style is None or self.color_system is None or not text:
@@ -168,7 +136,7 @@ class TextOut:
             self._cell(*values.get(n, _NO_VALUE), w, j == "right", i == last)
             for i, (n, w, j) in enumerate(layout)
         ]
-        return "  ".join(cells).rstrip(" ")
+        return (" " * GAP).join(cells).rstrip(" ")
 
     def rows(self, items: Sequence[tuple[str, RecordHead | BadLine, bytes]]) -> None:
         """(stream name, entry, its line) per row."""
@@ -197,7 +165,7 @@ class TextOut:
         if fmt.near_timeout(e.duration_ms, timeout):
             lat = f"{fmt.NEAR_TIMEOUT_MARK}{lat}"
         return {
-            "time": (fmt.format_time(end_time(e), self.tz, millis=True), None),
+            "time": (fmt.format_time(end_time(e), self.tz, self.millis), None),
             "stream": (stream_name, None),
             "runtime": (fmt.short_runtime(e.runtime), None),
             "event": (fmt.short_event(e.event), None),

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
 
-from hooktui.tui.cli.format import format_count, printable
+from hooktui.tui.cli.format import count_of, printable
 from rich.console import RenderableType
 from rich.text import Text
 from textual import work
@@ -39,7 +39,7 @@ def clip(text: str, limit: int = SHOW_LIMIT) -> str:
     """`text`, cut at `limit` characters with a note of what was left out."""
     if len(text) <= limit:
         return text
-    return text[:limit] + f"\n… ({format_count(len(text) - limit)} more characters)"
+    return text[:limit] + f"\n… ({count_of(len(text) - limit, 'more character')})"
 
 
 def safe_text(text: str, style: str = "", limit: int = SHOW_LIMIT) -> Text:

@@ -49,6 +49,9 @@ class FilterBar(Vertical):
         yield Input(
             placeholder='filter: tool:Bash decision:deny latency>50ms -word "a phrase" or (…)',
             id="filter-input",
+            # `/` opens the filter in force to be edited, the cursor at its end
+            # (a group chosen in the patterns view is narrowed from there).
+            select_on_focus=False,
         )
         yield Static(id="filter-status")
 

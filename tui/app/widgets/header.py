@@ -6,6 +6,7 @@ import os
 
 from hooktui.tap.model import DECISIONS
 from hooktui.tap.read.errlog import tap_error_summary
+from hooktui.tap.read.stats import RATE_MINUTES
 from hooktui.tap.read.view import CallView
 from hooktui.tui.app.widgets.rows import header_row
 from hooktui.tui.cli.columns import NO_COLOR_STYLES
@@ -58,10 +59,7 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
         state_part.append(printable(view.filter_text), style="bold cyan")
     if view.marked_only:
         state_part.append("  marked only", style="bold bright_cyan")
-    per_minute = stats.per_minute(minutes)
-    spark = Text.assemble(
-        ("   calls/min ", "dim"), (sparkline(per_minute), "cyan"), (f" {per_minute[-1]}", "bold")
-    )
+    spark = rate_part(view, minutes, wide=width >= 120)
     badge = Text(" hooktui ", style="bold reverse")
     room = width - badge.cell_len - state_part.cell_len - spark.cell_len - 2
     title = state.title
@@ -100,6 +98,28 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
     if state.tap_errors:
         lines.append(tap_errors_line(state.tap_errors, width))
     return Text("\n", no_wrap=True).join(lines)
+
+
+def format_rate(per_minute: float) -> str:
+    """12.4, 3.0, 1,250: a rate reads to one decimal while it is small."""
+    return f"{per_minute:.1f}" if per_minute < 10 else f"{per_minute:,.0f}"
+
+
+def rate_part(view: CallView, minutes: int, wide: bool) -> Text:
+    """The calls of the last minutes as a sparkline, and the rate over RATE_MINUTES, so labelled.
+
+    The rate is an average over a window ending at the newest call, not the
+    count of the current clock minute (which reads 1 at the start of every minute).
+    """
+    stats = view.stats
+    window = f"{RATE_MINUTES} min avg" if wide else f"{RATE_MINUTES}m"
+    return Text.assemble(
+        "   ",
+        (sparkline(stats.per_minute(minutes)), "cyan"),
+        (f" {format_rate(stats.rate(RATE_MINUTES))}", "bold"),
+        ("/min", "bold"),
+        (f" ({window})", "dim"),
+    )
 
 
 def tap_errors_line(logs: list[tuple[str, int]], width: int) -> Text:

@@ -1,10 +1,13 @@
-"""One list widget for watch and replay: Textual's Line API, so 100k rows cost what shows.
+"""One list widget for watch, replay and the patterns table: Textual's Line API, so 100k rows cost what shows.
 
 Only visible rows are formatted; each is an LRU-cached Strip keyed by what
 changes its look (the row's identity, width, cursor, focus, and whatever the
 subclass adds), so scrolling back is free and an append renders only new rows.
-Subclasses say how many rows there are, what row i looks like, and which key
-identifies a row across refilters (the cursor returns to the chosen row).
+
+The cursor, follow mode and the row the user chose live in the model
+(`hooktui.tap.read.focus.Focus`, over the list's view): the widget turns keys
+and the mouse into its moves, and draws where it says. Subclasses say what
+row i looks like.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import ClassVar
 
+from hooktui.tap.read.focus import Focus
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -20,13 +24,12 @@ from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 
 class LineList(ScrollView, can_focus=True):
-    """Rows with a cursor; with `following`, the cursor stays on the newest row."""
+    """Rows of `focus.view` with the focus's cursor; while it follows, the newest row."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"line-list--cursor", "line-list--cursor-blurred"}
 
@@ -40,10 +43,8 @@ class LineList(ScrollView, can_focus=True):
         # (In the help, after the screen's own keys: their descriptions say enough.)
     ]
 
-    following: var[bool] = var(True)
-
     class Highlighted(Message):
-        """The cursor moved to another row (or to none); only the newest counts."""
+        """The cursor moved to another entry (or to none); only the newest counts."""
 
         def __init__(self, line_list: LineList, row: int) -> None:
             super().__init__()
@@ -71,27 +72,23 @@ class LineList(ScrollView, can_focus=True):
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, LineList.FollowChanged)
 
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes=None) -> None:
+    def __init__(
+        self, focus: Focus, *, name: str | None = None, id: str | None = None, classes=None
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.cursor = -1  # -1 when empty
+        # Created over the view before this list listens to it: when rows
+        # arrive, the focus has settled by the time the list redraws.
+        self.focus_model = focus
+        self.view = focus.view
         self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
         self._painted_width = 0
-        self._last_key: Hashable | None = None  # the row the detail shows
-        # The row the user chose: a filter being typed may hide it for a
-        # moment, and the cursor returns to it when it is shown again.
-        self._anchor: Hashable | None = None
+        self._drawn_row = focus.row  # where the cursor was last drawn
+        self._drawn_following = focus.following
+        focus.on_change.append(self._focus_changed)
+        self.view.on_added.append(lambda _first, count: self.rows_changed(added=count))
+        self.view.on_refresh.append(lambda: self.rows_changed(reset=True))
 
     # -- what subclasses provide ---------------------------------------------
-
-    def row_count(self) -> int:
-        raise NotImplementedError
-
-    def row_key(self, row: int) -> Hashable:
-        """What identifies row `row` across refilters (and in the strip cache)."""
-        return row
-
-    def row_of(self, key: Hashable) -> int | None:
-        return None
 
     def row_look(self, row: int) -> Hashable:
         """Whatever else changes the row's look (a mark), for the cache key."""
@@ -100,30 +97,62 @@ class LineList(ScrollView, can_focus=True):
     def render_row(self, row: int, width: int) -> Text:
         raise NotImplementedError
 
+    # -- the model's state ---------------------------------------------------
+
+    def row_count(self) -> int:
+        return len(self.view)
+
+    @property
+    def cursor(self) -> int:
+        """The focused row; -1 when nothing is shown."""
+        return self.focus_model.row
+
+    @property
+    def following(self) -> bool:
+        return self.focus_model.following
+
+    def set_following(self, on: bool) -> None:
+        self.focus_model.set_following(on)
+
+    def stop_following_if_grabbed(self) -> None:
+        """Before rows are added: a user dragging the scrollbar is reading, not following.
+
+        (As Textual's Log does.) Asked before the focus moves, so a new row
+        never pulls the view from under the pointer.
+        """
+        if self.following and self.is_vertical_scrollbar_grabbed:
+            self.set_following(False)
+
+    def _focus_changed(self, entry_changed: bool) -> None:
+        self._update_virtual_size()
+        row, old = self.cursor, self._drawn_row
+        if row != old:
+            self._drawn_row = row
+            self.refresh_row(old)
+            self.refresh_row(row)
+        if row >= 0 and (row != old or entry_changed):
+            self.scroll_to_row(row)
+        if entry_changed:
+            self.post_message(self.Highlighted(self, row))
+        if self.following != self._drawn_following:
+            self._drawn_following = self.following
+            self.post_message(self.FollowChanged(self.following))
+
     # -- size ----------------------------------------------------------------
 
     def rows_changed(self, *, added: int = 0, reset: bool = False) -> None:
-        """Call after rows were appended (`added`) or everything changed (`reset`)."""
+        """Rows were appended (`added`) or everything changed (`reset`): redraw."""
         if reset:
             self._cache.clear()
         self._update_virtual_size()
-        n = self.row_count()
-        if n == 0:
-            self.cursor = -1
-            self._notify_highlight()
-        elif reset:
-            row = None
-            if not self.following and self._anchor is not None:
-                row = self.row_of(self._anchor)
-            self._move(n - 1 if row is None else row, user=False, force=True)
-        elif self.following and self.is_vertical_scrollbar_grabbed:
-            # The user is dragging the scrollbar: reading, not following (as Log does).
-            self.following = False
-        elif self.following:
-            self._move(n - 1, user=False)
-        elif self.cursor < 0:
-            self._move(0, user=False)
+        if self.following and self.cursor >= 0:
+            self.scroll_to_row(self.cursor)
         self.refresh()
+
+    @property
+    def row_width(self) -> int:
+        """The width rows are drawn at (0 before the first layout)."""
+        return self._row_width()
 
     def _update_virtual_size(self) -> None:
         self.virtual_size = Size(self._row_width(), self.row_count())
@@ -155,7 +184,7 @@ class LineList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         selected = row == self.cursor
         focused = self.has_focus
-        key = (self.row_key(row), width, selected and (1 + focused), self.row_look(row))
+        key = (self.view.entry(row).key, width, selected and (1 + focused), self.row_look(row))
         strip = self._cache.get(key)
         if strip is None:
             strip = self._render_strip(row, width, selected, focused, base)
@@ -190,36 +219,6 @@ class LineList(ScrollView, can_focus=True):
     def on_blur(self) -> None:
         self.refresh_row(self.cursor)
 
-    # -- cursor and follow ---------------------------------------------------
-
-    def watch_following(self, following: bool) -> None:
-        if following and self.row_count():
-            self._move(self.row_count() - 1, user=False)
-        self.post_message(self.FollowChanged(following))
-
-    def set_following(self, on: bool) -> None:
-        self.following = on
-
-    def _move(self, row: int, *, user: bool = True, force: bool = False) -> None:
-        n = self.row_count()
-        if n == 0:
-            return
-        row = max(0, min(row, n - 1))
-        if user and self.following and row < n - 1:
-            self.following = False
-        old = self.cursor
-        self.cursor = row
-        key = self.row_key(row)
-        if old != row:
-            self.refresh_row(old)
-            self.refresh_row(row)
-        self.scroll_to_row(row)
-        if user:
-            self._anchor = key
-        if force or key != self._last_key:
-            self._last_key = key
-            self._notify_highlight()
-
     def scroll_to_row(self, row: int) -> None:
         height = self.scrollable_content_region.height or self.size.height
         top = round(self.scroll_y)
@@ -228,48 +227,48 @@ class LineList(ScrollView, can_focus=True):
         elif row >= top + height:
             self.scroll_to(y=row - height + 1, animate=False, immediate=True)
 
-    def _notify_highlight(self) -> None:
-        self.post_message(self.Highlighted(self, self.cursor))
+    # -- the user's moves ----------------------------------------------------
 
     def action_cursor_down(self) -> None:
         # Reaching the bottom does not resume following: G / End does.
-        self._move(self.cursor + 1)
+        self.focus_model.move_by(1)
 
     def action_cursor_up(self) -> None:
-        self._move(self.cursor - 1)
+        self.focus_model.move_by(-1)
 
     def action_first(self) -> None:
-        self._move(0)
+        self.focus_model.first()
 
     def action_last(self) -> None:
-        self.following = True
-        self._move(self.row_count() - 1, user=False)
+        self.focus_model.last()
+        if self.cursor >= 0:
+            self.scroll_to_row(self.cursor)
 
     def _page(self) -> int:
         return max(1, (self.scrollable_content_region.height or self.size.height) - 1)
 
     def action_page_down(self) -> None:
-        self._move(self.cursor + self._page())
+        self.focus_model.move_by(self._page())
 
     def action_page_up(self) -> None:
-        self._move(self.cursor - self._page())
+        self.focus_model.move_by(-self._page())
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         # Scrolling back through history stops following, like a pager.
-        self.following = False
+        self.set_following(False)
 
     def on_scroll_to(self, message) -> None:
         # The scrollbar is being dragged: reading history, not following (as Log does).
         if self.is_vertical_scrollbar_grabbed:
-            self.following = False
+            self.set_following(False)
 
     def on_scroll_up(self, message) -> None:
-        self.following = False
+        self.set_following(False)
 
     async def on_click(self, event: events.Click) -> None:
         row = round(self.scroll_y) + event.y
         if 0 <= row < self.row_count():
-            self._move(row)
+            self.focus_model.move_to(row)
             if event.chain == 2:
                 self.action_open()
 

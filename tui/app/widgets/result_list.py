@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable
 from typing import ClassVar
 
 from hooktui.replay.report import Result
+from hooktui.tap.read.focus import Focus
 from hooktui.tui.app.replay_tabs import result_cells
+from hooktui.tui.app.widgets.keyed_rows import KeyedRows
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.rows import cells_row
 from hooktui.tui.cli.columns import REPLAY_COLUMNS
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.reactive import var
 
 
 class ResultList(LineList):
-    """Rows of `shown` (results in session order); the screen refills it."""
+    """Results in session order (keyed by their index); the screen fills `results`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Detail", tooltip="detail pane on/off", id="replay.detail"),
@@ -26,31 +27,24 @@ class ResultList(LineList):
     class Opened(Message):
         """Enter or a double click on a row."""
 
-    following: var[bool] = var(False)  # a replay is read from the top
-
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.shown: list[Result] = []
-
-    def row_count(self) -> int:
-        return len(self.shown)
-
-    def row_key(self, row: int) -> Hashable:
-        return self.shown[row].index
-
-    def row_of(self, key: Hashable) -> int | None:
-        for row, r in enumerate(self.shown):
-            if r.index == key:
-                return row
-        return None
+    def __init__(self, visible: Callable[[Result], bool] | None = None, **kwargs) -> None:
+        self.results = KeyedRows(visible)
+        focus = Focus(self.results)
+        focus.set_following(False)  # a replay is read from the top
+        super().__init__(focus, **kwargs)
 
     def render_row(self, row: int, width: int) -> Text:
-        cells = result_cells(self.shown[row], color=not self.app.no_color)
+        cells = result_cells(self.results.item(row), color=not self.app.no_color)
         return cells_row(REPLAY_COLUMNS, width, cells)
 
     @property
+    def shown(self) -> list[Result]:
+        return self.results.items()
+
+    @property
     def current(self) -> Result | None:
-        return self.shown[self.cursor] if 0 <= self.cursor < len(self.shown) else None
+        entry = self.focus_model.entry
+        return entry.item if entry is not None else None
 
     def action_open(self) -> None:
         self.post_message(self.Opened())

@@ -80,7 +80,7 @@ def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool, color: b
     mark = (MARK_MARK if marked else " ", MARKED)
     millis = TIME.width_at(width) >= 12  # the wide time column has room for them
     if not isinstance(head, RecordHead):
-        message = f"✗ bad line at byte {entry.offset}: {head.error} │ {short(head.preview)}"
+        message = f"✗ bad line at byte {entry.offset}: {short(head.error)} │ {short(head.preview)}"
         time_width = TIME.width_at(width)
         rest = max(0, width - 1 - time_width - 2 * GAP)
         parts = [
