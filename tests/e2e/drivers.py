@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.fake_models import claude_since_assistant
 from tests.e2e.harness import PORT, Run, Sandbox, base_env, cli_path
 
 ORIGINAL = "touch marker-original && echo original-ran"
@@ -29,8 +30,16 @@ class Driver:
     post_event: str
     # Request keys that differ from run to run whatever the hook does.
     volatile: tuple[str, ...] = ()
+    # Variables the runtime gives its hooks that differ from run to run.
+    volatile_env: tuple[str, ...] = ()
     # What `hooktui install` must tell the user about this runtime, if anything.
     install_note: str = ""
+    # Which pinned CLI runs (harness.CLIS); the runtime's own name unless set.
+    cli_name: str = ""
+
+    @property
+    def cli(self) -> str:
+        return self.cli_name or self.runtime
 
     def settings_path(self, sb: Sandbox) -> Path:
         raise NotImplementedError
@@ -81,6 +90,8 @@ class ClaudeCode(Driver):
     post_event = "PostToolUse"
     # duration_ms: how long the tool took (PostToolUse).
     volatile = ("session_id", "transcript_path", "prompt_id", "duration_ms")
+    # 2.1.332: the CLI's pid and its private messaging socket (and its token).
+    volatile_env = ("CLAUDE_PID", "CLAUDE_CODE_MESSAGING_SOCKET", "CLAUDE_CODE_MESSAGING_TOKEN")
 
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".claude" / "settings.json"
@@ -120,7 +131,7 @@ class ClaudeCode(Driver):
         # --allowedTools: the permission rules let the command run, so whether it
         # runs is the hook's doing alone (headless mode would refuse to ask).
         return [
-            str(cli_path(self.runtime)),
+            str(cli_path(self.cli)),
             "-p",
             "run the command",
             "--output-format",
@@ -135,16 +146,21 @@ class ClaudeCode(Driver):
     def tool_result(self, run: Run) -> dict[str, Any]:
         finals = run.of_kind("final")
         assert len(finals) == 1, run.describe()
-        content = finals[0]["body"]["messages"][-1]["content"]
-        results = [b for b in content if b.get("type") == "tool_result"]
-        assert len(results) == 1, content
+        blocks = [
+            b
+            for m in claude_since_assistant(finals[0]["body"])
+            for b in (m["content"] if isinstance(m.get("content"), list) else [])
+        ]
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        assert len(results) == 1, blocks
         block = results[0]
         text = block.get("content")
         if isinstance(text, list):  # content blocks: keep their text
             text = "".join(part.get("text", "") for part in text)
-        # PostToolUse reasons and added context ride along as text blocks
-        # (<system-reminder>) in the same message, after the result.
-        notes = [b.get("text", "") for b in content if b.get("type") == "text"]
+        # PostToolUse reasons and added context ride along as text blocks: in the
+        # result's message (2.1.197, <system-reminder>) or in a `system` message
+        # after it (2.1.332).
+        notes = [b.get("text", "") for b in blocks if b.get("type") == "text"]
         return {"content": text, "is_error": bool(block.get("is_error")), "notes": notes}
 
 
@@ -232,7 +248,7 @@ timeout = 30
         # Hook trust is keyed to a hash of the hook's definition, and wrapping a
         # command changes it: a user re-trusts after install, the test bypasses.
         return [
-            str(cli_path(self.runtime)),
+            str(cli_path(self.cli)),
             "exec",
             "--skip-git-repo-check",
             "--dangerously-bypass-hook-trust",
@@ -337,7 +353,7 @@ class GeminiCli(Driver):
 
     def argv(self, sb: Sandbox) -> list[str]:
         return [
-            str(cli_path(self.runtime)),
+            str(cli_path(self.cli)),
             "-m",
             self.model,
             "--approval-mode",
@@ -394,5 +410,12 @@ class CodexHooksJson(Codex):
         return [hooks[event][0]["hooks"][0]["command"] for event in ("PreToolUse", "PostToolUse")]
 
 
+class ClaudeCode197(ClaudeCode):
+    """The first pin, 2.1.197, under its npm alias: where 2.1.332 behaves differently."""
+
+    cli_name = "claude-code@2.1.197"
+
+
 DRIVERS: dict[str, Driver] = {d.runtime: d for d in (ClaudeCode(), Codex(), GeminiCli())}
 CODEX_HOOKS_JSON = CodexHooksJson()
+CLAUDE_197 = ClaudeCode197()

@@ -214,10 +214,14 @@ def tool_result(driver: Driver, pair: Pair, run: Run) -> dict[str, Any] | None:
     return _strings(result, clean)
 
 
-def _hook_env(call: dict[str, Any]) -> dict[str, str]:
-    """The runtime variables a hook saw, with this run's session id made generic."""
+def _hook_env(driver: Driver, call: dict[str, Any]) -> dict[str, str]:
+    """The runtime variables a hook saw, with this run's session id and the values
+    that differ on every run (driver.volatile_env: pids, sockets) made generic."""
     session = json.loads(call["stdin"]).get("session_id") or "\0"
-    return {k: v.replace(session, "<session>") for k, v in call["env"].items()}
+    return {
+        k: "<per-run>" if k in driver.volatile_env else v.replace(session, "<session>")
+        for k, v in call["env"].items()
+    }
 
 
 def assert_runtime_did(driver: Driver, pair: Pair, run: Run, markers: list[str], case: Case):
@@ -258,7 +262,7 @@ def assert_same_behaviour(driver: Driver, pair: Pair, case: Case) -> None:
         # The hook ran where it would have, and saw the same runtime variables.
         for b, t in zip(bare.hook_calls[name], tapped.hook_calls[name], strict=True):
             assert t["cwd"] == b["cwd"]
-            assert _hook_env(t) == _hook_env(b)
+            assert _hook_env(driver, t) == _hook_env(driver, b)
 
 
 _MASK = re.compile(r"\[REDACTED:[a-z0-9_]+:[0-9a-f]{8}\]")

@@ -17,9 +17,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The repository root: the fake server is tests.e2e.fake_models (stdlib only).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from fake_models import FakeModelServer  # noqa: E402
+from tests.e2e.fake_models import FakeModelServer  # noqa: E402
 
 
 def _fail(result_path: str, message: str) -> int:
