@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -42,7 +43,11 @@ class Turns:
     """Which turn answers the next request: the script, and how far it has got."""
 
     def __init__(self, script: dict[str, Any]):
-        self.script = script
+        self.script = dict(script)
+        if "steps" in script:  # {"times": n}: the same turn n times (an error the CLI retries)
+            self.script["steps"] = [
+                step for step in script["steps"] for _ in range(int(step.get("times", 1)))
+            ]
         self.next_step = 0
         self.lock = threading.Lock()
 
@@ -94,7 +99,13 @@ class _Handler(BaseHTTPRequestHandler):
         return
 
     def _log(self, body: Any, kind: str) -> None:
-        entry = {"method": self.command, "path": self.path, "kind": kind, "body": body}
+        entry = {
+            "method": self.command,
+            "path": self.path,
+            "kind": kind,
+            "t": time.time(),
+            "body": body,
+        }
         with self.server.log_lock, open(self.server.log_path, "a") as fh:
             fh.write(json.dumps(entry) + "\n")
 

@@ -214,13 +214,20 @@ def tool_result(driver: Driver, pair: Pair, run: Run) -> dict[str, Any] | None:
     return _strings(result, clean)
 
 
-def _hook_env(driver: Driver, call: dict[str, Any]) -> dict[str, str]:
-    """The runtime variables a hook saw, with this run's session id and the values
-    that differ on every run (driver.volatile_env: pids, sockets) made generic."""
-    session = json.loads(call["stdin"]).get("session_id") or "\0"
+# Set by the shell that runs the hook's command line: the tap's command line
+# adds a shell level (`sh -c`), which is all these tell.
+SHELL_VARS = ("PWD", "OLDPWD", "SHLVL", "_")
+
+
+def hook_env(driver: Driver, call: dict[str, Any]) -> dict[str, str]:
+    """The environment a hook saw, with this run's session id and the values that
+    differ on every run (driver.volatile_env: pids, sockets) made generic."""
+    request = json.loads(call["stdin"])
+    session = request.get("session_id") or request.get("sessionId") or "\0"
     return {
         k: "<per-run>" if k in driver.volatile_env else v.replace(session, "<session>")
         for k, v in call["env"].items()
+        if k not in SHELL_VARS
     }
 
 
@@ -262,7 +269,7 @@ def assert_same_behaviour(driver: Driver, pair: Pair, case: Case) -> None:
         # The hook ran where it would have, and saw the same runtime variables.
         for b, t in zip(bare.hook_calls[name], tapped.hook_calls[name], strict=True):
             assert t["cwd"] == b["cwd"]
-            assert _hook_env(driver, t) == _hook_env(driver, b)
+            assert hook_env(driver, t) == hook_env(driver, b)
 
 
 _MASK = re.compile(r"\[REDACTED:[a-z0-9_]+:[0-9a-f]{8}\]")

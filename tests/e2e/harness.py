@@ -187,6 +187,7 @@ class Sandbox:
         env: dict[str, str],
         script: dict[str, Any],
         timeout: float = 120,
+        stdin: str | None = None,
     ) -> Run:
         run_dir = self.root / "runs" / name
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -201,6 +202,7 @@ class Sandbox:
             "env": env,
             "cwd": str(self.project),
             "timeout": timeout,
+            "stdin": stdin,
         }
         spec_path = run_dir / "spec.json"
         spec_path.write_text(json.dumps(spec, indent=1))

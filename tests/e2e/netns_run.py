@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 # The repository root: the fake server is tests.e2e.fake_models (stdlib only).
@@ -41,7 +42,12 @@ def main(spec_path: str) -> int:
     server = FakeModelServer(spec["port"], spec["runtime"], spec["script"], spec["requests_log"])
     server.start()
     env = {k: str(v) for k, v in spec["env"].items()}
+    # The CLI's stdin: nothing, or the text the spec gives (stream-json input).
     stdin = subprocess.DEVNULL
+    if spec.get("stdin") is not None:
+        stdin_path = Path(spec["result"]).with_name("stdin.txt")
+        stdin_path.write_text(spec["stdin"])
+        stdin = open(stdin_path, "rb")  # noqa: SIM115 (the child holds it)
     try:
         proc = subprocess.Popen(
             spec["argv"],
@@ -54,6 +60,7 @@ def main(spec_path: str) -> int:
         )
     except OSError as exc:
         return _fail(result_path, f"could not start {spec['argv'][0]}: {exc}")
+    started = time.time()
     timed_out = False
     try:
         out, err = proc.communicate(timeout=spec.get("timeout", 120))
@@ -67,6 +74,8 @@ def main(spec_path: str) -> int:
             {
                 "exit_code": proc.returncode,
                 "timed_out": timed_out,
+                "started": started,
+                "ended": time.time(),
                 "stdout": out.decode("utf-8", "replace"),
                 "stderr": err.decode("utf-8", "replace"),
             }
