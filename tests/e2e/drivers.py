@@ -96,13 +96,28 @@ class ClaudeCode(Driver):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".claude" / "settings.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
-        def hooks(command: str, timeout: int) -> list[dict[str, Any]]:
-            handler = {"type": "command", "command": command, "timeout": timeout}
+    def write_settings(
+        self,
+        sb: Sandbox,
+        pre: str,
+        post: str,
+        pre_timeout: int = 30,
+        pre_handler: dict[str, Any] | None = None,
+        post_handler: dict[str, Any] | None = None,
+    ) -> None:
+        """`pre_handler`, `post_handler`: more keys for the handler (`onFailure`, `args`);
+        a `timeout` of None there leaves the runtime's default."""
+
+        def hooks(command: str, timeout: int, extra: dict[str, Any] | None) -> list[Any]:
+            handler = {"type": "command", "command": command, "timeout": timeout, **(extra or {})}
+            handler = {k: v for k, v in handler.items() if v is not None}
             return [{"matcher": "Bash", "hooks": [handler]}]
 
         settings = {
-            "hooks": {"PreToolUse": hooks(pre, pre_timeout), "PostToolUse": hooks(post, 30)}
+            "hooks": {
+                "PreToolUse": hooks(pre, pre_timeout, pre_handler),
+                "PostToolUse": hooks(post, 30, post_handler),
+            }
         }
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)

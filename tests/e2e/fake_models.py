@@ -40,7 +40,12 @@ def claude_since_assistant(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 class Turns:
-    """Which turn answers the next request: the script, and how far it has got."""
+    """Which turn answers the next request: the script, and how far it has got.
+
+    Steps are taken in order. A step may say which requests it is for: `"match"`
+    (a text the request holds) or `"unless"` (one it does not), so the turns of
+    two conversations running side by side (a sub-agent's) do not get crossed.
+    """
 
     def __init__(self, script: dict[str, Any]):
         self.script = dict(script)
@@ -48,27 +53,39 @@ class Turns:
             self.script["steps"] = [
                 step for step in script["steps"] for _ in range(int(step.get("times", 1)))
             ]
-        self.next_step = 0
+        self.taken: set[int] = set()
         self.lock = threading.Lock()
 
-    def answer(self, offers: list[str], has_result: bool) -> tuple[str, dict[str, Any]]:
+    def _next(self, body_text: str) -> int | None:
+        for index, step in enumerate(self.script["steps"]):
+            if index in self.taken:
+                continue
+            if "match" in step and step["match"] not in body_text:
+                continue
+            if "unless" in step and step["unless"] in body_text:
+                continue
+            self.taken.add(index)
+            return index
+        return None
+
+    def answer(
+        self, offers: list[str], has_result: bool, body_text: str = ""
+    ) -> tuple[str, dict[str, Any]]:
         """(kind, turn) for a request offering the tools `offers`; `has_result`: the
         conversation since the model's last turn holds a tool result."""
-        steps = self.script.get("steps")
-        if steps is not None:
+        if self.script.get("steps") is not None:
             if not offers:
                 return "side", {"text": SIDE_TEXT}
             with self.lock:
-                index = self.next_step
-                self.next_step += 1
-            if index < len(steps):
-                turn = dict(steps[index])
-                turn["calls"] = [
-                    {"id": f"call_e2e_{index + 1}_{n}", **call}
-                    for n, call in enumerate(turn.get("calls") or [])
-                ]
-                return f"step{index}", turn
-            return "final", {"text": FINAL_TEXT}
+                index = self._next(body_text)
+            if index is None:
+                return "final", {"text": FINAL_TEXT}
+            turn = dict(self.script["steps"][index])
+            turn["calls"] = [
+                {"id": f"call_e2e_{index + 1}_{n}", **call}
+                for n, call in enumerate(turn.get("calls") or [])
+            ]
+            return f"step{index}", turn
         if has_result:
             return "final", {"text": FINAL_TEXT}
         tool = self.script.get("tool")
@@ -147,7 +164,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b'{"error":"not scripted"}', "application/json")
             return
         offers, has_result = wire.VIEW[api](body)
-        kind, turn = self.server.turns.answer(offers, has_result)
+        kind, turn = self.server.turns.answer(offers, has_result, raw.decode("utf-8", "replace"))
         self._log(body, kind)
         if "error" in turn:
             status = int(turn["error"])

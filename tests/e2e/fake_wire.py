@@ -144,15 +144,16 @@ def _responses(turn: dict[str, Any], body: dict[str, Any], stream: bool) -> tupl
             }
         )
     for n, call in enumerate(turn.get("calls") or []):
-        items.append(
-            {
-                "type": "function_call",
-                "id": f"fc_e2e_{n}",
-                "call_id": call["id"],
-                "name": call["name"],
-                "arguments": json.dumps(call["input"]),
-            }
-        )
+        item = {
+            "type": "function_call",
+            "id": f"fc_e2e_{n}",
+            "call_id": call["id"],
+            "name": call["name"],
+            "arguments": json.dumps(call["input"]),
+        }
+        if call.get("namespace"):  # a tool offered inside a namespace (Codex's sub-agents)
+            item["namespace"] = call["namespace"]
+        items.append(item)
     events: list[tuple[str | None, Any]] = [
         ("response.created", {"type": "response.created", "response": {"id": "resp_e2e"}})
     ]

@@ -188,6 +188,7 @@ class Sandbox:
         script: dict[str, Any],
         timeout: float = 120,
         stdin: str | None = None,
+        interrupt_after: float | None = None,
     ) -> Run:
         run_dir = self.root / "runs" / name
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -203,6 +204,7 @@ class Sandbox:
             "cwd": str(self.project),
             "timeout": timeout,
             "stdin": stdin,
+            "interrupt_after": interrupt_after,
         }
         spec_path = run_dir / "spec.json"
         spec_path.write_text(json.dumps(spec, indent=1))

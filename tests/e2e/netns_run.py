@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -28,6 +29,16 @@ def _fail(result_path: str, message: str) -> int:
     Path(result_path).write_text(json.dumps({"error": message}))
     sys.stderr.write(f"netns_run: {message}\n")
     return 3
+
+
+def _interrupt_later(proc: subprocess.Popen, seconds: float) -> None:
+    def send() -> None:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGINT)
+
+    timer = threading.Timer(seconds, send)
+    timer.daemon = True
+    timer.start()
 
 
 def main(spec_path: str) -> int:
@@ -62,6 +73,8 @@ def main(spec_path: str) -> int:
         return _fail(result_path, f"could not start {spec['argv'][0]}: {exc}")
     started = time.time()
     timed_out = False
+    if spec.get("interrupt_after"):  # a user pressing Ctrl-C mid-turn
+        _interrupt_later(proc, float(spec["interrupt_after"]))
     try:
         out, err = proc.communicate(timeout=spec.get("timeout", 120))
     except subprocess.TimeoutExpired:
