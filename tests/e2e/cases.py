@@ -164,7 +164,7 @@ def _post_context_case(name: str, event: str, context: str, **seen: Any) -> Case
 
 REWROTE = "marker-rewritten"
 
-# --- Claude Code 2.1.197 ------------------------------------------------------------
+# --- Claude Code 2.1.332 (first pinned at 2.1.197; ORACLE.md lists what changed) ------------------------------------------------------------
 # Runs with --allowedTools Bash, so the permission rules never stop the command:
 # whether it runs is the hook's doing alone.
 
@@ -183,6 +183,99 @@ CLAUDE_MAIN = [
 ]
 
 _claude_blocks = {"ran": None, "is_error": True, "post_fires": False}
+
+# onFailure: "block" (2.1.295): a hook that fails, crashes, times out or cannot start
+# blocks the call; the model reads 'PreToolUse:Bash hook error: [<command>]: failed;
+# blocking because onFailure is "block"' and the hook's stderr. 2.1.197 ignored the key.
+_BLOCKING = 'blocking because onFailure is "block"'
+_ON_FAILURE = "onFailure: block makes a failed hook block (2.1.295; read as proceeds)"
+
+
+def _on_failure_block(name: str, answer: dict[str, Any], record: dict[str, Any], **more) -> Case:
+    return Case(
+        name=name,
+        answer=answer,
+        content_has=more.pop("content_has", _BLOCKING),
+        record=record,
+        pre_handler={"onFailure": "block", **more.pop("pre_handler", {})},
+        disagreement=more.pop("disagreement", _ON_FAILURE),
+        **{**_claude_blocks, **more},
+    )
+
+
+_FAILED_BLOCKS = {"decision": "failure", "effect": "blocks"}
+
+CLAUDE_ON_FAILURE = [
+    _on_failure_block(
+        "onfailure-block-exit1",
+        {"stderr": "E2E-EXIT1", "exit": 1},
+        {**_FAILED_BLOCKS, "failure": "exit_code"},
+    ),
+    _on_failure_block(
+        "onfailure-block-exit3",
+        {"stderr": "E2E-EXIT3", "exit": 3},
+        {**_FAILED_BLOCKS, "failure": "exit_code"},
+    ),
+    _on_failure_block(
+        "onfailure-block-crash", {"stderr": "E2E-CRASH", "signal": 9}, _FAILED_BLOCKS
+    ),
+    _on_failure_block(
+        "onfailure-block-timeout",
+        {"stdout": _json(decision="approve"), "sleep": 6},
+        {**_FAILED_BLOCKS, "failure": "timeout"},
+        content_has='timed out; blocking because onFailure is "block"',
+        pre_timeout=2,
+    ),
+    # The command cannot start (exec form, no such program): no hook runs at all.
+    _on_failure_block(
+        "onfailure-block-cannot-start",
+        {},
+        _FAILED_BLOCKS,
+        pre_handler={"command": "/nonexistent/e2e-hook", "args": ["x"]},
+        pre_runs=False,
+    ),
+    # With onFailure: block, a JSON answer on exit 1 no longer counts: the call is blocked.
+    _on_failure_block(
+        "onfailure-block-json-allow-exit1",
+        {"stdout": _hso(permissionDecision="allow"), "exit": 1},
+        _FAILED_BLOCKS,
+    ),
+    # ...and JSON that fails the output schema (exit 0) blocks too.
+    _on_failure_block(
+        "onfailure-block-invalid-json",
+        {"stdout": _json(decision="allow")},
+        {**_FAILED_BLOCKS, "failure": "unsupported"},
+        content_has="Hook JSON output validation failed",
+    ),
+    Case(
+        name="onfailure-block-plain-text",
+        # Plain text on exit 0 is no failure: the call runs.
+        answer={"stdout": "just some text"},
+        pre_handler={"onFailure": "block"},
+        record={"decision": "allow"},
+        **_PROCEEDS,
+    ),
+    Case(
+        name="onfailure-continue-exit1",
+        answer={"stderr": "E2E-EXIT1", "exit": 1},
+        pre_handler={"onFailure": "continue"},
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+        **_PROCEEDS,
+    ),
+    Case(
+        name="post-onfailure-block-exit1",
+        # On PostToolUse the command already ran: the model gets the output plus
+        # a blocking error quoting the hook.
+        answer={},
+        post_answer={"stderr": "E2E-PEXIT1", "exit": 1},
+        post_handler={"onFailure": "block"},
+        notes_have=(_BLOCKING, "E2E-PEXIT1"),
+        record={"decision": "allow"},
+        post_record={"decision": "failure", "failure": "exit_code", "effect": "blocks"},
+        disagreement=_ON_FAILURE,
+        **_PROCEEDS,
+    ),
+]
 
 CLAUDE_PINNED = [
     _SECRET_CASE,
@@ -303,11 +396,13 @@ CLAUDE_PINNED = [
     ),
     Case(
         name="invalid-answer-with-exit2",
-        # JSON that fails Claude Code's output schema is a non-blocking error, even on exit 2.
+        # Since 2.1.214 exit 2 blocks, stderr the reason, even when stdout holds JSON that
+        # fails the output schema (2.1.197: a non-blocking error, the command ran).
         answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
-        absent=("E2E-EXIT2",),
-        record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
-        **_PROCEEDS,
+        content_has="E2E-EXIT2",
+        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
+        disagreement="exit 2 with schema-invalid JSON blocks since 2.1.214 (read as proceeds)",
+        **_claude_blocks,
     ),
     Case(
         name="deny-without-hookEventName",
@@ -327,7 +422,9 @@ CLAUDE_PINNED = [
     ),
     Case(
         name="deny-and-continue-false",
-        # The deny blocks the call, and the model reads its reason: the turn goes on.
+        # The deny blocks the call and continue:false ends the turn there
+        # (terminal_reason hook_stopped); 2.1.197 sent the reason back and went on.
+        ends_turn=True,
         answer={
             "stdout": json.dumps(
                 {
@@ -341,7 +438,7 @@ CLAUDE_PINNED = [
                 }
             )
         },
-        content_has="E2E-DS",
+        content_has="",
         record={"decision": "deny", "reason": "E2E-DS"},
         **_claude_blocks,
     ),
@@ -383,6 +480,18 @@ CLAUDE_PINNED = [
         **_output_replaced("E2E-REPLACED", is_error=False),
         record={"decision": "allow"},
         post_record={"decision": "replace"},
+    ),
+    *CLAUDE_ON_FAILURE,
+    Case(
+        name="defer",
+        # -p mode: the call is neither run nor refused; the turn stops there
+        # (terminal_reason tool_deferred), no tool result goes back.
+        answer={"stdout": _hso(permissionDecision="defer", permissionDecisionReason="E2E-DEFER")},
+        ends_turn=True,
+        content_has="",
+        record={"decision": "defer", "reason": "E2E-DEFER"},
+        disagreement="permissionDecision defer is its own answer (recorded as ask today)",
+        **_claude_blocks,
     ),
 ]
 

@@ -6,7 +6,14 @@ import pytest
 
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import DRIVERS
-from tests.e2e.flow import Case, check_main, check_pinned, check_replay
+from tests.e2e.flow import (
+    Case,
+    check_main,
+    check_pinned,
+    check_pinned_record,
+    check_replay,
+    record_params,
+)
 from tests.e2e.harness import Sandbox, skip_reason
 
 RUNTIME = "claude-code"
@@ -29,6 +36,11 @@ def test_claude_code_install_finds_the_settings(sandbox: Sandbox) -> None:
 @pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
 def test_claude_code_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
     check_pinned(DRIVER, sandbox, case)
+
+
+@pytest.mark.parametrize("case", record_params(PINNED[RUNTIME]))
+def test_claude_code_pinned_record(sandbox: Sandbox, case: Case) -> None:
+    check_pinned_record(DRIVER, sandbox, case)
 
 
 def test_claude_code_replay_of_real_traffic(sandbox: Sandbox) -> None:
