@@ -79,10 +79,14 @@ class Captured:
     env: dict[str, str]
 
 
-def run_scenario(spec: Spec, sb: Sandbox, scenario: Scenario) -> tuple[Run, dict[str, str]]:
-    """One session; returns the run and the environment the CLI was started with."""
-    sb.fresh_run_dirs()
-    spec.write_hooks(sb, spec.events)
+def run_scenario(
+    spec: Spec, sb: Sandbox, scenario: Scenario, *, fresh: bool = True
+) -> tuple[Run, dict[str, str]]:
+    """One session; returns the run and the environment the CLI was started with.
+    `fresh`: empty HOME and the project and write the hooks first (else they stay)."""
+    if fresh:
+        sb.fresh_run_dirs()
+        spec.write_hooks(sb, spec.events)
     for rel, text in scenario.files.items():
         path = sb.project / rel
         path.parent.mkdir(parents=True, exist_ok=True)

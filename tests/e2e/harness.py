@@ -159,9 +159,16 @@ class Sandbox:
         self.hooks.mkdir(parents=True, exist_ok=True)
 
     def answer(
-        self, name: str, stdout: str = "", stderr: str = "", exit: int = 0, sleep: float = 0
+        self,
+        name: str,
+        stdout: str = "",
+        stderr: str = "",
+        exit: int = 0,
+        sleep: float = 0,
+        **more: Any,
     ) -> None:
-        answer = {"stdout": stdout, "stderr": stderr, "exit": exit, "sleep": sleep}
+        """The scripted hook's answer (hook.py: `signal`, `once` and `by_tag` too)."""
+        answer = {"stdout": stdout, "stderr": stderr, "exit": exit, "sleep": sleep, **more}
         (self.hooks / f"{name}.answer.json").write_text(json.dumps(answer))
 
     def fresh_run_dirs(self) -> None:
