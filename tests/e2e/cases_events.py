@@ -7,7 +7,18 @@ import json
 from typing import Any
 
 from tests.e2e.capture import Scenario
-from tests.e2e.capture_specs import CLAUDE, CODEX, _call, _claude, _codex, _exec, _spawn, _text
+from tests.e2e.capture_specs import (
+    CLAUDE,
+    CODEX,
+    GEMINI,
+    _call,
+    _claude,
+    _codex,
+    _exec,
+    _gemini,
+    _spawn,
+    _text,
+)
 from tests.e2e.events import EventCase
 
 J = json.dumps
@@ -236,5 +247,182 @@ CODEX_EVENTS = [
         scenario=Scenario("start", _codex("go"), steps=[_text("x")]),
         model_has=("E2E-SSCTX",),
         record={"decision": "allow", "context": "E2E-SSCTX"},
+    ),
+]
+
+
+# --- Gemini CLI 0.61.0: the model-level answers (the real hook runner, in the real CLI) -----
+
+
+def _llm_response(text: str) -> dict[str, Any]:
+    """A response in the hook's own (stable) shape: parts are plain strings."""
+    return {"candidates": [{"content": {"role": "model", "parts": [text]}, "finishReason": "STOP"}]}
+
+
+def _gemini_run(*steps: dict[str, Any]) -> Scenario:
+    return Scenario(
+        "gemini", _gemini("--approval-mode", "yolo", "-p", "run the command"), steps=list(steps)
+    )
+
+
+_ONE_TURN = _gemini_run(_text("E2E-REAL"))
+_MODEL_LEVEL = "model-level answers of Gemini CLI (issue 10)"
+
+GEMINI_EVENTS = [
+    EventCase(
+        name="before-model-synthetic-alone-is-ignored",
+        spec=GEMINI,
+        event="BeforeModel",
+        # llm_response counts only with a block: alone, the model is asked as usual.
+        answer={
+            "stdout": _hso("BeforeModel", llm_response=_llm_response("E2E-SYNTH")),
+            "once": True,
+        },
+        scenario=_ONE_TURN,
+        output_has=("E2E-REAL",),
+        model_requests=1,
+        record={"decision": "allow"},
+    ),
+    EventCase(
+        name="before-model-deny-with-synthetic-response",
+        spec=GEMINI,
+        event="BeforeModel",
+        answer={
+            "stdout": J(
+                {
+                    "decision": "deny",
+                    "reason": "E2E-BMDENY",
+                    "hookSpecificOutput": {
+                        "hookEventName": "BeforeModel",
+                        "llm_response": _llm_response("E2E-SYNTH"),
+                    },
+                }
+            )
+        },
+        scenario=_ONE_TURN,
+        output_has=('"response": "E2E-SYNTH"',),
+        model_requests=0,
+        record={"decision": "deny", "reason": "E2E-BMDENY"},
+    ),
+    EventCase(
+        name="before-model-deny",
+        spec=GEMINI,
+        event="BeforeModel",
+        answer={"stdout": J({"decision": "deny", "reason": "E2E-BMDENY"})},
+        scenario=_ONE_TURN,
+        output_has=("E2E-BMDENY",),
+        model_requests=0,
+        record={"decision": "deny", "reason": "E2E-BMDENY"},
+    ),
+    EventCase(
+        name="before-model-llm-request",
+        spec=GEMINI,
+        event="BeforeModel",
+        answer={
+            "stdout": _hso(
+                "BeforeModel",
+                llm_request={
+                    "model": "gemini-2.5-flash",
+                    "messages": [{"role": "user", "content": "E2E-NEWPROMPT"}],
+                },
+            ),
+            "once": True,
+        },
+        scenario=_ONE_TURN,
+        model_has=("E2E-NEWPROMPT",),
+        model_requests=1,
+        record={"decision": "modify"},
+        disagreement=_MODEL_LEVEL,
+    ),
+    EventCase(
+        name="after-model-llm-response",
+        spec=GEMINI,
+        event="AfterModel",
+        answer={
+            "stdout": _hso("AfterModel", llm_response=_llm_response("E2E-AFTERMODEL")),
+            "once": True,
+        },
+        scenario=_ONE_TURN,
+        output_has=('"response": "E2E-AFTERMODEL"',),
+        record={"decision": "replace"},
+        disagreement=_MODEL_LEVEL,
+    ),
+    EventCase(
+        name="before-tool-selection-tool-config",
+        spec=GEMINI,
+        event="BeforeToolSelection",
+        answer={
+            "stdout": _hso(
+                "BeforeToolSelection",
+                toolConfig={"mode": "ANY", "allowedFunctionNames": ["read_file"]},
+            ),
+            "once": True,
+        },
+        scenario=_ONE_TURN,
+        model_has=('"allowedFunctionNames": ["read_file"]',),
+        record={"decision": "modify"},
+        disagreement=_MODEL_LEVEL,
+    ),
+    EventCase(
+        name="after-tool-tail-call",
+        spec=GEMINI,
+        event="AfterTool",
+        # A follow-up call runs right after the tool; its result is what the model gets.
+        answer={
+            "stdout": _hso(
+                "AfterTool",
+                tailToolCallRequest={
+                    "name": "run_shell_command",
+                    "args": {"command": "touch tail-ran && echo E2E-TAIL", "description": "tail"},
+                },
+            ),
+            "once": True,
+        },
+        scenario=_gemini_run(_call("run_shell_command", command="echo first", description="d")),
+        files=("tail-ran",),
+        model_has=("E2E-TAIL",),
+        calls={"AfterTool": 2},
+    ),
+    EventCase(
+        name="after-agent-deny-reprompts",
+        spec=GEMINI,
+        event="AfterAgent",
+        answer={"stdout": J({"decision": "deny", "reason": "E2E-AGENTDENY"}), "once": True},
+        scenario=_gemini_run(_text("first"), _text("second")),
+        model_has=("E2E-AGENTDENY",),
+        model_requests=2,
+        calls={"AfterAgent": 2},
+        record={"decision": "deny", "reason": "E2E-AGENTDENY"},
+    ),
+    EventCase(
+        name="after-agent-deny-clear-context",
+        spec=GEMINI,
+        event="AfterAgent",
+        # The re-prompt goes out with the history cleared: the first prompt is gone.
+        answer={
+            "stdout": J(
+                {
+                    "decision": "deny",
+                    "reason": "E2E-AGENTDENY",
+                    "hookSpecificOutput": {"hookEventName": "AfterAgent", "clearContext": True},
+                }
+            ),
+            "once": True,
+        },
+        scenario=_gemini_run(_text("first"), _text("second")),
+        model_has=("E2E-AGENTDENY",),
+        model_requests=2,
+        last_request_lacks=("run the command",),
+        record={"decision": "deny", "reason": "E2E-AGENTDENY"},
+    ),
+    EventCase(
+        name="before-agent-deny",
+        spec=GEMINI,
+        event="BeforeAgent",
+        answer={"stdout": J({"decision": "deny", "reason": "E2E-BADENY"})},
+        scenario=_ONE_TURN,
+        output_has=("E2E-BADENY",),
+        model_requests=0,
+        record={"decision": "deny", "reason": "E2E-BADENY"},
     ),
 ]

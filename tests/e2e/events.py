@@ -37,6 +37,8 @@ class EventCase:
     files: tuple[str, ...] = ()
     no_files: tuple[str, ...] = ()
     calls: dict[str, int] = field(default_factory=dict)
+    model_requests: int | None = None  # how many requests reached the model (scripted turns)
+    last_request_lacks: tuple[str, ...] = ()  # not in the last request the model got
     exit_code: int | None = 0
     record: dict[str, Any] = field(default_factory=dict)  # the hooked call's record
     lets_through: bool | None = None  # what the record's verdict must say, if it matters
@@ -122,6 +124,13 @@ def check_seen(case: EventCase, seen: Seen) -> None:
         assert name not in seen.files, seen.files
     for name, count in case.calls.items():
         assert seen.calls.get(name, 0) == count, seen.calls
+    turns = [r for r in seen.run.requests if r["kind"] not in ("side", "head", "get", "models")]
+    if case.model_requests is not None:
+        assert len(turns) == case.model_requests, [r["kind"] for r in turns]
+    for text in case.last_request_lacks:  # in the conversation (not the system prompt)
+        body = turns[-1]["body"] if turns else {}
+        talk = body.get("contents") or body.get("messages") or body.get("input")
+        assert talk and text not in json.dumps(talk), f"{text!r} still sent"
 
 
 def check_record(case: EventCase, seen: Seen) -> None:

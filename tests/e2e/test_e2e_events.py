@@ -1,4 +1,5 @@
-"""Answers to the other events (Claude Code's guards, Codex's Stop and compaction),
+"""Answers to the other events (Claude Code's guards, Codex's Stop and compaction,
+Gemini CLI's model-level answers),
 inside the real CLIs: bare, then through `hooktui install`, the same outcome; the
 record reads the answer as the runtime did (strict xfail where the adapter does not)."""
 
@@ -6,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.cases_events import CLAUDE_EVENTS, CODEX_EVENTS
+from tests.e2e.cases_events import CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS
 from tests.e2e.events import EventCase, Seen, check_record, check_seen, run_event
 from tests.e2e.harness import Sandbox, skip_reason
 
-CASES = [*CLAUDE_EVENTS, *CODEX_EVENTS]
+CASES = [*CLAUDE_EVENTS, *CODEX_EVENTS, *GEMINI_EVENTS]
 _RUNS: dict[str, tuple[Seen, Seen]] = {}
 
 
