@@ -754,3 +754,53 @@ GEMINI_PINNED = [
 
 MAIN = {"claude-code": CLAUDE_MAIN, "codex": CODEX_MAIN, "gemini-cli": GEMINI_MAIN}
 PINNED = {"claude-code": CLAUDE_PINNED, "codex": CODEX_PINNED, "gemini-cli": GEMINI_PINNED}
+
+# --- Claude Code 2.1.197: where the first pin behaved otherwise ---------------------------
+# Run only when it is installed (.ci/e2e-setup --with-old); 2.1.332 is in CLAUDE_PINNED.
+
+CLAUDE_197_DIFFERS = [
+    Case(
+        name="invalid-answer-with-exit2",
+        # 2.1.197: schema-invalid JSON on stdout made exit 2 a non-blocking error.
+        answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
+        absent=("E2E-EXIT2",),
+        record={},
+        **_PROCEEDS,
+    ),
+    Case(
+        name="deny-and-continue-false",
+        # 2.1.197: the deny blocked the call, its reason went back, the turn went on.
+        answer={
+            "stdout": json.dumps(
+                {
+                    "continue": False,
+                    "stopReason": "E2E-STOP",
+                    "hookSpecificOutput": {
+                        "hookEventName": "PreToolUse",
+                        "permissionDecision": "deny",
+                        "permissionDecisionReason": "E2E-DS",
+                    },
+                }
+            )
+        },
+        content_has="E2E-DS",
+        record={},
+        **_claude_blocks,
+    ),
+    # 2.1.197 knew no onFailure: a failing hook let the call through.
+    Case(
+        name="onfailure-block-exit1",
+        answer={"stderr": "E2E-EXIT1", "exit": 1},
+        pre_handler={"onFailure": "block"},
+        record={},
+        **_PROCEEDS,
+    ),
+    Case(
+        name="onfailure-block-timeout",
+        answer={"stdout": _json(decision="approve"), "sleep": 6},
+        pre_handler={"onFailure": "block"},
+        pre_timeout=2,
+        record={},
+        **_PROCEEDS,
+    ),
+]
