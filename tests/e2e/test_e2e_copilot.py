@@ -13,7 +13,7 @@ import pytest
 from tests.e2e.batch import Batch, check_records, check_same, check_seen, run_batch
 from tests.e2e.cases_chat import COPILOT, COPILOT_CLAUDE_SETTINGS
 from tests.e2e.drivers_chat import COPILOT as DRIVER
-from tests.e2e.drivers_chat import COPILOT_CLAUDE
+from tests.e2e.drivers_chat import COPILOT_ANTHROPIC, COPILOT_CLAUDE
 from tests.e2e.flow import Case
 from tests.e2e.harness import Sandbox, skip_reason
 
@@ -73,3 +73,24 @@ def test_copilot_claude_settings_same_with_and_without_tap(claude_settings, case
 )
 def test_copilot_claude_settings_record_agrees(claude_settings, case: Case) -> None:
     check_records(COPILOT_CLAUDE, claude_settings[1], case)
+
+
+# The same hooks, with Copilot talking to an Anthropic-style provider (Messages API).
+ANTHROPIC_CASES = [
+    c for c in COPILOT if c.name in ("deny", "allow", "rewrite", "exit1", "exit2", "post-block")
+]
+
+
+@pytest.fixture(scope="module")
+def anthropic_provider(tmp_path_factory) -> tuple[Batch, Batch]:
+    return _pair(COPILOT_ANTHROPIC, ANTHROPIC_CASES, tmp_path_factory)
+
+
+@pytest.mark.parametrize("case", ANTHROPIC_CASES, ids=lambda c: c.name)
+def test_copilot_anthropic_provider_same_with_and_without_tap(
+    anthropic_provider, case: Case
+) -> None:
+    bare, tapped = anthropic_provider
+    check_seen(bare.seen[case.name], case)
+    check_seen(tapped.seen[case.name], case)
+    check_same(COPILOT_ANTHROPIC, bare, tapped, case)
