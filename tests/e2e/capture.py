@@ -172,6 +172,8 @@ def runtime_env(
     for key, value in sorted(hook_env.items()):
         if key in SHELL_VARS or key in _DROPPED or launch.get(key) == value:
             continue
+        if key.startswith("E2E_"):  # a scenario's own (settings `env` it wrote)
+            continue
         if _SECRET_NAME.search(key):
             value = "<secret>"
         elif key in volatile:
