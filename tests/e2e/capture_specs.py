@@ -134,6 +134,7 @@ CLAUDE = Spec(
             steps=[_text("s1"), _text("s2"), _text("summary"), _text("s4")],
             files={".claude/skills/hello/SKILL.md": _SKILL, ".claude/commands/greet.md": _COMMAND},
         ),
+        Scenario("model", _claude("/model claude-sonnet-4-5", "--output-format", "json")),
         Scenario("setup", _claude("--init-only", "--output-format", "json")),
         Scenario(
             "worktree",
