@@ -130,11 +130,12 @@ CLAUDE = Spec(
                 "--allowedTools",
                 "Bash",
             ),
-            stdin=_user_lines("/hello", "/greet bob", "/compact", "/model claude-sonnet-4-5"),
+            # The model switch first: PostModelSwitch runs after it, unawaited, and a
+            # session that ends right away can end before it.
+            stdin=_user_lines("/model claude-sonnet-4-5", "/hello", "/greet bob", "/compact"),
             steps=[_text("s1"), _text("s2"), _text("summary"), _text("s4")],
             files={".claude/skills/hello/SKILL.md": _SKILL, ".claude/commands/greet.md": _COMMAND},
         ),
-        Scenario("model", _claude("/model claude-sonnet-4-5", "--output-format", "json")),
         Scenario("setup", _claude("--init-only", "--output-format", "json")),
         Scenario(
             "worktree",
