@@ -99,7 +99,10 @@ def run_batch(
     (sb.hooks / "pre.answer.json").write_text(json.dumps(_answers(cases, tags, "answer")))
     (sb.hooks / "post.answer.json").write_text(json.dumps(_answers(cases, tags, "post_answer")))
     pre, post = hook_command(sb.hooks, "pre"), hook_command(sb.hooks, "post")
-    driver.write_settings(sb, pre, post, pre_timeout)
+    handlers = {}
+    if cases[0].pre_handler or cases[0].post_handler:  # one group shares its handlers
+        handlers = {"pre_handler": cases[0].pre_handler, "post_handler": cases[0].post_handler}
+    driver.write_settings(sb, pre, post, pre_timeout, **handlers)
     settings = driver.settings_path(sb)
     before = settings.read_bytes()
     if tapped:
@@ -230,7 +233,9 @@ def check_records(driver: Driver, tapped: Batch, case: Case) -> None:
     brief = {k: rec.get(k) for k in ("runtime", "decision", "reason", "failure", "effect")}
     assert rec["runtime"] == driver.runtime, f"recorded as {rec['runtime']}: {brief}"
     assert rec["request"] == json.loads(seen.pre_calls[0]["stdin"])
+    tag = tapped.tags[case.name]
     for key, value in case.record.items():
+        value = json.loads(tagged(json.dumps(value), tag))  # the case's own command
         assert rec[key] == value, f"record {key}={rec[key]!r}, the runtime acted as {value!r}"
     verdict = msgspec.convert(rec, Record).verdict
     ran = bool(seen.markers)
@@ -241,3 +246,30 @@ def check_records(driver: Driver, tapped: Batch, case: Case) -> None:
     for rec in post:
         for key, value in case.post_record.items():
             assert rec[key] == value, f"post record {key}={rec[key]!r}, runtime: {value!r}"
+
+
+# --- pinned cases of a fast CLI, grouped into sessions ---------------------------------
+
+
+def group_key(case: Case) -> str | None:
+    """Cases with the same settings share a session; None: the case runs alone (it
+    ends the turn, its hook cannot start, or its record needs the whole-run checks)."""
+    if case.ends_turn or not case.pre_runs or case.secret:
+        return None
+    return json.dumps([case.pre_timeout, case.pre_handler, case.post_handler], sort_keys=True)
+
+
+_GROUPS: dict[tuple[str, str], Batch] = {}
+
+
+def grouped_batch(driver: Driver, factory, cases: list[Case], case: Case) -> Batch:
+    """The tapped session of `case`'s group (run once, shared by the group's tests)."""
+    key = group_key(case)
+    assert key is not None
+    if (driver.cli, key) not in _GROUPS:
+        group = [c for c in cases if group_key(c) == key]
+        sb = Sandbox(factory.mktemp(f"{driver.cli}-group"))
+        _GROUPS[(driver.cli, key)] = run_batch(
+            driver, sb, group, tapped=True, pre_timeout=case.pre_timeout
+        )
+    return _GROUPS[(driver.cli, key)]

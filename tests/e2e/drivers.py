@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.fake_models import claude_since_assistant
+from tests.e2e.fake_wire import anthropic_result_for
 from tests.e2e.harness import PORT, Run, Sandbox, base_env, cli_path
 
 ORIGINAL = "touch marker-original && echo original-ran"
@@ -178,6 +179,10 @@ class ClaudeCode(Driver):
         notes = [b.get("text", "") for b in blocks if b.get("type") == "text"]
         return {"content": text, "is_error": bool(block.get("is_error")), "notes": notes}
 
+    def result_for(self, body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
+        """The tool result for `call_id` in a request, and the notes after it (batch.py)."""
+        return anthropic_result_for(body, call_id)
+
 
 def _toml_str(value: str) -> str:
     return json.dumps(value)  # a JSON string is a valid TOML basic string
@@ -303,6 +308,31 @@ timeout = 30
         # The Responses API has no error flag on a function output.
         return {"content": output, "is_error": False, "notes": notes}
 
+    def result_for(self, body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
+        """The output of call `call_id` in a request, and the developer notes after it."""
+        items = [i for i in body.get("input") or [] if isinstance(i, dict)]
+        for item in items:
+            if item.get("type") == "function_call_output" and item.get("call_id") == call_id:
+                output = item["output"]
+                if isinstance(output, list):
+                    output = "".join(part.get("text", "") for part in output)
+                elif isinstance(output, dict):
+                    output = output.get("content", json.dumps(output))
+                # Added context goes in as a developer message beside the output.
+                start = next(
+                    k
+                    for k, i in enumerate(items)
+                    if i.get("type") == "function_call" and i.get("call_id") == call_id
+                )
+                notes = []
+                for later in items[start + 1 :]:
+                    if later.get("type") == "function_call":
+                        break
+                    if later.get("type") == "message" and later.get("role") == "developer":
+                        notes += [part.get("text", "") for part in later.get("content") or []]
+                return {"content": output, "is_error": False, "notes": notes}
+        return None
+
     def normalize(self, content: str) -> str:
         # exec_command output opens with a random chunk id and a wall time.
         return re.sub(r"^(Chunk ID|Wall time): .*\n", "", content, flags=re.M)
@@ -394,6 +424,25 @@ class GeminiCli(Driver):
         if not isinstance(content, str):
             content = json.dumps(response, sort_keys=True)
         return {"content": content, "is_error": is_error}
+
+    def result_for(self, body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
+        """The response to the n-th call of the session (call_e2e_<n>_0): Gemini's
+        calls carry no id of the model's, so they are matched in order."""
+        n = int(call_id.split("_")[2])
+        responses = [
+            part["functionResponse"]
+            for content in body.get("contents") or []
+            for part in content.get("parts") or []
+            if isinstance(part, dict) and "functionResponse" in part
+        ]
+        if len(responses) < n:
+            return None
+        response = responses[n - 1].get("response") or {}
+        is_error = "error" in response
+        content = response.get("error") if is_error else response.get("output")
+        if not isinstance(content, str):
+            content = json.dumps(response, sort_keys=True)
+        return {"content": content, "is_error": is_error, "notes": []}
 
     def normalize(self, content: str) -> str:
         return re.sub(r"^Process Group PGID: \d+$", "Process Group PGID: N", content, flags=re.M)

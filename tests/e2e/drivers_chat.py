@@ -18,7 +18,7 @@ from typing import Any
 
 from tests.conftest import HOOKTUI
 from tests.e2e.drivers import Driver
-from tests.e2e.fake_wire import since_assistant
+from tests.e2e.fake_wire import anthropic_result_for, since_assistant
 from tests.e2e.harness import PORT, Run, Sandbox, base_env, cli_path, node_modules
 
 
@@ -262,29 +262,6 @@ class CopilotAnthropic(Copilot):
 
     def result_for(self, body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
         return anthropic_result_for(body, call_id)
-
-
-def anthropic_result_for(body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
-    """The tool_result for `call_id` in a Messages request, and the text beside it."""
-    messages = body.get("messages") or []
-    for i, m in enumerate(messages):
-        blocks = m.get("content") if isinstance(m.get("content"), list) else []
-        for b in blocks:
-            if b.get("type") == "tool_result" and b.get("tool_use_id") == call_id:
-                notes = [x.get("text", "") for x in blocks if x.get("type") == "text"]
-                for n in messages[i + 1 :]:
-                    if n.get("role") == "assistant":
-                        break
-                    if isinstance(n.get("content"), list):
-                        notes += [
-                            x.get("text", "") for x in n["content"] if x.get("type") == "text"
-                        ]
-                return {
-                    "content": _text(b.get("content")),
-                    "is_error": bool(b.get("is_error")),
-                    "notes": notes,
-                }
-    return None
 
 
 class QwenCode(ChatDriver):

@@ -117,6 +117,35 @@ def _anthropic(turn: dict[str, Any], body: dict[str, Any], stream: bool) -> tupl
     return _sse(events), "text/event-stream"
 
 
+def anthropic_result_for(body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
+    """The tool_result for `call_id` in a Messages request, and the text beside it."""
+    messages = body.get("messages") or []
+    for i, m in enumerate(messages):
+        blocks = m.get("content") if isinstance(m.get("content"), list) else []
+        for b in blocks:
+            if b.get("type") == "tool_result" and b.get("tool_use_id") == call_id:
+                notes = [x.get("text", "") for x in blocks if x.get("type") == "text"]
+                for n in messages[i + 1 :]:
+                    if n.get("role") == "assistant":
+                        break
+                    if isinstance(n.get("content"), list):
+                        notes += [
+                            x.get("text", "") for x in n["content"] if x.get("type") == "text"
+                        ]
+                return {
+                    "content": _content_text(b.get("content")),
+                    "is_error": bool(b.get("is_error")),
+                    "notes": notes,
+                }
+    return None
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content or ""
+
+
 # --- OpenAI Responses (Codex) -------------------------------------------------------
 
 
