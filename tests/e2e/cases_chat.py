@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.e2e.cases import RAN, REWROTE
+from tests.e2e.cases_common import RAN, REWROTE
 from tests.e2e.drivers import REWRITTEN
 from tests.e2e.flow import Case
 from tests.tap.fixtures import specific

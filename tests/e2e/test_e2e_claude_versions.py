@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.conftest import wait_for_records
-from tests.e2e.cases import CLAUDE_197_DIFFERS
+from tests.e2e.cases_claude import CLAUDE_197_DIFFERS
 from tests.e2e.drivers import CLAUDE_197, DRIVERS
 from tests.e2e.flow import Case, assert_runtime_did, run_pair
 from tests.e2e.harness import Sandbox, hook_command, hooktui, skip_reason
