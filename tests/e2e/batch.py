@@ -195,7 +195,7 @@ def _requests(driver: Driver, calls: list[dict[str, Any]]) -> list[dict[str, Any
         request = json.loads(call["stdin"])
         for key in driver.volatile:
             request.pop(key, None)
-        out.append(request)
+        out.append(driver.normalize_request(request))
     return out
 
 

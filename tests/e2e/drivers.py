@@ -75,6 +75,10 @@ class Driver:
         """A tool result without what differs between two identical runs."""
         return content
 
+    def normalize_request(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A hook's request without what differs between two identical runs."""
+        return request
+
     def script(self, command: str = ORIGINAL) -> dict[str, Any]:
         """What the fake model asks for: one shell tool call running `command`."""
         return {"tool": self.tool, "tool_input": self.tool_input(command)}

@@ -345,6 +345,12 @@ class QwenCode(ChatDriver):
     def tool_input(self, command: str) -> dict[str, Any]:
         return {"command": command, "description": "leave a marker"}
 
+    def normalize_request(self, request: dict[str, Any]) -> dict[str, Any]:
+        # The command's output again (see normalize): PostToolUse carries it too.
+        if "tool_response" in request:
+            request = {**request, "tool_response": "<the command's output>"}
+        return request
+
     def normalize(self, content: str) -> str:
         # The output of the command itself is the tool's business, and under load
         # Qwen Code now and then reports "(empty)" for an `echo` (seen here): the
