@@ -2,389 +2,44 @@
 
 MAIN cases run twice (bare hook, then through `hooktui install`) and must
 behave identically. PINNED cases are the runtime-as-oracle table: each was
-seen on the pinned CLI version (see harness.PINS), runs once through the tap,
-and checks both that the runtime still does what is pinned and that the
-tap's record says so. A case whose `disagreement` is set is one where the
-adapter reads the answer differently from the runtime: it runs as an expected
-failure until the adapter is fixed.
+seen on the pinned CLI version (harness.CLIS), runs through the tap (cases with
+the same settings in one session: batch.py), and checks both that the runtime
+still does what is pinned and that the tap's record says so. A case whose
+`disagreement` is set is one where the adapter reads the answer differently
+from the runtime: its record check is a strict expected failure until the
+adapter is fixed.
 
-Every answer is the PreToolUse hook's {"stdout", "stderr", "exit"}; the
-PostToolUse hook always answers nothing (exit 0).
+Claude Code's tables are in cases_claude.py, Codex's and Gemini CLI's here,
+Copilot's and Qwen Code's in cases_chat.py, other events' in cases_events.py.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
+from tests.e2e.cases_claude import (  # noqa: F401 (re-exported)
+    CLAUDE_197_DIFFERS,
+    CLAUDE_MAIN,
+    CLAUDE_PINNED,
+)
+from tests.e2e.cases_common import (
+    _PROCEEDS,
+    _SECRET_CASE,
+    RAN,
+    _allowed_case,
+    _deny_case,
+    _exit2_case,
+    _exit_failure_case,
+    _hso,
+    _hso_for,
+    _json,
+    _output_replaced,
+    _post_context_case,
+    _post_deny_case,
+    _post_exit2_case,
+    _rewrite_case,
+    _timeout_case,
+)
 from tests.e2e.drivers import ORIGINAL, REWRITTEN
 from tests.e2e.flow import Case
-from tests.tap.fixtures import specific
-
-
-def _hso_for(event: str, **fields: Any) -> str:
-    """A hook answer carrying hookSpecificOutput for `event`, as the hook prints it."""
-    return json.dumps(specific(event, **fields))
-
-
-def _hso(**fields: Any) -> str:
-    return _hso_for("PreToolUse", **fields)
-
-
-def _json(**fields: Any) -> str:
-    return json.dumps(fields)
-
-
-RAN = "marker-original"
-# What every runtime shows when the original command runs as asked.
-_PROCEEDS = {"ran": RAN, "is_error": False, "content_has": "original-ran"}
-
-
-def _output_replaced(text: str, *, is_error: bool) -> dict[str, Any]:
-    """The command ran, but the model gets `text` instead of its output."""
-    return {"ran": RAN, "is_error": is_error, "content_has": text, "absent": ("original-ran",)}
-
-
-# AWS's documented example key: the shape redaction looks for, valid nowhere.
-SECRET = "AKIAIOSFODNN7EXAMPLE"
-SECRET_COMMAND = f"echo {SECRET} >/dev/null && {ORIGINAL}"
-
-
-# A secret in the command: the hooks get it, the stream must not; the command runs as asked.
-_SECRET_CASE = Case(
-    name="secret-in-command",
-    answer={},
-    command=SECRET_COMMAND,
-    secret=SECRET,
-    record={"decision": "allow"},
-    **_PROCEEDS,
-)
-
-
-# The same hook answer on every runtime, and the same record of it; `seen` is what
-# that runtime was seen to do with it.
-
-
-def _rewrite_case(stdout: str, rewrite: dict[str, Any]) -> Case:
-    """The hook answers `stdout`, rewriting the command's input to `rewrite`."""
-    return Case(
-        name="rewrite",
-        answer={"stdout": stdout},
-        ran=REWROTE,
-        is_error=False,
-        content_has="rewritten-ran",
-        record={"decision": "modify", "updated_input": rewrite},
-    )
-
-
-def _allowed_case(name: str, answer: dict[str, Any]) -> Case:
-    """An answer the runtime reads as an allow: the command runs as asked."""
-    return Case(name=name, answer=answer, record={"decision": "allow"}, **_PROCEEDS)
-
-
-def _exit_failure_case(code: int) -> Case:
-    """Exit `code` with text on stderr: a failed hook the runtime runs the command past."""
-    return Case(
-        name=f"exit{code}",
-        answer={"stderr": f"E2E-EXIT{code}", "exit": code},
-        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_PROCEEDS,
-    )
-
-
-def _deny_case(stdout: str, **seen: Any) -> Case:
-    """The hook answers `stdout`, a deny with the reason "E2E-DENY"."""
-    return Case(
-        name="deny",
-        answer={"stdout": stdout},
-        ran=None,
-        record={"decision": "deny", "reason": "E2E-DENY"},
-        post_fires=False,
-        **seen,
-    )
-
-
-def _exit2_case(**seen: Any) -> Case:
-    return Case(
-        name="exit2",
-        answer={"stderr": "E2E-EXIT2", "exit": 2},
-        ran=None,
-        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
-        post_fires=False,
-        **seen,
-    )
-
-
-def _timeout_case(late_answer: str, **seen: Any) -> Case:
-    """The hook would answer `late_answer` (carrying "E2E-LATE") after its 2 s timeout."""
-    return Case(
-        name="timeout",
-        answer={"stdout": late_answer, "sleep": 6},
-        pre_timeout=2,
-        absent=("E2E-LATE",),
-        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
-        **seen,
-    )
-
-
-def _post_deny_case(name: str, answer: str, reason: str, **seen: Any) -> Case:
-    """The post hook answers {"decision": `answer`, "reason": `reason`}: a deny."""
-    return Case(
-        name=name,
-        answer={},
-        post_answer={"stdout": _json(decision=answer, reason=reason)},
-        record={"decision": "allow"},
-        post_record={"decision": "deny", "reason": reason},
-        **seen,
-    )
-
-
-def _post_exit2_case(name: str, **seen: Any) -> Case:
-    return Case(
-        name=name,
-        answer={},
-        post_answer={"stderr": "E2E-POSTEXIT2", "exit": 2},
-        record={"decision": "allow"},
-        post_record={"decision": "deny", "reason": "E2E-POSTEXIT2", "exit_code": 2},
-        **seen,
-    )
-
-
-def _post_context_case(name: str, event: str, context: str, **seen: Any) -> Case:
-    """The post hook adds `context` under hookSpecificOutput for `event`."""
-    return Case(
-        name=name,
-        answer={},
-        post_answer={"stdout": _hso_for(event, additionalContext=context)},
-        record={"decision": "allow"},
-        post_record={"decision": "allow", "context": context},
-        **seen,
-    )
-
-
-REWROTE = "marker-rewritten"
-
-# --- Claude Code 2.1.197 ------------------------------------------------------------
-# Runs with --allowedTools Bash, so the permission rules never stop the command:
-# whether it runs is the hook's doing alone.
-
-_claude_rewrite = {"command": REWRITTEN, "description": "leave a marker"}
-
-CLAUDE_MAIN = [
-    _deny_case(
-        _hso(permissionDecision="deny", permissionDecisionReason="E2E-DENY"),
-        is_error=True,
-        content_has="E2E-DENY",
-    ),
-    # The model reads "PreToolUse:Bash hook error: [<command>]: E2E-EXIT2".
-    _exit2_case(is_error=True, content_has="E2E-EXIT2"),
-    _rewrite_case(_hso(permissionDecision="allow", updatedInput=_claude_rewrite), _claude_rewrite),
-    _allowed_case("allow", {"stdout": _hso(permissionDecision="allow")}),
-]
-
-_claude_blocks = {"ran": None, "is_error": True, "post_fires": False}
-
-CLAUDE_PINNED = [
-    _SECRET_CASE,
-    _exit_failure_case(1),
-    _exit_failure_case(3),
-    Case(
-        name="exit2-no-stderr",
-        answer={"exit": 2},
-        content_has="No stderr output",
-        record={"decision": "deny", "exit_code": 2},
-        **_claude_blocks,
-    ),
-    Case(
-        name="exit2-beats-json-allow",
-        answer={"stdout": _hso(permissionDecision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
-        content_has="E2E-EXIT2",
-        record={"decision": "deny", "reason": "E2E-EXIT2"},
-        **_claude_blocks,
-    ),
-    _allowed_case("empty-output", {}),
-    _allowed_case("plain-text", {"stdout": "just some text"}),
-    Case(
-        name="invalid-json",
-        answer={"stdout": "{not json"},
-        record={"decision": "allow"},  # 2.1.197 reads broken JSON as plain text
-        **_PROCEEDS,
-    ),
-    Case(
-        name="legacy-block",
-        answer={"stdout": _json(decision="block", reason="E2E-LEGACY")},
-        content_has="E2E-LEGACY",
-        record={"decision": "deny", "reason": "E2E-LEGACY"},
-        **_claude_blocks,
-    ),
-    _allowed_case("legacy-approve", {"stdout": _json(decision="approve", reason="ok")}),
-    Case(
-        name="ask-headless",
-        # -p mode cannot ask: the call is refused and the model reads the reason.
-        answer={"stdout": _hso(permissionDecision="ask", permissionDecisionReason="E2E-ASK")},
-        content_has="E2E-ASK",
-        record={"decision": "ask", "reason": "E2E-ASK"},
-        **_claude_blocks,
-    ),
-    Case(
-        name="updated-input-without-decision",
-        answer={"stdout": _hso(updatedInput={"command": REWRITTEN})},
-        ran=REWROTE,
-        is_error=False,
-        content_has="rewritten-ran",
-        record={"decision": "modify", "updated_input": {"command": REWRITTEN}},
-    ),
-    Case(
-        name="deny-json-with-exit1",
-        answer={
-            "stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-D"),
-            "exit": 1,
-        },
-        content_has="E2E-D",
-        record={"decision": "deny", "reason": "E2E-D"},
-        **_claude_blocks,
-    ),
-    Case(
-        name="deny-under-wrong-hookEventName",
-        answer={
-            "stdout": _hso_for(
-                "PostToolUse", permissionDecision="deny", permissionDecisionReason="E2E-W"
-            )
-        },
-        record={},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="continue-false",
-        # The tool still runs (PostToolUse fires), then the turn ends: no tool
-        # result goes back to the model (terminal_reason "hook_stopped").
-        answer={"stdout": _json(**{"continue": False, "stopReason": "E2E-STOP"})},
-        ran=RAN,
-        is_error=False,
-        content_has="",
-        ends_turn=True,
-        record={},
-    ),
-    Case(
-        name="deny-json-with-exit3",
-        # Valid JSON on stdout is read whatever the exit code (2 aside).
-        answer={
-            "stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-D3"),
-            "exit": 3,
-        },
-        content_has="E2E-D3",
-        record={"decision": "deny", "reason": "E2E-D3"},
-        **_claude_blocks,
-    ),
-    Case(
-        name="allow-json-with-exit1",
-        # Read as a plain success: no hook error.
-        answer={"stdout": _hso(permissionDecision="allow"), "stderr": "E2E-EXIT1", "exit": 1},
-        record={"decision": "allow", "failure": ""},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="plain-text-with-exit1",
-        answer={"stdout": "just some text", "stderr": "E2E-EXIT1", "exit": 1},
-        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="deny-json-with-exit2",
-        # exit 2 with a JSON deny: the JSON's reason, not stderr, reaches the model.
-        answer={
-            "stdout": _hso(permissionDecision="deny", permissionDecisionReason="E2E-JD"),
-            "stderr": "E2E-EXIT2",
-            "exit": 2,
-        },
-        content_has="E2E-JD",
-        record={"decision": "deny", "reason": "E2E-JD"},
-        **_claude_blocks,
-    ),
-    Case(
-        name="invalid-answer-with-exit2",
-        # JSON that fails Claude Code's output schema is a non-blocking error, even on exit 2.
-        answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
-        absent=("E2E-EXIT2",),
-        record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="deny-without-hookEventName",
-        answer={
-            "stdout": json.dumps(
-                {
-                    "hookSpecificOutput": {
-                        "permissionDecision": "deny",
-                        "permissionDecisionReason": "E2E-N",
-                    }
-                }
-            )
-        },
-        absent=("E2E-N",),
-        record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="deny-and-continue-false",
-        # The deny blocks the call, and the model reads its reason: the turn goes on.
-        answer={
-            "stdout": json.dumps(
-                {
-                    "continue": False,
-                    "stopReason": "E2E-STOP",
-                    "hookSpecificOutput": {
-                        "hookEventName": "PreToolUse",
-                        "permissionDecision": "deny",
-                        "permissionDecisionReason": "E2E-DS",
-                    },
-                }
-            )
-        },
-        content_has="E2E-DS",
-        record={"decision": "deny", "reason": "E2E-DS"},
-        **_claude_blocks,
-    ),
-    # Killed at its 2 s timeout before it could block: the tool runs.
-    _timeout_case(_json(decision="block", reason="E2E-LATE"), **_PROCEEDS),
-    # The result stays; the reason rides along as a <system-reminder> text block
-    # that quotes the hook's command line.
-    _post_deny_case(
-        "post-block", "block", "E2E-POSTBLOCK", notes_have=("E2E-POSTBLOCK",), **_PROCEEDS
-    ),
-    _post_exit2_case("post-exit2", notes_have=("E2E-POSTEXIT2",), **_PROCEEDS),
-    _post_context_case(
-        "post-additional-context",
-        "PostToolUse",
-        "E2E-CONTEXT",
-        notes_have=("E2E-CONTEXT",),
-        **_PROCEEDS,
-    ),
-    Case(
-        name="post-updatedToolOutput-on-bash",
-        # Only MCP tools' output can be replaced: for Bash the model gets the real output.
-        answer={},
-        post_answer={"stdout": _hso_for("PostToolUse", updatedToolOutput="E2E-REPLACED")},
-        absent=("E2E-REPLACED",),
-        record={"decision": "allow"},
-        post_record={"decision": "allow"},
-        **_PROCEEDS,
-    ),
-    Case(
-        name="post-updatedToolOutput-bash-shaped",
-        # Output in Bash's own shape (stdout, stderr, interrupted) does replace it.
-        answer={},
-        post_answer={
-            "stdout": _hso_for(
-                "PostToolUse",
-                updatedToolOutput={"stdout": "E2E-REPLACED", "stderr": "", "interrupted": False},
-            )
-        },
-        **_output_replaced("E2E-REPLACED", is_error=False),
-        record={"decision": "allow"},
-        post_record={"decision": "replace"},
-    ),
-]
 
 # --- Codex 0.171.0 ------------------------------------------------------------------
 # exec_command runs the command; hooks see it as tool "Bash" with {"command"}.

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 # The shared checks live in plain modules; let pytest explain their failures.
-pytest.register_assert_rewrite("tests.e2e.flow", "tests.e2e.drivers", "tests.e2e.harness")
+pytest.register_assert_rewrite(
+    "tests.e2e.flow", "tests.e2e.drivers", "tests.e2e.harness", "tests.e2e.batch"
+)
 
 from tests.e2e.harness import Sandbox  # noqa: E402
 

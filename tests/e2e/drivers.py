@@ -14,6 +14,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.fake_models import claude_since_assistant
+from tests.e2e.fake_wire import anthropic_result_for
 from tests.e2e.harness import PORT, Run, Sandbox, base_env, cli_path
 
 ORIGINAL = "touch marker-original && echo original-ran"
@@ -29,8 +31,16 @@ class Driver:
     post_event: str
     # Request keys that differ from run to run whatever the hook does.
     volatile: tuple[str, ...] = ()
+    # Variables the runtime gives its hooks that differ from run to run.
+    volatile_env: tuple[str, ...] = ()
     # What `hooktui install` must tell the user about this runtime, if anything.
     install_note: str = ""
+    # Which pinned CLI runs (harness.CLIS); the runtime's own name unless set.
+    cli_name: str = ""
+
+    @property
+    def cli(self) -> str:
+        return self.cli_name or self.runtime
 
     def settings_path(self, sb: Sandbox) -> Path:
         raise NotImplementedError
@@ -65,6 +75,10 @@ class Driver:
         """A tool result without what differs between two identical runs."""
         return content
 
+    def normalize_request(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A hook's request without what differs between two identical runs."""
+        return request
+
     def script(self, command: str = ORIGINAL) -> dict[str, Any]:
         """What the fake model asks for: one shell tool call running `command`."""
         return {"tool": self.tool, "tool_input": self.tool_input(command)}
@@ -81,17 +95,34 @@ class ClaudeCode(Driver):
     post_event = "PostToolUse"
     # duration_ms: how long the tool took (PostToolUse).
     volatile = ("session_id", "transcript_path", "prompt_id", "duration_ms")
+    # 2.1.332: the CLI's pid and its private messaging socket (and its token).
+    volatile_env = ("CLAUDE_PID", "CLAUDE_CODE_MESSAGING_SOCKET", "CLAUDE_CODE_MESSAGING_TOKEN")
 
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".claude" / "settings.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
-        def hooks(command: str, timeout: int) -> list[dict[str, Any]]:
-            handler = {"type": "command", "command": command, "timeout": timeout}
+    def write_settings(
+        self,
+        sb: Sandbox,
+        pre: str,
+        post: str,
+        pre_timeout: int = 30,
+        pre_handler: dict[str, Any] | None = None,
+        post_handler: dict[str, Any] | None = None,
+    ) -> None:
+        """`pre_handler`, `post_handler`: more keys for the handler (`onFailure`, `args`);
+        a `timeout` of None there leaves the runtime's default."""
+
+        def hooks(command: str, timeout: int, extra: dict[str, Any] | None) -> list[Any]:
+            handler = {"type": "command", "command": command, "timeout": timeout, **(extra or {})}
+            handler = {k: v for k, v in handler.items() if v is not None}
             return [{"matcher": "Bash", "hooks": [handler]}]
 
         settings = {
-            "hooks": {"PreToolUse": hooks(pre, pre_timeout), "PostToolUse": hooks(post, 30)}
+            "hooks": {
+                "PreToolUse": hooks(pre, pre_timeout, pre_handler),
+                "PostToolUse": hooks(post, 30, post_handler),
+            }
         }
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -120,7 +151,7 @@ class ClaudeCode(Driver):
         # --allowedTools: the permission rules let the command run, so whether it
         # runs is the hook's doing alone (headless mode would refuse to ask).
         return [
-            str(cli_path(self.runtime)),
+            str(cli_path(self.cli)),
             "-p",
             "run the command",
             "--output-format",
@@ -135,17 +166,26 @@ class ClaudeCode(Driver):
     def tool_result(self, run: Run) -> dict[str, Any]:
         finals = run.of_kind("final")
         assert len(finals) == 1, run.describe()
-        content = finals[0]["body"]["messages"][-1]["content"]
-        results = [b for b in content if b.get("type") == "tool_result"]
-        assert len(results) == 1, content
+        blocks = [
+            b
+            for m in claude_since_assistant(finals[0]["body"])
+            for b in (m["content"] if isinstance(m.get("content"), list) else [])
+        ]
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        assert len(results) == 1, blocks
         block = results[0]
         text = block.get("content")
         if isinstance(text, list):  # content blocks: keep their text
             text = "".join(part.get("text", "") for part in text)
-        # PostToolUse reasons and added context ride along as text blocks
-        # (<system-reminder>) in the same message, after the result.
-        notes = [b.get("text", "") for b in content if b.get("type") == "text"]
+        # PostToolUse reasons and added context ride along as text blocks: in the
+        # result's message (2.1.197, <system-reminder>) or in a `system` message
+        # after it (2.1.332).
+        notes = [b.get("text", "") for b in blocks if b.get("type") == "text"]
         return {"content": text, "is_error": bool(block.get("is_error")), "notes": notes}
+
+    def result_for(self, body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
+        """The tool result for `call_id` in a request, and the notes after it (batch.py)."""
+        return anthropic_result_for(body, call_id)
 
 
 def _toml_str(value: str) -> str:
@@ -232,7 +272,7 @@ timeout = 30
         # Hook trust is keyed to a hash of the hook's definition, and wrapping a
         # command changes it: a user re-trusts after install, the test bypasses.
         return [
-            str(cli_path(self.runtime)),
+            str(cli_path(self.cli)),
             "exec",
             "--skip-git-repo-check",
             "--dangerously-bypass-hook-trust",
@@ -271,6 +311,31 @@ timeout = 30
             output = output.get("content", json.dumps(output))
         # The Responses API has no error flag on a function output.
         return {"content": output, "is_error": False, "notes": notes}
+
+    def result_for(self, body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
+        """The output of call `call_id` in a request, and the developer notes after it."""
+        items = [i for i in body.get("input") or [] if isinstance(i, dict)]
+        for item in items:
+            if item.get("type") == "function_call_output" and item.get("call_id") == call_id:
+                output = item["output"]
+                if isinstance(output, list):
+                    output = "".join(part.get("text", "") for part in output)
+                elif isinstance(output, dict):
+                    output = output.get("content", json.dumps(output))
+                # Added context goes in as a developer message beside the output.
+                start = next(
+                    k
+                    for k, i in enumerate(items)
+                    if i.get("type") == "function_call" and i.get("call_id") == call_id
+                )
+                notes = []
+                for later in items[start + 1 :]:
+                    if later.get("type") == "function_call":
+                        break
+                    if later.get("type") == "message" and later.get("role") == "developer":
+                        notes += [part.get("text", "") for part in later.get("content") or []]
+                return {"content": output, "is_error": False, "notes": notes}
+        return None
 
     def normalize(self, content: str) -> str:
         # exec_command output opens with a random chunk id and a wall time.
@@ -337,7 +402,7 @@ class GeminiCli(Driver):
 
     def argv(self, sb: Sandbox) -> list[str]:
         return [
-            str(cli_path(self.runtime)),
+            str(cli_path(self.cli)),
             "-m",
             self.model,
             "--approval-mode",
@@ -363,6 +428,25 @@ class GeminiCli(Driver):
         if not isinstance(content, str):
             content = json.dumps(response, sort_keys=True)
         return {"content": content, "is_error": is_error}
+
+    def result_for(self, body: dict[str, Any], call_id: str) -> dict[str, Any] | None:
+        """The response to the n-th call of the session (call_e2e_<n>_0): Gemini's
+        calls carry no id of the model's, so they are matched in order."""
+        n = int(call_id.split("_")[2])
+        responses = [
+            part["functionResponse"]
+            for content in body.get("contents") or []
+            for part in content.get("parts") or []
+            if isinstance(part, dict) and "functionResponse" in part
+        ]
+        if len(responses) < n:
+            return None
+        response = responses[n - 1].get("response") or {}
+        is_error = "error" in response
+        content = response.get("error") if is_error else response.get("output")
+        if not isinstance(content, str):
+            content = json.dumps(response, sort_keys=True)
+        return {"content": content, "is_error": is_error, "notes": []}
 
     def normalize(self, content: str) -> str:
         return re.sub(r"^Process Group PGID: \d+$", "Process Group PGID: N", content, flags=re.M)
@@ -394,5 +478,12 @@ class CodexHooksJson(Codex):
         return [hooks[event][0]["hooks"][0]["command"] for event in ("PreToolUse", "PostToolUse")]
 
 
+class ClaudeCode197(ClaudeCode):
+    """The first pin, 2.1.197, under its npm alias: where 2.1.332 behaves differently."""
+
+    cli_name = "claude-code@2.1.197"
+
+
 DRIVERS: dict[str, Driver] = {d.runtime: d for d in (ClaudeCode(), Codex(), GeminiCli())}
 CODEX_HOOKS_JSON = CodexHooksJson()
+CLAUDE_197 = ClaudeCode197()

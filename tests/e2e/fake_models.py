@@ -1,249 +1,111 @@
 """Scripted fake model servers for the real agent CLIs (stdlib only).
 
-Each server plays a model that makes exactly ONE tool call: the first request
-that offers the shell tool gets a tool call carrying the scripted command; a
-request whose conversation already holds that tool's result gets a closing
+A script says what the model answers. The simple form, {"tool", "tool_input"},
+plays a model that makes exactly ONE tool call: the first request that offers
+the tool gets the call; a request whose conversation already holds a tool
+result gets a closing text. The step form, {"steps": [turn, ...]}, answers the
+n-th request that offers any tool with the n-th turn ({"text", "calls": [{"name",
+"input"}, ...]}, or {"error": status} for a refused request), then closes with
 text. Anything else the CLI asks on the side (titles, quota probes, checks)
 gets a short harmless text. Every request is appended to a JSONL log so the
 test can read what the runtime sent the model back.
 
+Four wire formats, told apart by the path: Anthropic Messages (Claude Code,
+Copilot's anthropic provider), OpenAI Responses (Codex), Gemini, and OpenAI
+Chat Completions (Copilot, Qwen Code); fake_wire.py renders them.
+
 This module runs inside the test's network namespace (see netns_run.py), so it
-must not import anything outside the standard library.
+must not import anything outside the standard library and this folder.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-CALL_ID = "call_e2e_1"
+from tests.e2e import fake_wire as wire
+
+CALL_ID = wire.CALL_ID
 FINAL_TEXT = "E2E-DONE"
 SIDE_TEXT = "ok"
 
 
-def _sse(events: list[tuple[str | None, dict[str, Any]]]) -> bytes:
-    out = []
-    for name, data in events:
-        if name:
-            out.append(f"event: {name}\n")
-        out.append(f"data: {json.dumps(data)}\n\n")
-    return "".join(out).encode()
+def claude_since_assistant(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages after the model's last turn: the tool result, and whatever the
+    runtime adds beside it (2.1.332 appends hook notes as a `system` message)."""
+    return wire.since_assistant(body.get("messages") or [])
 
 
-# --- Claude Code: Anthropic Messages API -------------------------------------
+class Turns:
+    """Which turn answers the next request: the script, and how far it has got.
+
+    Steps are taken in order. A step may say which requests it is for: `"match"`
+    (a text the request holds) or `"unless"` (one it does not), so the turns of
+    two conversations running side by side (a sub-agent's) do not get crossed.
+    """
+
+    def __init__(self, script: dict[str, Any]):
+        self.script = dict(script)
+        if "steps" in script:  # {"times": n}: the same turn n times (an error the CLI retries)
+            self.script["steps"] = [
+                step for step in script["steps"] for _ in range(int(step.get("times", 1)))
+            ]
+        self.taken: set[int] = set()
+        self.lock = threading.Lock()
+
+    def _next(self, body_text: str) -> int | None:
+        for index, step in enumerate(self.script["steps"]):
+            if index in self.taken:
+                continue
+            if "match" in step and step["match"] not in body_text:
+                continue
+            if "unless" in step and step["unless"] in body_text:
+                continue
+            self.taken.add(index)
+            return index
+        return None
+
+    def answer(
+        self, offers: list[str], has_result: bool, body_text: str = ""
+    ) -> tuple[str, dict[str, Any]]:
+        """(kind, turn) for a request offering the tools `offers`; `has_result`: the
+        conversation since the model's last turn holds a tool result."""
+        if self.script.get("steps") is not None:
+            if not offers:
+                return "side", {"text": SIDE_TEXT}
+            with self.lock:
+                index = self._next(body_text)
+            if index is None:
+                return "final", {"text": FINAL_TEXT}
+            turn = dict(self.script["steps"][index])
+            turn["calls"] = [
+                {"id": f"call_e2e_{index + 1}_{n}", **call}
+                for n, call in enumerate(turn.get("calls") or [])
+            ]
+            return f"step{index}", turn
+        if has_result:
+            return "final", {"text": FINAL_TEXT}
+        tool = self.script.get("tool")
+        if tool and tool in offers:
+            call = {"id": CALL_ID, "name": tool, "input": self.script["tool_input"]}
+            return "tool_call", {"text": "Running the command.", "calls": [call]}
+        return "side", {"text": SIDE_TEXT}
 
 
-def _claude_tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
-    messages = body.get("messages") or []
-    if not messages:
-        return []
-    content = messages[-1].get("content")
-    if not isinstance(content, list):
-        return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
-
-
-def _claude_offers(body: dict[str, Any], tool: str) -> bool:
-    return any(isinstance(t, dict) and t.get("name") == tool for t in body.get("tools") or [])
-
-
-def claude_events(body: dict[str, Any], script: dict[str, Any]) -> tuple[str, list]:
-    """(kind, SSE events) answering one /v1/messages request."""
-    start = {
-        "type": "message_start",
-        "message": {
-            "id": "msg_e2e",
-            "type": "message",
-            "role": "assistant",
-            "model": body.get("model", "claude-e2e"),
-            "content": [],
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 1},
-        },
-    }
-
-    def text_block(index: int, text: str) -> list:
-        return [
-            (
-                "content_block_start",
-                {
-                    "type": "content_block_start",
-                    "index": index,
-                    "content_block": {"type": "text", "text": ""},
-                },
-            ),
-            (
-                "content_block_delta",
-                {
-                    "type": "content_block_delta",
-                    "index": index,
-                    "delta": {"type": "text_delta", "text": text},
-                },
-            ),
-            ("content_block_stop", {"type": "content_block_stop", "index": index}),
-        ]
-
-    def end(stop_reason: str) -> list:
-        return [
-            (
-                "message_delta",
-                {
-                    "type": "message_delta",
-                    "delta": {"stop_reason": stop_reason, "stop_sequence": None},
-                    "usage": {"output_tokens": 5},
-                },
-            ),
-            ("message_stop", {"type": "message_stop"}),
-        ]
-
-    if _claude_tool_results(body):
-        return "final", [("message_start", start), *text_block(0, FINAL_TEXT), *end("end_turn")]
-    if _claude_offers(body, script["tool"]):
-        tool_use = [
-            (
-                "content_block_start",
-                {
-                    "type": "content_block_start",
-                    "index": 1,
-                    "content_block": {
-                        "type": "tool_use",
-                        "id": CALL_ID,
-                        "name": script["tool"],
-                        "input": {},
-                    },
-                },
-            ),
-            (
-                "content_block_delta",
-                {
-                    "type": "content_block_delta",
-                    "index": 1,
-                    "delta": {
-                        "type": "input_json_delta",
-                        "partial_json": json.dumps(script["tool_input"]),
-                    },
-                },
-            ),
-            ("content_block_stop", {"type": "content_block_stop", "index": 1}),
-        ]
-        return "tool_call", [
-            ("message_start", start),
-            *text_block(0, "Running the command."),
-            *tool_use,
-            *end("tool_use"),
-        ]
-    return "side", [("message_start", start), *text_block(0, SIDE_TEXT), *end("end_turn")]
-
-
-def claude_plain(body: dict[str, Any]) -> dict[str, Any]:
-    """A non-streaming answer (side requests that do not ask for SSE)."""
-    return {
-        "id": "msg_e2e_side",
-        "type": "message",
-        "role": "assistant",
-        "model": body.get("model", "claude-e2e"),
-        "content": [{"type": "text", "text": SIDE_TEXT}],
-        "stop_reason": "end_turn",
-        "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 1},
-    }
-
-
-# --- Codex: OpenAI Responses API ---------------------------------------------
-
-
-def _codex_outputs(body: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        item
-        for item in body.get("input") or []
-        if isinstance(item, dict) and item.get("type") == "function_call_output"
-    ]
-
-
-def _codex_tool_names(body: dict[str, Any]) -> list[str]:
-    return [t.get("name", "") for t in body.get("tools") or [] if isinstance(t, dict)]
-
-
-def codex_events(body: dict[str, Any], script: dict[str, Any]) -> tuple[str, list]:
-    usage = {
-        "input_tokens": 10,
-        "input_tokens_details": {"cached_tokens": 0},
-        "output_tokens": 5,
-        "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": 15,
-    }
-    created = ("response.created", {"type": "response.created", "response": {"id": "resp_e2e"}})
-    completed = (
-        "response.completed",
-        {"type": "response.completed", "response": {"id": "resp_e2e", "usage": usage}},
-    )
-
-    def message(text: str) -> tuple:
-        item = {
-            "type": "message",
-            "role": "assistant",
-            "id": "msg_e2e",
-            "content": [{"type": "output_text", "text": text, "annotations": []}],
-        }
-        return ("response.output_item.done", {"type": "response.output_item.done", "item": item})
-
-    if _codex_outputs(body):
-        return "final", [created, message(FINAL_TEXT), completed]
-    if script["tool"] in _codex_tool_names(body):
-        item = {
-            "type": "function_call",
-            "id": "fc_e2e",
-            "call_id": CALL_ID,
-            "name": script["tool"],
-            "arguments": json.dumps(script["tool_input"]),
-        }
-        done = ("response.output_item.done", {"type": "response.output_item.done", "item": item})
-        return "tool_call", [created, done, completed]
-    return "side", [created, message(SIDE_TEXT), completed]
-
-
-# --- Gemini CLI: Gemini API ----------------------------------------------------
-
-
-def _gemini_responses(body: dict[str, Any]) -> list[dict[str, Any]]:
-    contents = body.get("contents") or []
-    if not contents:
-        return []
-    parts = contents[-1].get("parts") or []
-    return [p["functionResponse"] for p in parts if isinstance(p, dict) and "functionResponse" in p]
-
-
-def _gemini_offers(body: dict[str, Any], tool: str) -> bool:
-    for group in body.get("tools") or []:
-        for decl in (group or {}).get("functionDeclarations") or []:
-            if decl.get("name") == tool:
-                return True
-    return False
-
-
-def _gemini_chunk(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "candidates": [
-            {"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}
-        ],
-        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
-        "modelVersion": "gemini-2.5-flash",
-    }
-
-
-def gemini_answer(body: dict[str, Any], script: dict[str, Any]) -> tuple[str, dict]:
-    if _gemini_responses(body):
-        return "final", _gemini_chunk([{"text": FINAL_TEXT}])
-    if _gemini_offers(body, script["tool"]):
-        call = {"functionCall": {"name": script["tool"], "args": script["tool_input"]}}
-        return "tool_call", _gemini_chunk([call])
-    return "side", _gemini_chunk([{"text": SIDE_TEXT}])
-
-
-# --- The HTTP server -------------------------------------------------------------
+def _route(path: str, body: dict[str, Any]) -> str | None:
+    """Which wire format a request speaks, from its path."""
+    if path.endswith("/messages"):
+        return "anthropic"
+    if path.endswith("/responses"):
+        return "responses"
+    if ":streamGenerateContent" in path or ":generateContent" in path:
+        return "gemini"
+    if path.endswith("/chat/completions"):
+        return "chat"
+    return None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -254,7 +116,13 @@ class _Handler(BaseHTTPRequestHandler):
         return
 
     def _log(self, body: Any, kind: str) -> None:
-        entry = {"method": self.command, "path": self.path, "kind": kind, "body": body}
+        entry = {
+            "method": self.command,
+            "path": self.path,
+            "kind": kind,
+            "t": time.time(),
+            "body": body,
+        }
         with self.server.log_lock, open(self.server.log_path, "a") as fh:
             fh.write(json.dumps(entry) + "\n")
 
@@ -272,6 +140,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path.endswith("/models"):  # OpenAI-style model listing (Copilot, Qwen Code)
+            self._log(None, "models")
+            self._send(200, json.dumps(wire.model_list()).encode(), "application/json")
+            return
         self._log(None, "get")
         self._send(404, b'{"error":"not here"}', "application/json")
 
@@ -284,31 +157,26 @@ class _Handler(BaseHTTPRequestHandler):
             self._log(raw.decode("utf-8", "replace"), "unparsed")
             self._send(400, b'{"error":"bad json"}', "application/json")
             return
-        runtime, script = self.server.runtime, self.server.script
         path = self.path.split("?", 1)[0]
-        if runtime == "claude-code" and path.endswith("/v1/messages"):
-            if body.get("stream"):
-                kind, events = claude_events(body, script)
-                self._log(body, kind)
-                self._send(200, _sse(events), "text/event-stream")
-            else:
-                self._log(body, "side")
-                self._send(200, json.dumps(claude_plain(body)).encode(), "application/json")
-        elif runtime == "codex" and path.endswith("/responses"):
-            kind, events = codex_events(body, script)
-            self._log(body, kind)
-            self._send(200, _sse(events), "text/event-stream")
-        elif runtime == "gemini-cli" and ":streamGenerateContent" in path:
-            kind, chunk = gemini_answer(body, script)
-            self._log(body, kind)
-            self._send(200, _sse([(None, chunk)]), "text/event-stream")
-        elif runtime == "gemini-cli" and ":generateContent" in path:
-            kind, chunk = gemini_answer(body, script)
-            self._log(body, "side" if kind == "side" else kind)
-            self._send(200, json.dumps(chunk).encode(), "application/json")
-        else:
+        api = _route(path, body)
+        if api is None:
             self._log(body, "unknown")
             self._send(404, b'{"error":"not scripted"}', "application/json")
+            return
+        offers, has_result = wire.VIEW[api](body)
+        kind, turn = self.server.turns.answer(offers, has_result, raw.decode("utf-8", "replace"))
+        self._log(body, kind)
+        if "error" in turn:
+            status = int(turn["error"])
+            self._send(
+                status, json.dumps(wire.error_body(api, status)).encode(), "application/json"
+            )
+            return
+        stream = api != "gemini" or ":streamGenerateContent" in path
+        if api in ("anthropic", "chat") and not body.get("stream"):
+            stream = False
+        payload, ctype = wire.render(api, turn, body, stream)
+        self._send(200, payload, ctype)
 
 
 class FakeModelServer(ThreadingHTTPServer):
@@ -316,7 +184,7 @@ class FakeModelServer(ThreadingHTTPServer):
 
     def __init__(self, port: int, runtime: str, script: dict[str, Any], log_path: str):
         self.runtime = runtime
-        self.script = script
+        self.turns = Turns(script)
         self.log_path = log_path
         self.log_lock = threading.Lock()
         super().__init__(("127.0.0.1", port), _Handler)

@@ -15,17 +15,30 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The repository root: the fake server is tests.e2e.fake_models (stdlib only).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from fake_models import FakeModelServer  # noqa: E402
+from tests.e2e.fake_models import FakeModelServer  # noqa: E402
 
 
 def _fail(result_path: str, message: str) -> int:
     Path(result_path).write_text(json.dumps({"error": message}))
     sys.stderr.write(f"netns_run: {message}\n")
     return 3
+
+
+def _interrupt_later(proc: subprocess.Popen, seconds: float) -> None:
+    def send() -> None:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGINT)
+
+    timer = threading.Timer(seconds, send)
+    timer.daemon = True
+    timer.start()
 
 
 def main(spec_path: str) -> int:
@@ -40,7 +53,12 @@ def main(spec_path: str) -> int:
     server = FakeModelServer(spec["port"], spec["runtime"], spec["script"], spec["requests_log"])
     server.start()
     env = {k: str(v) for k, v in spec["env"].items()}
+    # The CLI's stdin: nothing, or the text the spec gives (stream-json input).
     stdin = subprocess.DEVNULL
+    if spec.get("stdin") is not None:
+        stdin_path = Path(spec["result"]).with_name("stdin.txt")
+        stdin_path.write_text(spec["stdin"])
+        stdin = open(stdin_path, "rb")  # noqa: SIM115 (the child holds it)
     try:
         proc = subprocess.Popen(
             spec["argv"],
@@ -53,7 +71,10 @@ def main(spec_path: str) -> int:
         )
     except OSError as exc:
         return _fail(result_path, f"could not start {spec['argv'][0]}: {exc}")
+    started = time.time()
     timed_out = False
+    if spec.get("interrupt_after"):  # a user pressing Ctrl-C mid-turn
+        _interrupt_later(proc, float(spec["interrupt_after"]))
     try:
         out, err = proc.communicate(timeout=spec.get("timeout", 120))
     except subprocess.TimeoutExpired:
@@ -66,6 +87,8 @@ def main(spec_path: str) -> int:
             {
                 "exit_code": proc.returncode,
                 "timed_out": timed_out,
+                "started": started,
+                "ended": time.time(),
                 "stdout": out.decode("utf-8", "replace"),
                 "stderr": err.decode("utf-8", "replace"),
             }

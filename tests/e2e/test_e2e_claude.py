@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.batch import check_records, check_seen, group_key, grouped_batch
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import DRIVERS
-from tests.e2e.flow import Case, check_main, check_pinned, check_replay
+from tests.e2e.flow import (
+    Case,
+    check_main,
+    check_pinned,
+    check_pinned_record,
+    check_replay,
+    record_params,
+)
 from tests.e2e.harness import Sandbox, skip_reason
 
 RUNTIME = "claude-code"
@@ -26,9 +34,26 @@ def test_claude_code_install_finds_the_settings(sandbox: Sandbox) -> None:
     check_main(DRIVER, sandbox, deny, discover=True)
 
 
+# Pinned cases with the same settings run in one session (batch.py); a case that
+# ends the turn, cannot start its hook or carries a secret runs alone.
+
+
 @pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
-def test_claude_code_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
-    check_pinned(DRIVER, sandbox, case)
+def test_claude_code_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
+    if group_key(case) is None:
+        check_pinned(DRIVER, sandbox, case)
+    else:
+        check_seen(
+            grouped_batch(DRIVER, tmp_path_factory, PINNED[RUNTIME], case).seen[case.name], case
+        )
+
+
+@pytest.mark.parametrize("case", record_params(PINNED[RUNTIME]))
+def test_claude_code_pinned_record(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
+    if group_key(case) is None:
+        check_pinned_record(DRIVER, sandbox, case)
+    else:
+        check_records(DRIVER, grouped_batch(DRIVER, tmp_path_factory, PINNED[RUNTIME], case), case)
 
 
 def test_claude_code_replay_of_real_traffic(sandbox: Sandbox) -> None:

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from tests.e2e.batch import check_records, check_seen, group_key, grouped_batch
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import CODEX_HOOKS_JSON, DRIVERS
-from tests.e2e.flow import Case, check_main, check_pinned, check_replay
+from tests.e2e.flow import (
+    Case,
+    check_main,
+    check_pinned,
+    check_pinned_record,
+    check_replay,
+    record_params,
+)
 from tests.e2e.harness import Sandbox, skip_reason
 
 RUNTIME = "codex"
@@ -26,9 +34,24 @@ def test_codex_install_finds_the_settings(sandbox: Sandbox) -> None:
     check_main(DRIVER, sandbox, deny, discover=True)
 
 
+# Pinned cases with the same settings run in one session (batch.py).
+
+
 @pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
-def test_codex_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
-    check_pinned(DRIVER, sandbox, case)
+def test_codex_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
+    if group_key(case) is None:
+        check_pinned(DRIVER, sandbox, case)
+    else:
+        batch = grouped_batch(DRIVER, tmp_path_factory, PINNED[RUNTIME], case)
+        check_seen(batch.seen[case.name], case)
+
+
+@pytest.mark.parametrize("case", record_params(PINNED[RUNTIME]))
+def test_codex_pinned_record(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
+    if group_key(case) is None:
+        check_pinned_record(DRIVER, sandbox, case)
+    else:
+        check_records(DRIVER, grouped_batch(DRIVER, tmp_path_factory, PINNED[RUNTIME], case), case)
 
 
 @pytest.mark.parametrize(

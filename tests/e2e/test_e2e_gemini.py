@@ -7,9 +7,17 @@ import json
 import pytest
 
 from tests.conftest import wait_for_records
+from tests.e2e.batch import check_records, check_seen, group_key, grouped_batch
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import DRIVERS
-from tests.e2e.flow import Case, check_main, check_pinned, check_replay
+from tests.e2e.flow import (
+    Case,
+    check_main,
+    check_pinned,
+    check_pinned_record,
+    check_replay,
+    record_params,
+)
 from tests.e2e.harness import Sandbox, hook_command, hooktui, skip_reason
 
 RUNTIME = "gemini-cli"
@@ -29,9 +37,24 @@ def test_gemini_cli_install_finds_the_settings(sandbox: Sandbox) -> None:
     check_main(DRIVER, sandbox, deny, discover=True)
 
 
+# Pinned cases with the same settings run in one session (batch.py).
+
+
 @pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
-def test_gemini_cli_pinned_verdict(sandbox: Sandbox, case: Case) -> None:
-    check_pinned(DRIVER, sandbox, case)
+def test_gemini_cli_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
+    if group_key(case) is None:
+        check_pinned(DRIVER, sandbox, case)
+    else:
+        batch = grouped_batch(DRIVER, tmp_path_factory, PINNED[RUNTIME], case)
+        check_seen(batch.seen[case.name], case)
+
+
+@pytest.mark.parametrize("case", record_params(PINNED[RUNTIME]))
+def test_gemini_cli_pinned_record(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
+    if group_key(case) is None:
+        check_pinned_record(DRIVER, sandbox, case)
+    else:
+        check_records(DRIVER, grouped_batch(DRIVER, tmp_path_factory, PINNED[RUNTIME], case), case)
 
 
 def test_gemini_cli_uninstall_after_the_cli_rewrote_its_settings(sandbox: Sandbox) -> None:

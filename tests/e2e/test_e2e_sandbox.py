@@ -19,15 +19,15 @@ from tests.e2e.harness import LAUNCHER, PORT, Sandbox
 
 def test_without_the_switch_the_e2e_tests_skip_and_say_why(monkeypatch) -> None:
     monkeypatch.delenv("HOOKTUI_E2E", raising=False)
-    for runtime in harness.BINARIES:
-        assert "HOOKTUI_E2E=1" in harness.skip_reason(runtime)
+    for name in harness.CLIS:
+        assert "HOOKTUI_E2E=1" in harness.skip_reason(name)
 
 
 def test_missing_clis_skip_with_the_setup_command(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOOKTUI_E2E", "1")
     monkeypatch.setenv("HOOKTUI_E2E_NODE_MODULES", str(tmp_path / "node_modules"))
-    for runtime in harness.BINARIES:
-        reason = harness.skip_reason(runtime)
+    for name in harness.CLIS:
+        reason = harness.skip_reason(name)
         assert reason is not None and ".ci/e2e-setup" in reason
 
 

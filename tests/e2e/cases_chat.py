@@ -1,0 +1,333 @@
+"""What GitHub Copilot CLI 1.0.102 and Qwen Code 0.24.4 really did with each hook answer.
+
+Each list runs as ONE session of the CLI (batch.py), bare and then through the
+tap; every case was seen on the real CLI here (2026-12-03, ORACLE.md). The
+shell command is the same as everywhere (drivers.ORIGINAL, tagged per case).
+`record` is what the tap's record must say for the runtime's reading: no
+adapter knows these runtimes yet, so those checks run as strict expected
+failures (test_e2e_copilot.py, test_e2e_qwen.py) until the adapter step.
+
+Chat Completions has no error flag on a tool message: `is_error` is False
+throughout; a block shows as the runtime's text in place of the output.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.e2e.cases_common import RAN, REWROTE
+from tests.e2e.drivers import REWRITTEN
+from tests.e2e.flow import Case
+from tests.tap.fixtures import specific
+
+J = json.dumps
+_RW = {"command": REWRITTEN, "description": "leave a marker"}
+
+
+def _case(name: str, answer: dict[str, Any], ran: str | None, content: str, **more: Any) -> Case:
+    return Case(
+        name=name,
+        answer=answer,
+        ran=ran,
+        is_error=False,
+        content_has=content,
+        post_fires=ran is not None,
+        record=more.pop("record", {}),
+        **more,
+    )
+
+
+def _runs(name: str, answer: dict[str, Any], **more: Any) -> Case:
+    """The runtime let the command run as asked."""
+    return _case(name, answer, RAN, "original-ran", **more)
+
+
+# --- GitHub Copilot CLI, hooks in .github/hooks/*.json (camelCase events) ---------------
+_CP_DENIED = "Denied by preToolUse hook: "
+_CP_EXIT2 = _CP_DENIED + "hook exited with code 2"
+_CP_ERRORED = 'Denied by preToolUse hook from "{source}" (hook errored)'
+_FAILED_CLOSED = {"decision": "failure", "effect": "blocks"}
+
+
+def copilot_cases(source: str) -> list[Case]:
+    """The cases both Copilot dialects read alike; `source` names the settings in
+    Copilot's fail-closed message (".github/hooks/e2e.json", "repo settings")."""
+    errored = _CP_ERRORED.format(source=source)
+    return [
+        _case(
+            "deny",
+            {"stdout": J({"permissionDecision": "deny", "permissionDecisionReason": "E2E-DENY"})},
+            None,
+            _CP_DENIED + "E2E-DENY",
+            record={"decision": "deny", "reason": "E2E-DENY"},
+        ),
+        _runs(
+            "allow", {"stdout": J({"permissionDecision": "allow"})}, record={"decision": "allow"}
+        ),
+        _case(
+            "ask-headless",
+            {"stdout": J({"permissionDecision": "ask", "permissionDecisionReason": "E2E-ASK"})},
+            None,
+            "Denied by preToolUse hook (unable to ask user for confirmation): E2E-ASK",
+            record={"decision": "ask", "reason": "E2E-ASK"},
+        ),
+        _case(
+            "rewrite",
+            {"stdout": J({"permissionDecision": "allow", "modifiedArgs": _RW})},
+            REWROTE,
+            "rewritten-ran",
+            record={"decision": "modify", "updated_input": _RW},
+        ),
+        _case(
+            "modifiedArgs-without-decision",
+            {"stdout": J({"modifiedArgs": _RW})},
+            REWROTE,
+            "rewritten-ran",
+            record={"decision": "modify", "updated_input": _RW},
+        ),
+        # Exit 2 denies whatever was printed; stderr is not the reason.
+        _case(
+            "exit2",
+            {"stderr": "E2E-EXIT2", "exit": 2},
+            None,
+            _CP_EXIT2,
+            absent=("E2E-EXIT2",),
+            record={"decision": "deny", "exit_code": 2},
+        ),
+        _case("exit2-no-stderr", {"exit": 2}, None, _CP_EXIT2, record={"decision": "deny"}),
+        _case(
+            "exit2-beats-json-allow",
+            {"stdout": J({"permissionDecision": "allow"}), "stderr": "E2E-EXIT2", "exit": 2},
+            None,
+            _CP_EXIT2,
+            record={"decision": "deny"},
+        ),
+        # preToolUse fails CLOSED: any other non-zero exit, or a crash, denies.
+        _case("exit1", {"stderr": "E2E-EXIT1", "exit": 1}, None, errored, record=_FAILED_CLOSED),
+        _case(
+            "exit1-with-json-allow",
+            {"stdout": J({"permissionDecision": "allow"}), "exit": 1},
+            None,
+            errored,
+            record=_FAILED_CLOSED,
+        ),
+        _case("exit3", {"stderr": "E2E-EXIT3", "exit": 3}, None, errored, record=_FAILED_CLOSED),
+        _case("crash", {"stderr": "E2E-CRASH", "signal": 9}, None, errored, record=_FAILED_CLOSED),
+        # ...but a timeout fails open.
+        _runs(
+            "timeout",
+            {
+                "stdout": J({"permissionDecision": "deny", "permissionDecisionReason": "E2E-LATE"}),
+                "sleep": 8,
+            },
+            absent=("E2E-LATE",),
+            record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+        ),
+        _runs("plain-text", {"stdout": "just some text"}, record={"decision": "allow"}),
+        _runs("broken-json", {"stdout": "{not json"}),
+        _runs("empty-output", {}, record={"decision": "allow"}),
+        # Progress lines on stdout are skipped; the answer after them counts.
+        _case(
+            "progress-then-deny",
+            {
+                "stdout": J({"type": "progress", "message": "E2E-PROG"})
+                + "\n"
+                + J({"permissionDecision": "deny", "permissionDecisionReason": "E2E-PDENY"})
+            },
+            None,
+            _CP_DENIED + "E2E-PDENY",
+            record={"decision": "deny", "reason": "E2E-PDENY"},
+        ),
+        _runs(
+            "progress-only",
+            {"stdout": J({"type": "progress", "message": "E2E-PROG"}) + "\n"},
+            record={"decision": "allow"},
+        ),
+        # Claude's legacy block and continue:false are not Copilot answers.
+        _runs("legacy-block-ignored", {"stdout": J({"decision": "block", "reason": "E2E-B"})}),
+        _runs("continue-false-ignored", {"stdout": J({"continue": False, "stopReason": "E2E-S"})}),
+        # postToolUse: modifiedResult (an object) replaces what the model reads...
+        _case(
+            "post-modifiedResult",
+            {},
+            RAN,
+            "E2E-REPLACED",
+            post_answer={
+                "stdout": J(
+                    {
+                        "modifiedResult": {
+                            "resultType": "success",
+                            "textResultForLlm": "E2E-REPLACED",
+                        }
+                    }
+                )
+            },
+            absent=("original-ran",),
+            record={"decision": "allow"},
+            post_record={"decision": "replace"},
+        ),
+        # ...additionalContext is appended to it, decision:block replaces it with the reason.
+        _case(
+            "post-additionalContext",
+            {},
+            RAN,
+            "original-ran\n<shellId: N completed with exit code 0>\n\n"
+            'Tool "bash" succeeded. Additional guidance from postToolUse hooks:\nE2E-CTX',
+            post_answer={"stdout": J({"additionalContext": "E2E-CTX"})},
+            record={"decision": "allow"},
+            post_record={"decision": "allow", "context": "E2E-CTX"},
+        ),
+        _case(
+            "post-block",
+            {},
+            RAN,
+            "Tool result blocked: E2E-PBLOCK",
+            post_answer={"stdout": J({"decision": "block", "reason": "E2E-PBLOCK"})},
+            absent=("original-ran",),
+            post_record={"decision": "deny", "reason": "E2E-PBLOCK"},
+        ),
+        _runs("post-exit2-ignored", {}, post_answer={"stderr": "E2E-PEXIT2", "exit": 2}),
+        _runs("post-exit1-ignored", {}, post_answer={"stderr": "E2E-PEXIT1", "exit": 1}),
+    ]
+
+
+_HSO_DENY = J(
+    specific("PreToolUse", permissionDecision="deny", permissionDecisionReason="E2E-HDENY")
+)
+_HSO_REWRITE = J(specific("PreToolUse", permissionDecision="allow", updatedInput=_RW))
+
+COPILOT = [
+    *copilot_cases(".github/hooks/e2e.json"),
+    # Claude's hookSpecificOutput is not read from a .github/hooks hook.
+    _runs("claude-hookSpecificOutput-deny-ignored", {"stdout": _HSO_DENY}),
+    _runs("claude-updatedInput-ignored", {"stdout": _HSO_REWRITE}),
+]
+
+COPILOT_CLAUDE_SETTINGS = [
+    *copilot_cases("repo settings"),
+    # From .claude/settings.json, Claude's hookSpecificOutput IS read.
+    _case(
+        "claude-hookSpecificOutput-deny",
+        {"stdout": _HSO_DENY},
+        None,
+        _CP_DENIED + "E2E-HDENY",
+        record={"decision": "deny", "reason": "E2E-HDENY"},
+    ),
+    _case(
+        "claude-updatedInput",
+        {"stdout": _HSO_REWRITE},
+        REWROTE,
+        "rewritten-ran",
+        record={"decision": "modify", "updated_input": _RW},
+    ),
+]
+
+# --- Qwen Code (.qwen/settings.json, Claude's format) ------------------------------------
+# A block reaches the model as the bare reason, in place of the output.
+
+QWEN = [
+    _case(
+        "deny",
+        {"stdout": _HSO_DENY.replace("E2E-HDENY", "E2E-DENY")},
+        None,
+        "E2E-DENY",
+        record={"decision": "deny", "reason": "E2E-DENY"},
+    ),
+    _runs(
+        "allow",
+        {"stdout": J(specific("PreToolUse", permissionDecision="allow"))},
+        record={"decision": "allow"},
+    ),
+    # PreToolUse has no rewrite in 0.24.4: updatedInput is not read; the command runs as asked.
+    _runs("updatedInput-ignored", {"stdout": _HSO_REWRITE}),
+    _runs("flat-permissionDecision-ignored", {"stdout": J({"permissionDecision": "deny"})}),
+    _case(
+        "legacy-block",
+        {"stdout": J({"decision": "block", "reason": "E2E-BLOCK"})},
+        None,
+        "E2E-BLOCK",
+        record={"decision": "deny", "reason": "E2E-BLOCK"},
+    ),
+    _case(
+        "exit2",
+        {"stderr": "E2E-EXIT2", "exit": 2},
+        None,
+        "E2E-EXIT2",
+        record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
+    ),
+    # Exit 2 reads stderr: as JSON when it is (its reason), else as the reason text.
+    _case(
+        "exit2-stderr-json",
+        {"stderr": J({"decision": "deny", "reason": "E2E-SJDENY"}), "exit": 2},
+        None,
+        "E2E-SJDENY",
+        record={"decision": "deny", "reason": "E2E-SJDENY"},
+    ),
+    _case(
+        "exit2-stdout-json-is-not-read",
+        {"stdout": J({"decision": "deny", "reason": "E2E-OUT"}), "stderr": "E2E-ERR", "exit": 2},
+        None,
+        "E2E-ERR",
+        absent=("E2E-OUT",),
+        record={"decision": "deny", "reason": "E2E-ERR"},
+    ),
+    _case(
+        "exit2-beats-json-allow",
+        {
+            "stdout": J(specific("PreToolUse", permissionDecision="allow")),
+            "stderr": "E2E-X2",
+            "exit": 2,
+        },
+        None,
+        "E2E-X2",
+        record={"decision": "deny", "reason": "E2E-X2"},
+    ),
+    # Exit 2 with nothing on stderr does not block.
+    _runs("exit2-no-stderr", {"exit": 2}),
+    # Any other non-zero exit, a crash, a timeout: a warning, the command runs.
+    _runs(
+        "exit1",
+        {"stderr": "E2E-EXIT1", "exit": 1},
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+    ),
+    # ...but JSON on stdout is read whatever the exit code (2 aside), as in Claude Code.
+    _case(
+        "exit1-with-json-deny",
+        {"stdout": _HSO_DENY, "exit": 1},
+        None,
+        "E2E-HDENY",
+        record={"decision": "deny", "reason": "E2E-HDENY"},
+    ),
+    _runs("exit3", {"stderr": "E2E-EXIT3", "exit": 3}, record={"decision": "failure"}),
+    _runs("crash", {"stderr": "E2E-CRASH", "signal": 9}, record={"decision": "failure"}),
+    _runs(
+        "timeout",
+        {"stdout": _HSO_DENY, "sleep": 8},
+        absent=("E2E-HDENY",),
+        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
+    ),
+    _runs("plain-text", {"stdout": "just some text"}),
+    _runs("broken-json", {"stdout": "{not json"}),
+    _runs("empty-output", {}, record={"decision": "allow"}),
+    # PostToolUse: added context is appended to the output; block and exit 2 change nothing.
+    _case(
+        "post-additional-context",
+        {},
+        RAN,
+        "\n\nE2E-HCTX",
+        post_answer={"stdout": J(specific("PostToolUse", additionalContext="E2E-HCTX"))},
+        post_record={"decision": "allow", "context": "E2E-HCTX"},
+    ),
+    _runs(
+        "post-block-ignored", {}, post_answer={"stdout": J({"decision": "block", "reason": "R"})}
+    ),
+    _runs("post-exit2-ignored", {}, post_answer={"stderr": "E2E-PEXIT2", "exit": 2}),
+    # continue:false: the call is refused with the stopReason (kept last: it may end the turn).
+    _case(
+        "continue-false",
+        {"stdout": J({"continue": False, "stopReason": "E2E-STOP"})},
+        None,
+        "E2E-STOP",
+    ),
+]
