@@ -92,9 +92,21 @@ def run(
             _running.add(pid)
             if _window is None:
                 _window = pid
-        _, out, err, status, timed_out = runner.pump(
-            pid, in_w, out_r, err_r, feed=stdin, timeout_s=timeout_s, kill_group=True
+        # The tap's pump keeps a bounded head of each output (what a record keeps
+        # and more): a hook that floods its output cannot flood replay's memory.
+        # A child the hook left holding its output does not hold replay up: what
+        # it writes within a short grace counts, then its group goes (end_group).
+        _, out_kept, err_kept, status, timed_out = runner.pump(
+            pid,
+            in_w,
+            out_r,
+            err_r,
+            feed=stdin,
+            timeout_s=timeout_s,
+            kill_group=True,
+            linger_s=runner.GRACE_S,
         )
+        out, err = out_kept.head, err_kept.head
     finally:
         if pid:
             end_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
