@@ -161,6 +161,11 @@ class Verdict(_Plain):
         "failure",  # one of FAILURES when decision == "failure"
         "failure_detail",  # a human sentence: what exactly was wrong
         "effect",  # one of EFFECTS when decision == "failure"
+        # What else in the answer the runtime acts on, beyond the decision: the
+        # answer's field name -> its value (a rewritten model request, a synthetic
+        # model answer, a follow-up tool call, a cleared context, ...). Generic: readers
+        # show the pairs as they are. A runtime builds a fresh dict (never mutated).
+        "answer_effects",
     )
     _DEFAULTS = {
         "reason": "",
@@ -170,6 +175,7 @@ class Verdict(_Plain):
         "failure": "",
         "failure_detail": "",
         "effect": "",
+        "answer_effects": {},
     }
 
     @property

@@ -129,6 +129,8 @@ class Record(msgspec.Struct, kw_only=True):
     updated_input: Any | UnsetType = msgspec.UNSET
     updated_output: Any | UnsetType = msgspec.UNSET
     context: str = ""
+    # What else in the answer the runtime acts on (Verdict.answer_effects): field -> value.
+    answer_effects: dict[str, Any] = {}
     hook: HookInfo = msgspec.field(default_factory=HookInfo)
     stdout: Blob = msgspec.field(default_factory=Blob)
     stderr: Blob = msgspec.field(default_factory=Blob)
@@ -173,6 +175,7 @@ class Record(msgspec.Struct, kw_only=True):
             failure=self.failure,
             failure_detail=self.failure_detail,
             effect=self.effect,
+            answer_effects=self.answer_effects,
         )
 
 

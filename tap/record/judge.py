@@ -30,6 +30,7 @@ VERDICT_FIELDS = (
     "failure",
     "failure_detail",
     "effect",
+    "answer_effects",
 )
 ABSENT = object()  # a verdict field the runtime left unset
 
@@ -76,6 +77,7 @@ def judge(call: TapCall, request: Any) -> Judged:
         judged.verdict.update(decision="failure" if failed else "allow")
         judged.verdict.update(failure="exit_code" * failed, updated_input=UNSET)
         judged.verdict["updated_output"] = UNSET
+        judged.verdict["answer_effects"] = {}
     for name in ("updated_input", "updated_output"):
         if judged.verdict[name] is UNSET:
             judged.verdict[name] = ABSENT

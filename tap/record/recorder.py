@@ -145,6 +145,7 @@ def assemble(
         if v[name] is not ABSENT:
             fields[name] = v[name]
     fields["context"] = v["context"]
+    fields["answer_effects"] = v["answer_effects"]
     runtime_view = {
         "timeout_ms": judged.timeout_ms,
         "timeout_source": judged.timeout_source,
@@ -231,6 +232,11 @@ def keep_digests_only(fields: dict, judged: Judged) -> None:
         if name in fields and (name == "updated_output" or rewrites_prompt):
             digest.strings(fields[name], quoted)
             fields[name] = digest.digest_marker(fields[name])
+    effects = fields["answer_effects"]
+    if effects:  # a model's request or answer, a prompt: digested like the tool output
+        for value in effects.values():
+            digest.strings(value, quoted)
+        fields["answer_effects"] = {k: digest.digest_marker(v) for k, v in effects.items()}
     fields["summary"], _ = _summary(_Masked(judged.call))
     quotes = digest.Quotes(quoted)
     if quotes:
