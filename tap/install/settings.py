@@ -151,11 +151,7 @@ def _label(opts: Options, h: Handler, argv: list[str]) -> str:
 
 
 def _timeout_ms(runtime: Runtime, h: Handler) -> int | None:
-    layout = runtime.settings
-    configured = runtime.timeouts.from_settings(h.handler.get(layout.timeout_key))
-    if configured is not None:
-        return configured
-    return runtime.timeouts.default_for(h.event, "command")
+    return runtime.timeouts.applied(h.handler.get(runtime.settings.timeout_key), h.event)
 
 
 def _hook_facts(runtime: Runtime, h: Handler) -> tuple[str, ...]:

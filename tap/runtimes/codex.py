@@ -22,6 +22,18 @@ what the real 0.171 runtime did (PROTOCOLS.md, RUNTIMES-E2E.md; the runtime wins
 - UserPromptSubmit / Stop: `decision: "block"` needs a non-empty reason.
 - PermissionRequest: `decision.behavior` allow|deny; updatedInput,
   updatedPermissions and interrupt are unsupported.
+- Every event's answer schema (embedded in the 0.171 binary) rejects fields it
+  does not name: Stop/SubagentStop take `decision: "block"` + reason (the reason
+  is the model's next prompt: the turn goes on) but no hookSpecificOutput;
+  SessionStart/SubagentStart take hookSpecificOutput.additionalContext but no
+  decision; PreCompact/PostCompact only the universal fields (so a PreCompact
+  block is a failed hook and compaction happens: pinned); Interrupt only
+  `systemMessage`, and non-JSON stdout there is an error. SessionEnd's answer is
+  not read. Exit 2 blocks only where Codex reads a reason from stderr (tool
+  events, PermissionRequest, UserPromptSubmit, Stop, SubagentStop); elsewhere it
+  is a failed hook like any other exit.
+- SessionEnd and Interrupt hooks get at most 3 s (Codex clamps a longer timeout
+  and says so).
 """
 
 from __future__ import annotations
@@ -29,32 +41,49 @@ from __future__ import annotations
 from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes.base import (
     Stdout,
-    cannot,
-    encode_generic_failure,
     failure,
     halt,
     is_pascal_name,
-    json_line,
     process_failure,
     str_field,
     text_of,
 )
 from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
-from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.codex_encode import encode
+from hooktui.tap.runtimes.descriptor import Layout, Runtime, TimeoutRule, Timeouts
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 
-_KNOWN_KEYS = {
-    "continue",
-    "stopReason",
-    "suppressOutput",
-    "systemMessage",
-    "decision",
-    "reason",
-    "hookSpecificOutput",
+_UNIVERSAL = {"continue", "stopReason", "suppressOutput", "systemMessage"}
+_DECISION = {"decision", "reason"}
+_HSO = {"hookSpecificOutput"}
+# The top-level fields each event's answer may hold (the output schemas of 0.171).
+_KEYS = {
+    "PreToolUse": _UNIVERSAL | _DECISION | _HSO,
+    "PermissionRequest": _UNIVERSAL | _DECISION | _HSO,
+    "PostToolUse": _UNIVERSAL | _DECISION | _HSO,
+    "UserPromptSubmit": _UNIVERSAL | _DECISION | _HSO,
+    "SessionStart": _UNIVERSAL | _HSO,
+    "SubagentStart": _UNIVERSAL | _HSO,
+    "Stop": _UNIVERSAL | _DECISION,
+    "SubagentStop": _UNIVERSAL | _DECISION,
+    "PreCompact": _UNIVERSAL,
+    "PostCompact": _UNIVERSAL,
+    "Interrupt": {"systemMessage"},
 }
+# Where exit 2 blocks with stderr as the reason (elsewhere: a failed hook).
+_EXIT2_BLOCKS = {
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+}
+# What a SessionStart request's `source` may say (0.171's input schema).
+SESSION_SOURCES = ("startup", "resume", "clear", "compact", "fork")
 _TEXT_IS_CONTEXT = {"UserPromptSubmit", "SessionStart"}
 # The event names Codex 0.171 knows, and what each is. hookSpecificOutput.hookEventName
 # must be one of them, though not necessarily this event's (pinned against the real
@@ -77,7 +106,7 @@ _EVENT_NAMES = set(EVENTS)
 
 
 def _failed(why: str) -> Verdict:
-    return failure("unsupported", f"{why}; Codex counts the hook as failed and the tool runs")
+    return failure("unsupported", f"{why}; Codex counts the hook as failed and goes on")
 
 
 # The fields each event's hookSpecificOutput may hold: Codex refuses any other
@@ -139,40 +168,32 @@ class Codex(Runtime):
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
         native = call.native_event
-        crashed = process_failure(outcome, self.title, "proceeds", "a failed hook, the tool runs")
+        crashed = process_failure(outcome, self.title, "proceeds", "a failed hook, Codex goes on")
         if crashed:
             return crashed
         code = outcome.exit_code
-        if code == 2:
+        if code == 2 and native in _EXIT2_BLOCKS:
             reason = text_of(outcome.stderr)
             if reason:
                 return Verdict(decision="deny", reason=reason)
             return failure(
                 "exit_code",
                 f"exit 2 without a reason on stderr: Codex counts {native or 'the'} hook as "
-                "failed and the tool runs",
+                "failed and goes on",
             )
         if code != 0:
-            return failure(
-                "exit_code", f"exit {code}: Codex counts the hook as failed and the tool runs"
-            )
+            return failure("exit_code", f"exit {code}: Codex counts the hook as failed and goes on")
+        if native == "SessionEnd":
+            return Verdict(decision="allow")  # Codex reads no answer from SessionEnd hooks
         out = Stdout(outcome.stdout)
         if out.kind == "empty":
             return Verdict(decision="allow")
         obj = out.obj
         if obj is None:
-            if out.text[0] in "{[":
-                return failure(
-                    "invalid_json",
-                    f"stdout looks like JSON but is not a valid {native or 'hook'} output; "
-                    "Codex counts the hook as failed and the tool runs",
-                )
-            if native in _TEXT_IS_CONTEXT:
-                return Verdict(decision="allow", context=out.text)
-            return Verdict(decision="allow")
-        unknown = sorted(set(obj) - _KNOWN_KEYS)
+            return self._text(native, out.text)
+        unknown = sorted(set(obj) - _KEYS.get(native, _UNIVERSAL | _DECISION | _HSO))
         if unknown:
-            return _failed(f"unknown output field(s) {', '.join(unknown)}")
+            return _failed(f"{native or 'the'} answer has field(s) {', '.join(unknown)}")
         hso = obj.get("hookSpecificOutput")
         if hso is not None and not isinstance(hso, dict):
             return _failed("hookSpecificOutput is not an object")
@@ -187,10 +208,11 @@ class Codex(Runtime):
         context = hso.get("additionalContext")
         context = context if isinstance(context, str) else ""
         decision = obj.get("decision")
-        if decision is not None and decision not in ("approve", "block"):
+        decisions = ("approve", "block") if native == "PreToolUse" else ("block",)
+        if decision is not None and decision not in decisions:
             return failure(
                 "invalid_json",
-                f"decision {decision!r} is not approve or block: not a valid Codex hook "
+                f"decision {decision!r} is not {' or '.join(decisions)}: not a valid Codex hook "
                 "output; the hook counts as failed and the tool runs",
             )
         reason = str_field(obj, "reason").strip()
@@ -214,6 +236,18 @@ class Codex(Runtime):
         if obj.get("continue") is False:
             return halt(call, str_field(obj, "stopReason") or "continue: false", context)
         return Verdict(decision="allow", context=context)
+
+    def _text(self, native: str, text: str) -> Verdict:
+        """Stdout that is not a JSON object."""
+        if text[0] in "{[" or native == "Interrupt":  # Interrupt: any non-JSON is an error
+            return failure(
+                "invalid_json",
+                f"stdout is not a valid {native or 'hook'} output (JSON object); "
+                "Codex counts the hook as failed and goes on",
+            )
+        if native in _TEXT_IS_CONTEXT:
+            return Verdict(decision="allow", context=text)
+        return Verdict(decision="allow")
 
     def _pre(self, obj: dict, hso: dict, decision: Any, reason: str, context: str) -> Verdict:
         if obj.get("continue") is False:
@@ -273,66 +307,7 @@ class Codex(Runtime):
         return _failed(f"PermissionRequest behavior {behavior!r} is not allow or deny")
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = call.native_event or "PreToolUse"
-        d = verdict.decision
-        ctx = {"additionalContext": verdict.context} if verdict.context else {}
-        if d == "failure":
-            if verdict.failure == "unsupported":
-                out = {
-                    "hookSpecificOutput": {
-                        "hookEventName": "PreToolUse",
-                        "permissionDecision": "ask",
-                    }
-                }
-                if native == "PreToolUse":
-                    return json_line(out), b"", 0
-                if native == "PermissionRequest":
-                    return json_line({"continue": False}), b"", 0
-                return json_line({"decision": "block"}), b"", 0  # block without a reason
-            return encode_generic_failure(self.name, call, verdict)
-        if d == "allow":
-            if ctx and native in ("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart"):
-                return json_line({"hookSpecificOutput": {"hookEventName": native, **ctx}}), b"", 0
-            if native == "PermissionRequest":
-                dec = {"behavior": "allow"}
-                return (
-                    json_line({"hookSpecificOutput": {"hookEventName": native, "decision": dec}}),
-                    b"",
-                    0,
-                )
-            return b"", b"", 0
-        if d == "deny":
-            reason = verdict.reason or "denied"
-            if native == "PreToolUse":
-                hso = {
-                    "hookEventName": native,
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": reason,
-                    **ctx,
-                }
-                return json_line({"hookSpecificOutput": hso}), b"", 0
-            if native == "PermissionRequest":
-                dec = {"behavior": "deny", "message": reason}
-                return (
-                    json_line({"hookSpecificOutput": {"hookEventName": native, "decision": dec}}),
-                    b"",
-                    0,
-                )
-            out: dict[str, Any] = {"decision": "block", "reason": reason}
-            if ctx:
-                out["hookSpecificOutput"] = {"hookEventName": native, **ctx}
-            return json_line(out), b"", 0
-        if d == "modify" and native == "PreToolUse":
-            hso = {
-                "hookEventName": native,
-                "permissionDecision": "allow",
-                "updatedInput": verdict.updated_input,
-                **ctx,
-            }
-            return json_line({"hookSpecificOutput": hso}), b"", 0
-        if d == "ask" and native == "PermissionRequest":
-            return json_line({}), b"", 0
-        raise cannot(self.name, verdict, native)
+        return encode(self.name, call, verdict)
 
 
 RUNTIME = Codex(
@@ -345,7 +320,16 @@ RUNTIME = Codex(
     # the commands Codex spawns; CODEX_ENV_FILE (CLAUDE_ENV_FILE alias) is given to
     # SessionStart hooks only (openai/codex PR 24805).
     env_vars=("CODEX_HOME", "CODEX_THREAD_ID", "CODEX_ENV_FILE", "CLAUDE_ENV_FILE"),
-    timeouts=Timeouts(default_ms=600_000, unit_ms=1000),
+    timeouts=Timeouts(
+        default_ms=600_000,
+        unit_ms=1000,
+        # Codex lowers these to 3 s whatever the settings say ("clamping SessionEnd hook
+        # timeout to 3s", seen on 0.171.0).
+        rules=(
+            TimeoutRule(event="SessionEnd", ms=3000, clamps=True),
+            TimeoutRule(event="Interrupt", ms=3000, clamps=True),
+        ),
+    ),
     settings=Layout(
         project_files=(".codex/hooks.json", ".codex/config.toml"),
         user_dir=".codex",
@@ -354,6 +338,8 @@ RUNTIME = Codex(
         formats=("json", "toml"),
         file_formats={"hooks.json": "json", "config.toml": "toml"},
         async_key="async",
+        # codex-rs hooks: HookHandlerConfig (the config.toml `type`), 0.171.
+        handler_types=("command", "prompt", "agent", "mcp_tool"),
         shell="the user's login shell",  # seen: /bin/bash -c <command> (root's shell)
         after_install=(
             "Codex trusts hooks by their definition, and wrapping changed them: re-approve "

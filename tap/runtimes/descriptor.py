@@ -28,12 +28,15 @@ class TimeoutRule(Facts):
 
     `since`: the first runtime version the rule holds for ("" = always), so a
     runtime that tells hooks its version can be judged by the rules of that version.
+    `clamps`: the runtime also lowers a longer configured timeout to `ms` (Codex's
+    SessionEnd and Interrupt hooks get 3 s whatever the settings say).
     """
 
     event: str = "*"
     handler_type: str = "*"
     ms: int | None = None
     since: str = ""
+    clamps: bool = False
 
 
 class Timeouts(Facts):
@@ -53,6 +56,22 @@ class Timeouts(Facts):
                 if in_force(rule.since, version):
                     return rule.ms
         return self.default_ms
+
+    def applied(
+        self, value: Any, event: str = "", handler_type: str = "command", version: str = ""
+    ) -> int | None:
+        """The timeout the runtime applies to a hook whose settings say `value`: the
+        configured one (lowered by a clamping rule), else the default for the event."""
+        configured = self.from_settings(value)
+        if configured is None:
+            return self.default_for(event, handler_type, version)
+        for rule in self.rules:
+            if rule.event in ("*", event) and rule.handler_type in ("*", handler_type):
+                if in_force(rule.since, version):
+                    if rule.clamps and rule.ms is not None:
+                        return min(configured, rule.ms)
+                    break
+        return configured
 
     def from_settings(self, value: Any) -> int | None:
         """A settings value in ms, clamped to MAX_TIMEOUT_MS; None when it is not a
@@ -88,6 +107,9 @@ class Layout(Facts):
     timeout_key: str = "timeout"
     type_key: str = "type"
     default_type: str = ""  # the handler type when none is written ("": it must be written)
+    # Every handler type the runtime runs (values of `type_key`). Only `command`
+    # handlers run a command the tap can wrap; the rest install lists as unwrapped.
+    handler_types: tuple[str, ...] = ("command",)
     async_key: str = ""  # a true value here: the runtime does not wait for the answer
     # (key, value) of a handler whose failure blocks the action (fails closed);
     # the first version that reads it, and the native events where it is ignored.
