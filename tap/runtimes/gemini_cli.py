@@ -18,6 +18,19 @@ convertPlainTextToHookOutput) and what the real 0.61 runtime did (PROTOCOLS.md):
   given are dropped: the real runtime replaced, the docs say merged).
   AfterTool deny replaces the result with the reason. `continue: false` stops the
   agent. `hookSpecificOutput.additionalContext` is added for the model.
+- Model-level answers, pinned inside the real 0.61 CLI (its own hook runner):
+  BeforeModel `llm_request` rewrites the model request (modify); `llm_response`
+  is a synthetic answer that skips the model only together with a deny (alone it
+  is ignored); AfterModel `llm_response` replaces the model's answer (replace);
+  BeforeToolSelection `toolConfig` restricts the callable tools (modify);
+  AfterTool `tailToolCallRequest` runs a follow-up call whose result the model
+  gets instead; AfterAgent deny re-prompts with the reason, with the history
+  cleared when `clearContext` is set. Each such field is kept, as given, in the
+  verdict's `answer_effects` (the tool's own input/output fields stay unset: a
+  model request is not a tool input), as is `systemMessage` (shown to the user).
+- Per-hook `env` in the settings is merged over the variables below (it can
+  override them); the runtime sets GEMINI_PROJECT_DIR, GEMINI_PLANS_DIR,
+  GEMINI_CWD, GEMINI_SESSION_ID and, for compatibility, CLAUDE_PROJECT_DIR.
 """
 
 from __future__ import annotations
@@ -63,6 +76,37 @@ GEMINI_ONLY = {
 }
 
 _DENY = {"deny", "block"}
+# The hookSpecificOutput fields each event's answer acts on without a deny
+# (llm_response at BeforeModel counts only with one: _DENY_EFFECTS), and the
+# verdict they make when applied (AfterTool's tail call lets the tool through).
+_APPLIED = {
+    "BeforeModel": ("llm_request",),
+    "AfterModel": ("llm_response",),
+    "BeforeToolSelection": ("toolConfig",),
+    "AfterTool": ("tailToolCallRequest",),
+}
+_REWRITES = {"BeforeModel": "modify", "AfterModel": "replace", "BeforeToolSelection": "modify"}
+_DENY_EFFECTS = {
+    "BeforeModel": ("llm_response", "systemMessage"),  # the synthetic answer, model skipped
+    "AfterAgent": ("clearContext", "systemMessage"),  # re-prompted with the history cleared
+}
+
+
+def _effects(obj: dict, hso: dict) -> dict:
+    """The answer's fields this event may act on, as given (a fresh dict)."""
+    found = {k: hso[k] for k in ("llm_request", "llm_response", "toolConfig") if k in hso}
+    if "tailToolCallRequest" in hso and isinstance(hso["tailToolCallRequest"], dict):
+        found["tailToolCallRequest"] = hso["tailToolCallRequest"]
+    if hso.get("clearContext") is True:
+        found["clearContext"] = True
+    found.update(_shown(obj))
+    return found
+
+
+def _shown(obj: dict) -> dict:
+    """`systemMessage`: Gemini CLI shows it to the user, whatever the decision."""
+    message = obj.get("systemMessage")
+    return {"systemMessage": message} if isinstance(message, str) and message else {}
 
 
 class GeminiCli(Runtime):
@@ -140,23 +184,46 @@ class GeminiCli(Runtime):
         return self._judge_json(call, value)
 
     def _judge_json(self, call: Call, obj: dict) -> Verdict:
+        native = call.native_event
         hso = obj.get("hookSpecificOutput")
         hso = hso if isinstance(hso, dict) else {}
         context = hso.get("additionalContext")
         context = context if isinstance(context, str) else ""
         reason = str_field(obj, "reason")
+        effects = _effects(obj, hso)
         if obj.get("continue") is False:
-            return halt(call, str_field(obj, "stopReason") or reason or "continue: false", context)
+            why = str_field(obj, "stopReason") or reason or "continue: false"
+            halted = halt(call, why, context)
+            return Verdict(
+                decision=halted.decision, reason=why, context=context, answer_effects=_shown(obj)
+            )
         decision = obj.get("decision")
         if decision in _DENY:
-            return Verdict(decision="deny", reason=reason, context=context)
+            kept = _DENY_EFFECTS.get(native, ("systemMessage",))
+            return Verdict(
+                decision="deny",
+                reason=reason,
+                context=context,
+                answer_effects={k: v for k, v in effects.items() if k in kept},
+            )
         if decision == "ask":
-            return Verdict(decision="ask", reason=reason, context=context)
-        if call.native_event == "BeforeTool" and "tool_input" in hso:
+            return Verdict(
+                decision="ask", reason=reason, context=context, answer_effects=_shown(obj)
+            )
+        if native == "BeforeTool" and "tool_input" in hso:
             return Verdict(
                 decision="modify", reason=reason, context=context, updated_input=hso["tool_input"]
             )
-        return Verdict(decision="allow", reason=reason, context=context)
+        applied = {k: v for k, v in effects.items() if k in _APPLIED.get(native, ())}
+        shown = _shown(obj)
+        if applied and native in _REWRITES:
+            kind = _REWRITES[native]
+            return Verdict(
+                decision=kind, reason=reason, context=context, answer_effects={**applied, **shown}
+            )
+        return Verdict(
+            decision="allow", reason=reason, context=context, answer_effects={**applied, **shown}
+        )
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
         native = call.native_event or "BeforeTool"
@@ -193,7 +260,13 @@ RUNTIME = GeminiCli(
     # GEMINI_PROJECT_DIR (with CLAUDE_PROJECT_DIR as a compatibility alias) and
     # GEMINI_SESSION_ID / GEMINI_CWD are set in the hook's environment.
     project_dir_env="GEMINI_PROJECT_DIR",
-    env_vars=("GEMINI_PROJECT_DIR", "GEMINI_SESSION_ID", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"),
+    env_vars=(
+        "GEMINI_PROJECT_DIR",
+        "GEMINI_PLANS_DIR",
+        "GEMINI_SESSION_ID",
+        "GEMINI_CWD",
+        "CLAUDE_PROJECT_DIR",
+    ),
     timeouts=Timeouts(default_ms=60_000, unit_ms=1),  # milliseconds in settings.json
     settings=Layout(
         project_files=(".gemini/settings.json",),
