@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from tests.conftest import wait_for_records
-from tests.e2e.batch import check_records, check_seen, group_key, grouped_batch
+from tests.e2e.batch import check_records, group_key, grouped_batch
+from tests.e2e.batch import check_seen as check_batch_seen
 from tests.e2e.cases import MAIN, PINNED
+from tests.e2e.cases_events import GEMINI_EVENTS
 from tests.e2e.drivers import DRIVERS
+from tests.e2e.events import EventCase, check_record, check_seen, run_event
 from tests.e2e.flow import (
     Case,
     check_main,
@@ -46,7 +50,7 @@ def test_gemini_cli_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factor
         check_pinned(DRIVER, sandbox, case)
     else:
         batch = grouped_batch(DRIVER, tmp_path_factory, PINNED[RUNTIME], case)
-        check_seen(batch.seen[case.name], case)
+        check_batch_seen(batch.seen[case.name], case)
 
 
 @pytest.mark.parametrize("case", record_params(PINNED[RUNTIME]))
@@ -140,3 +144,47 @@ def test_gemini_cli_substitutes_into_a_wrapped_hook_as_into_a_bare_one(sandbox: 
     assert (record["decision"], record["reason"]) == ("deny", "E2E-DENY")
     assert record["hook"]["argv"][:2] == ["bash", "-c"]
     assert f"cd '{sandbox.project}'" in record["hook"]["argv"][2]  # as Gemini CLI substituted
+
+
+# --- What the model-level answers leave in the record (cases_events.GEMINI_EVENTS) -----------
+
+_EFFECTS = {  # case -> the answer fields the runtime acted on, as the record must keep them
+    "before-model-llm-request": ("modify", "llm_request"),
+    "before-model-deny-with-synthetic-response": ("deny", "llm_response"),
+    "after-model-llm-response": ("replace", "llm_response"),
+    "before-tool-selection-tool-config": ("modify", "toolConfig"),
+    "after-tool-tail-call": ("allow", "tailToolCallRequest"),
+    "after-agent-deny-clear-context": ("deny", "clearContext"),
+}
+
+
+def _effect_case(name: str) -> EventCase:
+    case = next(c for c in GEMINI_EVENTS if c.name == name)
+    decision, field = _EFFECTS[name]
+    answer = json.loads(case.answer["stdout"])
+    effects = {field: answer["hookSpecificOutput"][field]}
+    return dataclasses.replace(case, record={"decision": decision, "answer_effects": effects})
+
+
+@pytest.mark.parametrize("name", list(_EFFECTS))
+def test_gemini_cli_model_level_answer_effects_are_recorded(name: str, tmp_path_factory) -> None:
+    """Inside the real CLI (its own hook runner), through the tap: the runtime does what
+    is pinned, and the record keeps the field it acted on in `answer_effects`."""
+    case = _effect_case(name)
+    seen = run_event(case, Sandbox(tmp_path_factory.mktemp(name)), tapped=True)
+    check_seen(case, seen)
+    check_record(case, seen)
+
+
+def test_gemini_cli_hook_variables_are_recorded(tmp_path_factory) -> None:
+    """What Gemini CLI 0.61 sets for its hooks (GEMINI_PLANS_DIR, and CLAUDE_PROJECT_DIR
+    for compatibility among them) is what the record keeps as the hook's variables."""
+    case = next(c for c in GEMINI_EVENTS if c.name == "before-agent-deny")
+    seen = run_event(case, Sandbox(tmp_path_factory.mktemp("vars")), tapped=True)
+    check_seen(case, seen)
+    [call] = seen.run.hook_calls[case.event]
+    # The five the runtime sets (ORACLE.md; the caller's own variables pass through too).
+    sets = ("GEMINI_PROJECT_DIR", "GEMINI_PLANS_DIR", "GEMINI_CWD", "GEMINI_SESSION_ID")
+    given = {k: call["env"][k] for k in (*sets, "CLAUDE_PROJECT_DIR")}
+    [record] = [r for r in seen.records if r["native_event"] == case.event]
+    assert {k: record["hook"]["env"].get(k) for k in given} == given
