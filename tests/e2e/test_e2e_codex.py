@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from tests.e2e.batch import check_records, group_key, grouped_batch
 from tests.e2e.batch import check_seen as check_batch_seen
-from tests.e2e.capture import Scenario
-from tests.e2e.capture_specs import CODEX, _codex, _text
 from tests.e2e.cases import MAIN, PINNED
-from tests.e2e.cases_events import CODEX_EVENTS
+from tests.e2e.cases_others import CLAMPED_MS, CODEX_MORE
 from tests.e2e.drivers import CODEX_HOOKS_JSON, DRIVERS
 from tests.e2e.events import EventCase, check_record, check_seen, run_event
 from tests.e2e.flow import (
@@ -77,33 +73,15 @@ def test_codex_replay_of_real_traffic(sandbox: Sandbox) -> None:
 # --- Codex's other events, as the record reads them -------------------------------------------
 
 
-def test_codex_pre_compact_block_is_a_failed_hook(tmp_path_factory) -> None:
-    """PreCompact's answer schema has no `decision`: a block fails the hook, and the
-    compaction happens anyway (cases_events: codex-pre-compact-block-ignored)."""
-    case = next(c for c in CODEX_EVENTS if c.name == "pre-compact-block-ignored")
-    case = dataclasses.replace(
-        case, record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"}
-    )
-    seen = run_event(case, Sandbox(tmp_path_factory.mktemp("precompact")), tapped=True)
-    check_seen(case, seen)
-    check_record(case, seen)
-
-
-def test_codex_clamps_the_session_end_timeout_and_the_record_says_so(tmp_path_factory) -> None:
-    """A SessionEnd hook configured with 30 s: Codex says it clamps it to 3 s, and the
+@pytest.mark.parametrize("case", CODEX_MORE, ids=lambda c: c.name)
+def test_codex_event_record(case: EventCase, tmp_path_factory) -> None:
+    """A PreCompact block is the failed hook Codex reads it as (compaction happens);
+    a SessionEnd hook configured with 30 s: Codex says it clamps it to 3 s, and the
     record's timeout is the 3 s it applies."""
-    case = EventCase(
-        name="session-end-clamped",
-        spec=CODEX,
-        event="SessionEnd",
-        answer={},
-        scenario=Scenario("end", _codex("go"), steps=[_text("x")]),
-        output_has=("clamping SessionEnd hook timeout to 3s",),
-        calls={"SessionEnd": 1},
-        record={"decision": "allow"},
-    )
-    seen = run_event(case, Sandbox(tmp_path_factory.mktemp("end")), tapped=True)
+    seen = run_event(case, Sandbox(tmp_path_factory.mktemp(case.name)), tapped=True)
     check_seen(case, seen)
     check_record(case, seen)
-    [record] = [r for r in seen.records if r["native_event"] == "SessionEnd"]
-    assert (record["hook"]["timeout_ms"], record["hook"]["timeout_source"]) == (3000, "configured")
+    if case.event == "SessionEnd":
+        [record] = [r for r in seen.records if r["native_event"] == "SessionEnd"]
+        hook = record["hook"]
+        assert (hook["timeout_ms"], hook["timeout_source"]) == (CLAMPED_MS, "configured")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
@@ -12,6 +11,7 @@ from tests.e2e.batch import check_records, group_key, grouped_batch
 from tests.e2e.batch import check_seen as check_batch_seen
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.cases_events import GEMINI_EVENTS
+from tests.e2e.cases_others import GEMINI_EFFECTS
 from tests.e2e.drivers import DRIVERS
 from tests.e2e.events import EventCase, check_record, check_seen, run_event
 from tests.e2e.flow import (
@@ -148,30 +148,12 @@ def test_gemini_cli_substitutes_into_a_wrapped_hook_as_into_a_bare_one(sandbox: 
 
 # --- What the model-level answers leave in the record (cases_events.GEMINI_EVENTS) -----------
 
-_EFFECTS = {  # case -> the answer fields the runtime acted on, as the record must keep them
-    "before-model-llm-request": ("modify", "llm_request"),
-    "before-model-deny-with-synthetic-response": ("deny", "llm_response"),
-    "after-model-llm-response": ("replace", "llm_response"),
-    "before-tool-selection-tool-config": ("modify", "toolConfig"),
-    "after-tool-tail-call": ("allow", "tailToolCallRequest"),
-    "after-agent-deny-clear-context": ("deny", "clearContext"),
-}
 
-
-def _effect_case(name: str) -> EventCase:
-    case = next(c for c in GEMINI_EVENTS if c.name == name)
-    decision, field = _EFFECTS[name]
-    answer = json.loads(case.answer["stdout"])
-    effects = {field: answer["hookSpecificOutput"][field]}
-    return dataclasses.replace(case, record={"decision": decision, "answer_effects": effects})
-
-
-@pytest.mark.parametrize("name", list(_EFFECTS))
-def test_gemini_cli_model_level_answer_effects_are_recorded(name: str, tmp_path_factory) -> None:
+@pytest.mark.parametrize("case", GEMINI_EFFECTS, ids=lambda c: c.name)
+def test_gemini_cli_model_level_answer_effects_are_recorded(case: EventCase, tmp_path_factory):
     """Inside the real CLI (its own hook runner), through the tap: the runtime does what
     is pinned, and the record keeps the field it acted on in `answer_effects`."""
-    case = _effect_case(name)
-    seen = run_event(case, Sandbox(tmp_path_factory.mktemp(name)), tapped=True)
+    seen = run_event(case, Sandbox(tmp_path_factory.mktemp(case.name)), tapped=True)
     check_seen(case, seen)
     check_record(case, seen)
 
