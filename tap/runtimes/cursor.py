@@ -265,6 +265,7 @@ RUNTIME = Cursor(
         user_files=("hooks.json",),
         nested=False,  # hooks.<event>[] = {command, ...}
         default_type="command",
+        handler_types=("command", "prompt"),  # PROTOCOLS.md: `type: "prompt"` hooks too
         fail_closed=("failClosed", True),
         strict_events=True,  # one unknown event name and Cursor drops the whole file
     ),

@@ -167,3 +167,27 @@ def test_parse_cursor_requests():
     post = A.parse(request("cursor_post_tool"))
     assert post.tool_output == '[{"id": 1}]'
     assert A.parse(request("cursor_pre_tool")).tool_call_id == "tu-1"
+
+
+# No Cursor CLI runs here: what follows is PROTOCOLS.md's Cursor section (third-party
+# sources, less certain than the other runtimes), not a real runtime's behaviour.
+PROTOCOLS_EVENTS = (
+    "sessionStart sessionEnd preToolUse postToolUse postToolUseFailure subagentStart "
+    "subagentStop beforeShellExecution afterShellExecution beforeMCPExecution "
+    "afterMCPExecution beforeReadFile afterFileEdit beforeSubmitPrompt preCompact stop "
+    "afterAgentResponse afterAgentThought beforeTabFileRead afterTabFileEdit workspaceOpen"
+).split()
+
+
+def test_cursor_knows_exactly_the_events_of_protocols_md():
+    """PROTOCOLS.md (no Cursor CLI here): the full list, and no other name, since one
+    unknown event name makes Cursor reject the whole hooks.json."""
+    assert sorted(A.events) == sorted(PROTOCOLS_EVENTS)
+    assert A.settings.strict_events
+
+
+def test_cursor_handler_types_follow_protocols_md():
+    """PROTOCOLS.md (no Cursor CLI here): command hooks, and `type: "prompt"` hooks that
+    run no command (install cannot wrap them)."""
+    assert A.settings.handler_types == ("command", "prompt")
+    assert A.settings.default_type == "command"
