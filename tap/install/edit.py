@@ -21,6 +21,18 @@ from hooktui.tap.install.hooks import Handler, walk, where
 from hooktui.tap.runtimes.descriptor import Runtime
 
 
+class _Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+DELETE = _Marker("DELETE")  # a value that removes its key (unwrapping an http hook)
+_MISSING = _Marker("MISSING")  # a key that was not there (wrapping one adds `command`)
+
+
 @dataclass
 class Change:
     """One command hook rewritten (wrapped or unwrapped)."""
@@ -49,6 +61,7 @@ def edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transfor
     changes: list[Change] = []
     spans = _value_spans(settings, runtime)
     ascii_only = text.isascii()
+    view = jsonedit.json_view(text, settings.comments) if settings.kind != "toml" else text
     for h in handlers:
         result = transform(h)
         if result is None:
@@ -56,7 +69,12 @@ def edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transfor
         values, change = result
         changes.append(change)
         for key, value in values.items():
-            planned.append(((*h.path, key), h.handler[key], value))
+            planned.append(((*h.path, key), h.handler.get(key, _MISSING), value))
+            if value is DELETE or key not in h.handler:
+                edits.append(
+                    _member_edit(settings, runtime, view, spans, h, key, value, ascii_only)
+                )
+                continue
             span = spans.get((*h.path, key))
             if span is None:
                 raise InstallError(
@@ -81,8 +99,41 @@ def edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transfor
     return text, changes
 
 
+def _member_edit(settings, runtime, view, spans, h: Handler, key: str, value, ascii_only):
+    """The edit that adds `key` (before the handler's type key, in its layout) or, for
+    DELETE, removes it with what separates it from the next member."""
+    type_key = runtime.settings.type_key
+    at = spans.get((*h.path, type_key)) if settings.kind != "toml" else None
+    here = spans.get((*h.path, key)) if value is DELETE else at
+    if here is None:
+        raise InstallError(
+            f"{settings.path}: cannot rewrite the hook at {where(h.path)} in place; left untouched"
+        )
+    start = _key_start(view, here[0])
+    if value is DELETE:
+        after = jsonedit._skip_ws(view, here[1])
+        if view[after] == ",":
+            return start, jsonedit._skip_ws(view, after + 1), ""
+        before = view.rindex(",", 0, start)  # the last member: take the comma before it
+        return before, here[1], ""
+    gap_from = len(view[:start].rstrip(" \t\r\n"))
+    gap = view[gap_from:start]
+    member = f"{jsonedit.json_str(key, ascii_only)}: {jsonedit.json_str(value, ascii_only)},"
+    return start, start, member + gap
+
+
+def _key_start(view: str, value_start: int) -> int:
+    """Where the key of the member whose value starts at `value_start` starts."""
+    colon = view.rindex(":", 0, value_start)
+    i = view.rindex('"', 0, colon)  # the key's closing quote
+    while True:
+        i = view.rindex('"', 0, i)
+        if (i - len(view[:i].rstrip("\\"))) % 2 == 0:  # not an escaped quote
+            return i
+
+
 def _value_spans(settings: Settings, runtime: Runtime) -> dict[tuple, tuple[int, int]]:
-    """(key path) -> span of the command (and argv) values of every hook of the text."""
+    """(key path) -> span of the command (and argv, and type) values of every hook."""
     layout = runtime.settings
     if settings.kind == "toml":
         found = tomledit.command_spans(settings.text, layout.command_key)
@@ -90,7 +141,7 @@ def _value_spans(settings: Settings, runtime: Runtime) -> dict[tuple, tuple[int,
     wanted = [
         (*h.path, key)
         for h in walk(settings.data, runtime).handlers
-        for key in (layout.command_key, layout.exec_args_key)
+        for key in (layout.command_key, layout.exec_args_key, layout.type_key)
         if key and key in h.handler
     ]
     return jsonedit.spans(jsonedit.json_view(settings.text, settings.comments), wanted)
@@ -107,9 +158,15 @@ def _verify(settings: Settings, new_text: str, planned: list[tuple[tuple, Any, A
             node = got
             for part in path[:-1]:
                 node = node[part]
-            if _canonical(node[path[-1]]) != _canonical(after):
+            if after is DELETE:
+                if path[-1] in node:
+                    raise ValueError(path)
+            elif _canonical(node[path[-1]]) != _canonical(after):
                 raise ValueError(path)
-            node[path[-1]] = before
+            if before is _MISSING:
+                del node[path[-1]]
+            else:
+                node[path[-1]] = before
         same = got == settings.data or _canonical(got) == _canonical(settings.data)  # NaN
     except (ValueError, KeyError, IndexError, TypeError):  # decode errors are ValueErrors
         same = False

@@ -32,6 +32,7 @@ class Handler:
     matcher: Any
     handler: dict
     is_async: bool = False
+    http: bool = False  # an http hook: wrapped as a command that makes its POST
 
 
 @dataclass
@@ -110,6 +111,14 @@ def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h:
     if kind is None:
         out.problems.append(f"{where(path)} has no {layout.type_key!r}")
         return
+    http = layout.http
+    if http is not None and kind == http.type:
+        why = _http_problem(h, layout)
+        if why:
+            out.skipped.append(Skipped(where(path), f"an {kind!r} hook: {why}"))
+        else:
+            out.handlers.append(Handler(path, event, matcher, h, http=True))
+        return
     if kind != "command":
         why = _NOT_A_COMMAND.get(kind, "not a command hook") if isinstance(kind, str) else ""
         out.skipped.append(Skipped(where(path), f"a {kind!r} hook: {why or 'not a command'}"))
@@ -117,10 +126,36 @@ def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h:
     if not isinstance(h.get(layout.command_key), str):
         out.problems.append(f"{where(path)}.{layout.command_key} is not a string")
         return
-    is_async = bool(layout.async_key) and h.get(layout.async_key) is True
+    keys = (layout.async_key, *layout.async_keys) if layout.async_key else layout.async_keys
+    is_async = any(h.get(key) is True for key in keys)
     out.handlers.append(Handler(path, event, matcher, h, is_async))
     if is_async:
         out.skipped.append(Skipped(where(path), _ASYNC))
+
+
+def _http_problem(h: dict, layout: Any) -> str:
+    """Why an http hook cannot be wrapped ("" when it can)."""
+    from hooktui.tap.record.redact import redact_text  # only for http hooks
+
+    http = layout.http
+    if layout.command_key in h:
+        return f"it also has a {layout.command_key!r}; the runtime's reading of it is unclear"
+    if not isinstance(h.get(http.url_key), str) or not h[http.url_key]:
+        return f"its {http.url_key!r} is not a string"
+    headers = h.get(http.headers_key, {})
+    if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+        return f"its {http.headers_key!r} is not an object of strings"
+    env = h.get(http.env_key, [])
+    if not isinstance(env, list) or not all(isinstance(v, str) for v in env):
+        return f"its {http.env_key!r} is not a list of strings"
+    texts = [h[http.url_key], *(f"{name}: {value}" for name, value in headers.items())]
+    for text in texts:
+        if redact_text(text)[1]:
+            return (
+                "its URL or headers hold a secret as written (not as a $VARIABLE): wrapped, "
+                "it would stand on a command line that other users can list (ps)"
+            )
+    return ""
 
 
 def _kind(value: Any) -> str:

@@ -20,7 +20,10 @@ from typing import Any
 
 from hooktui.tap.command import script_name, split_words
 from hooktui.tap.hotpath.stream import default_stream_path
-from hooktui.tap.install.edit import Change, diff, edit, tokens_of
+from hooktui.tap.httphook.spec import HttpSpec
+from hooktui.tap.httphook.spec import from_line as http_from_line
+from hooktui.tap.httphook.spec import to_line as http_line
+from hooktui.tap.install.edit import DELETE, Change, diff, edit, tokens_of
 from hooktui.tap.install.files import (
     BACKUP_SUFFIX,
     InstallError,
@@ -143,6 +146,8 @@ def _has_hooks(path: Path, runtime: str) -> bool:
 
 
 def _label(opts: Options, h: Handler, argv: list[str]) -> str:
+    if opts.label_from == "command" and (h.http or http_from_line(shlex.join(argv))):
+        return f"http {_url_place(h)}"
     if opts.label_from == "command":
         return script_name(argv) or "hook"
     if isinstance(h.matcher, str) and h.matcher not in ("", "*"):
@@ -150,8 +155,15 @@ def _label(opts: Options, h: Handler, argv: list[str]) -> str:
     return h.event
 
 
+def _url_place(h: Handler) -> str:
+    """Host and path of an http hook's URL (no query: it may hold a token)."""
+    url = next(v for k, v in h.handler.items() if isinstance(v, str) and "://" in v)
+    return url.split("?", 1)[0].split("#", 1)[0].split("://", 1)[-1]
+
+
 def _timeout_ms(runtime: Runtime, h: Handler) -> int | None:
-    return runtime.timeouts.applied(h.handler.get(runtime.settings.timeout_key), h.event)
+    kind = runtime.settings.http.type if h.http else "command"
+    return runtime.timeouts.applied(h.handler.get(runtime.settings.timeout_key), h.event, kind)
 
 
 def _hook_facts(runtime: Runtime, h: Handler) -> tuple[str, ...]:
@@ -203,15 +215,57 @@ def _exec_args(runtime: Runtime, handler: dict) -> list[str] | None:
 
 def read_handler(runtime: Runtime, handler: dict) -> Wrapped | None:
     """The hook as we wrapped it, or None when it is not wrapped."""
-    command = handler[runtime.settings.command_key]
+    command = handler.get(runtime.settings.command_key)
+    if not isinstance(command, str):  # an http hook as it was written
+        return None
     args = _exec_args(runtime, handler)
     return read_exec(command, args) if args is not None else read_shell(command)
+
+
+def _http_spec(runtime: Runtime, opts: Options, h: Handler) -> HttpSpec:
+    http = runtime.settings.http
+    headers = h.handler.get(http.headers_key) or {}
+    env = h.handler.get(http.env_key) or []
+    return HttpSpec(opts.runtime, h.handler[http.url_key], tuple(headers.items()), tuple(env))
+
+
+def _python_beside(hooktui: str) -> str:
+    """The Python hooktui runs on: the one beside it (its launcher's choice), else ours."""
+    beside = os.path.join(os.path.dirname(hooktui), "python3")
+    return beside if os.access(beside, os.X_OK) else sys.executable
+
+
+def _wrap_http(runtime: Runtime, opts: Options, python: str | None, h: Handler):
+    """An http hook becomes a command hook (its other keys kept, so uninstall can put
+    it back) that makes the same POST behind the tap."""
+    layout = runtime.settings
+    child = http_line(_http_spec(runtime, opts, h), _python_beside(opts.hooktui))
+    tap = _tap(opts, python, _label(opts, h, []), _timeout_ms(runtime, h), _hook_facts(runtime, h))
+    after = _wrap_shell(child, tap, layout.substitutions)
+    values = {layout.type_key: "command", layout.command_key: after}
+    before = f"{h.handler[layout.type_key]} {h.handler[runtime.settings.http.url_key]}"
+    return values, Change(where(h.path), tap.args[1], before, after)
+
+
+def _unwrap_http(runtime: Runtime, h: Handler, found: Wrapped):
+    """A wrapped http hook back to itself: its type again, the command gone."""
+    layout = runtime.settings
+    http = layout.http
+    if http is None or found.original is None or http.url_key not in h.handler:
+        return None
+    if http_from_line(found.original) is None:
+        return None
+    values = {layout.type_key: http.type, layout.command_key: DELETE}
+    after = f"{http.type} {h.handler[http.url_key]}"
+    return values, Change(where(h.path), "", h.handler[layout.command_key], after)
 
 
 def _wrap_one(runtime: Runtime, opts: Options, python: str | None, h: Handler):
     """(new values, Change) for one handler, or None when it stays as it is."""
     if h.is_async:
         return None
+    if h.http:
+        return _wrap_http(runtime, opts, python, h)
     layout = runtime.settings
     current = h.handler[layout.command_key]
     args = _exec_args(runtime, h.handler)
@@ -241,6 +295,10 @@ def _unwrap_one(runtime: Runtime, h: Handler):
     if found is None:
         return None
     layout = runtime.settings
+    if found.original is not None and layout.http is not None:
+        http = _unwrap_http(runtime, h, found)
+        if http is not None:
+            return http
     if found.argv is not None:
         values = {layout.command_key: found.argv[0], layout.exec_args_key: found.argv[1:]}
         before = shlex.join([h.handler[layout.command_key], *h.handler[layout.exec_args_key]])

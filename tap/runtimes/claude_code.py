@@ -52,7 +52,7 @@ from hooktui.tap.runtimes.base import (
     str_field,
     text_of,
 )
-from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, Timeouts
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
 if TYPE_CHECKING:
@@ -427,6 +427,33 @@ class ClaudeCode(Runtime):
             return json_line({"hookSpecificOutput": hso}), b"", 0
         raise cannot(self.name, verdict, native)
 
+    def http_answer(self, status: int | None, body: bytes, error: str) -> tuple[bytes, bytes, int]:
+        """How 2.1.332 reads an http hook's reply (its bundled code), as the command
+        hook answer it reads the same way. No reply (refused, reset, a bad URL) and a
+        non-2xx status: a non-blocking error (a block under `onFailure: "block"`),
+        like exit 1. 2xx: an empty body is `{}`; a body that is not a JSON object is a
+        non-blocking error (plain text is never context, unlike a command's stdout);
+        JSON goes through the command hook's schema. A timeout is the runtime's own
+        (it stops the command as it would abort the request). No redirects followed."""
+        if status is None:
+            return b"", (error or "the request failed").encode(), 1
+        if not 200 <= status < 300:
+            return b"", error.encode() or b"HTTP %d" % status, 1
+        text = body.strip()
+        if not text:
+            return b"", b"", 0
+        if not text.startswith(b"{"):
+            shown = text[:200].decode("utf-8", "replace") + ("\u2026" if len(text) > 200 else "")
+            msg = f"HTTP hook must return JSON, but got non-JSON response body: {shown}"
+            return b"", msg.encode(), 1
+        import json  # here, not at the top: the tap's recorder loads this file
+
+        try:
+            json.loads(text)
+        except ValueError as exc:
+            return b"", f"HTTP hook must return valid JSON, but parsing failed: {exc}".encode(), 1
+        return body, b"", 0
+
 
 RUNTIME = ClaudeCode(
     name="claude-code",
@@ -454,6 +481,20 @@ RUNTIME = ClaudeCode(
         user_files=("settings.json",),
         exec_args_key="args",
         async_key="async",
+        async_keys=("asyncRewake",),  # 2.1.332's schema: "Implies async."
+        # 2.1.332: headers interpolate $V / ${V} of allowedEnvVars only; it drops
+        # Content-Length / Transfer-Encoding, and never sends its own credentials.
+        http=HttpHooks(
+            ignored_headers=("content-length", "transfer-encoding"),
+            withheld_env=(
+                "ANTHROPIC_API_KEY",
+                "ANTHROPIC_AUTH_TOKEN",
+                "CLAUDE_CODE_OAUTH_TOKEN",
+                "CLAUDE_CODE_OAUTH_REFRESH_TOKEN",
+                "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
+                "AWS_BEARER_TOKEN_BEDROCK",
+            ),
+        ),
         fail_closed=("onFailure", "block"),
         # PROTOCOLS.md: since 2.1.295; ignored at these events (and for async hooks).
         fail_closed_since="2.1.295",

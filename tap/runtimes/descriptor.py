@@ -84,6 +84,19 @@ class Timeouts(Facts):
         return MAX_TIMEOUT_MS if ms >= MAX_TIMEOUT_MS else max(1, int(ms))
 
 
+class HttpHooks(Facts):
+    """How a runtime's `http` hooks are written, and how it sends one (the tap's http
+    call does the same POST; the runtime's `http_answer` reads the reply)."""
+
+    type: str = "http"  # the handler type
+    url_key: str = "url"
+    headers_key: str = "headers"
+    env_key: str = "allowedEnvVars"  # variables a header may interpolate ($V, ${V})
+    ignored_headers: tuple[str, ...] = ()  # header names it drops (lower case)
+    # Variables it never interpolates into a header, whatever the hook allows.
+    withheld_env: tuple[str, ...] = ()
+
+
 class Layout(Facts):
     """Where a runtime's hook settings live and how they are written.
 
@@ -111,6 +124,8 @@ class Layout(Facts):
     # handlers run a command the tap can wrap; the rest install lists as unwrapped.
     handler_types: tuple[str, ...] = ("command",)
     async_key: str = ""  # a true value here: the runtime does not wait for the answer
+    async_keys: tuple[str, ...] = ()  # more keys that mean the same (they imply async)
+    http: HttpHooks | None = None  # None: it has no http hooks (or install cannot wrap them)
     # (key, value) of a handler whose failure blocks the action (fails closed);
     # the first version that reads it, and the native events where it is ignored.
     fail_closed: tuple[str, Any] = ("", None)
@@ -232,6 +247,12 @@ class Runtime(Facts):
         raise NotImplementedError
 
     def request_for(self, call: Call) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def http_answer(self, status: int | None, body: bytes, error: str) -> tuple[bytes, bytes, int]:
+        """An http hook's reply as the (stdout, stderr, exit code) of a command hook that
+        this runtime reads the same way: `status` None when no reply came (`error` says
+        why). Only runtimes with `settings.http` have one."""
         raise NotImplementedError
 
     # A runtime is itself: equal only to itself, hashable (a key in tables).

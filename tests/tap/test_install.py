@@ -83,8 +83,17 @@ def test_claude_install_wraps_commands_and_keeps_everything_else(tmp_path):
     assert exec_form.hooktui == HOOKTUI
     assert exec_form.argv == ["/usr/local/bin/policy", "--mode", "strict", "x y"]
     assert option(exec_form, "--timeout-ms") == "600000"  # Claude's default
-    # Non-command hooks untouched.
-    assert pre[1] == {"type": "http", "url": "http://127.0.0.1:9/hook"}
+    # An http hook becomes a command that makes its POST in the tap (its keys kept);
+    # other hooks untouched.
+    http = parsed(pre[1]["command"])
+    assert {k: v for k, v in pre[1].items() if k != "command"} == {
+        "type": "command",
+        "url": "http://127.0.0.1:9/hook",
+    }
+    assert "-m hooktui.tap.httphook --runtime claude-code --url http://127.0.0.1:9/hook" in (
+        http.original
+    )
+    assert option(http, "--timeout-ms") == "600000"
     assert pre[2] == {"type": "prompt", "prompt": "Is this safe? café"}
     stop = data["hooks"]["Stop"][0]["hooks"]
     assert stop[0] == {"type": "agent", "prompt": "check"}
@@ -95,7 +104,8 @@ def test_claude_install_wraps_commands_and_keeps_everything_else(tmp_path):
     old_lines, new_lines = CLAUDE_SETTINGS.split("\n"), new.split("\n")
     assert len(old_lines) == len(new_lines)
     changed = [i for i, (a, b) in enumerate(zip(old_lines, new_lines, strict=True)) if a != b]
-    assert all('"command"' in old_lines[i] for i in changed) and len(changed) == 3
+    assert all('"command"' in old_lines[i] or '"http"' in old_lines[i] for i in changed)
+    assert len(changed) == 4
     assert not new.endswith("\n")
     assert list(data) == ["hooks", "permissions", "model"]
     assert list(pre[0]) == ["timeout", "command", "type"]
@@ -103,7 +113,7 @@ def test_claude_install_wraps_commands_and_keeps_everything_else(tmp_path):
     # Backup of the original, byte for byte.
     backup = path.with_name("settings.json.hooktui-backup")
     assert backup.read_bytes() == original
-    assert "wrapped 3 command hook(s)" in result.stdout
+    assert "wrapped 4 command hook(s)" in result.stdout
 
 
 def parsed(command: str) -> Wrapped:
@@ -140,7 +150,7 @@ def test_dry_run_prints_a_diff_and_writes_nothing(tmp_path):
     lines = result.stdout.splitlines()
     minus = [x for x in lines if x.startswith("-") and not x.startswith("---")]
     plus = [x for x in lines if x.startswith("+") and not x.startswith("+++")]
-    assert len(minus) == len(plus) == 3
+    assert len(minus) == len(plus) == 4  # three commands, one http hook
     assert all(HOOKTUI in line for line in plus)
     assert "nothing written" in result.stdout
     assert path.read_bytes() == original

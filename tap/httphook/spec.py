@@ -1,0 +1,81 @@
+"""An http hook's settings as the arguments of the command that makes its POST.
+
+`<python> -m hooktui.tap.httphook --runtime R --url U [--header NAME VALUE]...
+[--allow-env VAR]...`: the header values stay as written (`Bearer $TOKEN`);
+the command interpolates them when it runs, as the runtime would.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+MODULE = "hooktui.tap.httphook"
+
+
+@dataclass(frozen=True)
+class HttpSpec:
+    runtime: str
+    url: str
+    headers: tuple[tuple[str, str], ...] = ()
+    allow_env: tuple[str, ...] = ()
+
+
+def to_argv(spec: HttpSpec, python: str) -> list[str]:
+    argv = [python, "-m", MODULE, "--runtime", spec.runtime, "--url", spec.url]
+    for name, value in spec.headers:
+        argv += ["--header", name, value]
+    for var in spec.allow_env:
+        argv += ["--allow-env", var]
+    return argv
+
+
+def to_line(spec: HttpSpec, python: str) -> str:
+    return shlex.join(to_argv(spec, python))
+
+
+class SpecError(ValueError):
+    pass
+
+
+def from_args(args: list[str]) -> HttpSpec:
+    """The spec from the arguments after `-m hooktui.tap.httphook`; SpecError when bad."""
+    runtime = url = None
+    headers: list[tuple[str, str]] = []
+    allow: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        want = 2 if arg == "--header" else 1
+        if arg not in ("--runtime", "--url", "--header", "--allow-env"):
+            raise SpecError(f"unknown argument {arg!r}")
+        if i + want >= len(args):
+            raise SpecError(f"{arg} needs {'a name and a value' if want == 2 else 'a value'}")
+        if arg == "--runtime":
+            runtime = args[i + 1]
+        elif arg == "--url":
+            url = args[i + 1]
+        elif arg == "--header":
+            headers.append((args[i + 1], args[i + 2]))
+        else:
+            allow.append(args[i + 1])
+        i += want + 1
+    if not runtime or not url:
+        raise SpecError("--runtime and --url are required")
+    return HttpSpec(runtime, url, tuple(headers), tuple(allow))
+
+
+def from_line(line: str, python: str | None = None) -> HttpSpec | None:
+    """The spec of a command line this module wrote, or None when it is not one."""
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return None
+    if len(words) < 3 or words[1:3] != ["-m", MODULE]:
+        return None
+    if python is not None and words[0] != python:
+        return None
+    try:
+        return from_args(words[3:])
+    except SpecError:
+        return None
