@@ -1,0 +1,105 @@
+"""An `http` PreToolUse hook in the real Claude Code, bare and installed through hooktui.
+
+The hook's server runs beside the CLI in the run's loopback-only namespace
+(http_hook_server.py). Installed, the http hook is a command that makes the
+same POST in the tap: the tool must run (allow) or be blocked (deny) exactly
+as bare, the server must get the same request, and the record must be there,
+naming the hook's URL. Uninstall must give the settings back byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from tests.conftest import wait_for_records
+from tests.e2e.drivers import DRIVERS, ORIGINAL
+from tests.e2e.harness import HERE, Sandbox, hooktui, skip_reason
+
+RUNTIME = "claude-code"
+_skip = skip_reason(RUNTIME)
+pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
+DRIVER = DRIVERS[RUNTIME]
+PORT = 38600  # the hook's server, beside the fake model (harness.PORT) in the namespace
+
+DENY = {
+    "hookSpecificOutput": {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": "refused over http",
+    }
+}
+ANSWERS = {"/deny": {"status": 200, "body": json.dumps(DENY)}, "/allow": {"status": 200}}
+
+
+def _settings(sb: Sandbox, path: str) -> bytes:
+    handler = {
+        "type": "http",
+        "url": f"http://127.0.0.1:{PORT}{path}",
+        "headers": {"X-Hook-User": "user $HOOK_USER"},
+        "allowedEnvVars": ["HOOK_USER"],
+        "timeout": 30,
+    }
+    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}}
+    file = DRIVER.settings_path(sb)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(json.dumps(settings, indent=2) + "\n")
+    return file.read_bytes()
+
+
+def _run(sb: Sandbox, name: str) -> tuple[dict, bool, list[dict]]:
+    """(tool result, whether the tool ran, what the hook's server got)."""
+    log = sb.root / f"{name}.http.jsonl"
+    spec = sb.root / f"{name}.http.json"
+    spec.write_text(json.dumps({"port": PORT, "log": str(log), "answers": ANSWERS}))
+    server = [sys.executable, str(HERE / "http_hook_server.py"), str(spec), "--"]
+    env = DRIVER.env(sb) | {"HOOK_USER": "ada"}
+    run = sb.run(name, RUNTIME, [*server, *DRIVER.argv(sb)], env, DRIVER.script(ORIGINAL))
+    assert run.exit_code == 0, run.describe()
+    posts = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+    return DRIVER.tool_result(run), (sb.project / "marker-original").exists(), posts
+
+
+@pytest.mark.parametrize("path", ["/deny", "/allow"])
+def test_http_hook_same_bare_and_installed(sandbox: Sandbox, path: str) -> None:
+    sandbox.fresh_run_dirs()
+    _settings(sandbox, path)
+    bare_result, bare_ran, bare_posts = _run(sandbox, "bare")
+    assert bare_ran == (path == "/allow"), bare_result
+    if path == "/deny":
+        assert bare_result["is_error"] and "refused over http" in bare_result["content"]
+
+    sandbox.fresh_run_dirs()
+    original = _settings(sandbox, path)
+    installed = hooktui(
+        "install", RUNTIME, "--stream", str(sandbox.stream), cwd=sandbox.project,
+        env={"HOME": str(sandbox.home)},
+    )  # fmt: skip
+    assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stderr
+    assert "not wrapped" not in installed.stdout + installed.stderr
+    tapped_result, tapped_ran, tapped_posts = _run(sandbox, "tapped")
+
+    # The runtime cannot tell: the tool ran or was blocked alike, with the same result.
+    assert (tapped_ran, tapped_result) == (bare_ran, bare_result)
+    # The hook's server got the same request: one POST, same body but the ids of the
+    # run, the header interpolated from allowedEnvVars.
+    assert len(bare_posts) == len(tapped_posts) == 1
+    for post in (bare_posts[0], tapped_posts[0]):
+        assert post["path"] == path and post["headers"]["X-Hook-User"] == "user ada"
+        assert post["headers"]["Content-Type"] == "application/json"
+    same = ("hook_event_name", "tool_name", "tool_input", "tool_use_id", "permission_mode")
+    bare_body, tapped_body = json.loads(bare_posts[0]["body"]), json.loads(tapped_posts[0]["body"])
+    assert {k: bare_body[k] for k in same} == {k: tapped_body[k] for k in same}
+
+    # The record: the call, the runtime's verdict, the hook named by its URL.
+    (record,) = wait_for_records(sandbox.stream, 1)
+    assert record["native_event"] == "PreToolUse" and record["tool_name"] == "Bash"
+    assert record["decision"] == ("deny" if path == "/deny" else "allow")
+    assert f"--url http://127.0.0.1:{PORT}{path}" in " ".join(record["hook"]["argv"])
+    assert record["request"]["tool_input"]["command"] == ORIGINAL
+
+    restored = hooktui("uninstall", RUNTIME, cwd=sandbox.project, env={"HOME": str(sandbox.home)})
+    assert restored.returncode == 0, restored.stderr
+    assert DRIVER.settings_path(sandbox).read_bytes() == original

@@ -1,0 +1,150 @@
+"""The command an http hook becomes: the POST it makes, and its answer as the runtime
+reads the reply (real local server, real subprocess)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hooktui.tap.httphook.spec import HttpSpec, from_line, to_argv, to_line
+
+from tests.e2e.http_hook_server import serve
+
+REQUEST = b'{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}'
+DENY = '{"decision":"block","reason":"no"}'
+ANSWERS = {
+    "/deny": {"status": 200, "body": DENY},
+    "/empty": {"status": 200, "body": ""},
+    "/text": {"status": 200, "body": "plain words"},
+    "/broken": {"status": 200, "body": '{"decision": '},
+    "/fail": {"status": 500, "body": DENY},
+    "/moved": {"status": 302, "body": DENY},
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    log = tmp_path_factory.mktemp("http") / "log.jsonl"
+    port = free_port()
+    srv = serve({"port": port, "log": str(log), "answers": ANSWERS})
+    yield port, log
+    srv.shutdown()
+
+
+def call(spec: HttpSpec, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        to_argv(spec, sys.executable),
+        input=REQUEST,
+        capture_output=True,
+        timeout=30,
+        env={"PATH": os.environ["PATH"], **(env or {})},
+    )
+
+
+def last_post(log: Path) -> dict:
+    return json.loads(log.read_text().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    ("path", "stdout", "stderr", "code"),
+    [
+        ("/deny", DENY, "", 0),  # JSON: the command's stdout, read by the same schema
+        ("/empty", "", "", 0),  # empty: {} (a plain success)
+        ("/text", "", "HTTP hook must return JSON, but got non-JSON response body: plain", 1),
+        ("/broken", "", "HTTP hook must return valid JSON", 1),
+        ("/fail", "", "HTTP 500 from http://127.0.0.1:{port}/fail", 1),  # body ignored
+        ("/moved", "", "HTTP 302 from", 1),  # no redirect followed
+    ],
+)
+def test_reply_read_as_the_runtime_reads_it(server, path, stdout, stderr, code):
+    port, log = server
+    result = call(HttpSpec("claude-code", f"http://127.0.0.1:{port}{path}"))
+    assert result.returncode == code, result.stderr
+    assert result.stdout.decode() == stdout
+    assert stderr.format(port=port) in result.stderr.decode()
+    post = last_post(log)
+    assert post["path"] == path and post["body"] == REQUEST.decode()
+    assert post["headers"]["Content-Type"] == "application/json"
+
+
+def test_no_server_is_a_failure_not_an_answer():
+    result = call(HttpSpec("claude-code", f"http://127.0.0.1:{free_port()}/x"))
+    assert result.returncode == 1 and result.stdout == b""
+    assert "refused" in result.stderr.decode().lower()
+
+
+def test_headers_interpolate_only_allowed_variables(server):
+    port, log = server
+    headers = (
+        ("Authorization", "Bearer ${TOKEN}"),
+        ("X-Other", "[$OTHER]"),
+        ("X-Key", "[$ANTHROPIC_API_KEY]"),  # never sent, even when allowed
+        ("X-Split", "a\r\nb$TOKEN"),
+        ("Content-Length", "999"),  # dropped, as the runtime does
+    )
+    spec = HttpSpec(
+        "claude-code",
+        f"http://127.0.0.1:{port}/empty",
+        headers,
+        ("TOKEN", "ANTHROPIC_API_KEY"),
+    )
+    env = {"TOKEN": "t0k", "OTHER": "x", "ANTHROPIC_API_KEY": "sk-test"}
+    assert call(spec, env).returncode == 0
+    got = last_post(log)["headers"]
+    assert got["Authorization"] == "Bearer t0k"
+    assert got["X-Other"] == "[]" and got["X-Key"] == "[]" and got["X-Split"] == "abt0k"
+    assert got["Content-Length"] == str(len(REQUEST))
+
+
+def test_command_line_round_trip_and_bad_arguments():
+    spec = HttpSpec("claude-code", "http://h/x?a=1", (("X-A", "it's $V"),), ("V",))
+    assert from_line(to_line(spec, "/py")) == spec
+    assert from_line("python3 guard.py") is None
+    bad = subprocess.run(
+        [sys.executable, "-m", "hooktui.tap.httphook", "--url"], capture_output=True, text=True
+    )
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+def test_install_lists_what_it_cannot_wrap_and_restores_http_hooks(tmp_path):
+    secret = "Bearer sk-ant-api03-" + "abcdefghij" * 8
+    hooks = [
+        {"type": "http", "url": "http://127.0.0.1:9/a", "headers": {"Authorization": secret}},
+        {"type": "http", "url": 7},
+        {"type": "command", "command": "./wake.sh", "asyncRewake": True},  # implies async
+        {"type": "http", "url": "http://127.0.0.1:9/b", "allowedEnvVars": ["T"]},
+    ]
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": hooks}]}}, indent=1))
+    original = path.read_bytes()
+    hooktui = Path(sys.executable).with_name("hooktui")
+    env = {**os.environ, "HOME": str(tmp_path)}
+    run = subprocess.run(
+        [hooktui, "install", "claude-code"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    listed = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]
+    assert len(listed) == 3
+    assert "hooks[0]: an 'http' hook" in listed[0] and "secret" in listed[0]
+    assert "hooks[1]: an 'http' hook" in listed[1] and "'url' is not a string" in listed[1]
+    assert "hooks[2]: async" in listed[2]
+    assert secret not in json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0].get(
+        "command", ""
+    )
+    run = subprocess.run(
+        [hooktui, "uninstall", "claude-code"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0 and "byte for byte" in run.stdout, run.stdout + run.stderr
+    assert path.read_bytes() == original
