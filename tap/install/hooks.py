@@ -14,10 +14,13 @@ from typing import Any
 from hooktui.tap.runtimes.descriptor import Runtime
 
 _NOT_A_COMMAND = {
-    "http": "the runtime posts the request to a URL itself: there is no command to run",
+    "http": "the runtime posts the request to a URL itself, and hooktui does not know how "
+    "this runtime reads the reply, so it cannot make the same call",
     "mcp_tool": "the runtime calls an MCP tool itself: there is no command to run",
     "prompt": "the runtime asks a model: there is no command to run",
     "agent": "the runtime runs an agent: there is no command to run",
+    "function": "the runtime calls a function of its own: there is no command to run",
+    "callback": "the runtime calls a function of its own: there is no command to run",
 }
 _ASYNC = (
     "async: the runtime does not wait for its answer, so a record would judge an answer "
@@ -125,6 +128,12 @@ def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h:
         return
     if not isinstance(h.get(layout.command_key), str):
         out.problems.append(f"{where(path)}.{layout.command_key} is not a string")
+        return
+    shell = h.get(layout.shell_key) if layout.shell_key else None
+    exec_form = bool(layout.exec_args_key) and layout.exec_args_key in h
+    if shell is not None and shell not in layout.posix_shells and not exec_form:
+        why = f"it runs under {layout.shell_key} {shell!r}, and the tap's wrapped line is sh"
+        out.skipped.append(Skipped(where(path), f"a command hook: {why}"))
         return
     keys = (layout.async_key, *layout.async_keys) if layout.async_key else layout.async_keys
     is_async = any(h.get(key) is True for key in keys)

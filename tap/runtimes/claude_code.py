@@ -500,6 +500,8 @@ RUNTIME = ClaudeCode(
         fail_closed_since="2.1.295",
         fail_closed_ignored=frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"}),
         shell="sh",  # seen: /bin/sh -c <command>
+        shell_key="shell",  # 2.1.332: "bash" (the user's $SHELL) or "powershell" (pwsh)
+        posix_shells=("bash",),
     ),
     prompt_keys=("prompt",),
     output_keys=("tool_response", "last_assistant_message"),

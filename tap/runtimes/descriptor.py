@@ -135,6 +135,10 @@ class Layout(Facts):
     # each of `substitutions` in the text with a shell-quoted value.
     shell: str = "sh"
     substitutions: tuple[str, ...] = ()
+    # A handler key choosing the shell, and the values under which the line still
+    # runs in a POSIX shell (the wrapped line is one); other values are not wrapped.
+    shell_key: str = ""
+    posix_shells: tuple[str, ...] = ()
     strict_events: bool = False  # one unknown event name makes it ignore the whole file
     after_install: str = ""  # what the user must do after install, if anything
 

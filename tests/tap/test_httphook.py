@@ -124,6 +124,8 @@ def test_install_lists_what_it_cannot_wrap_and_restores_http_hooks(tmp_path):
         {"type": "http", "url": 7},
         {"type": "command", "command": "./wake.sh", "asyncRewake": True},  # implies async
         {"type": "http", "url": "http://127.0.0.1:9/b", "allowedEnvVars": ["T"]},
+        {"type": "command", "command": "Write-Host hi", "shell": "powershell"},
+        {"type": "command", "command": "./guard.sh", "shell": "bash"},
     ]
     path = tmp_path / ".claude" / "settings.json"
     path.parent.mkdir()
@@ -136,10 +138,11 @@ def test_install_lists_what_it_cannot_wrap_and_restores_http_hooks(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     listed = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]
-    assert len(listed) == 3
+    assert len(listed) == 4 and "wrapped 2 command hook(s)" in run.stdout
     assert "hooks[0]: an 'http' hook" in listed[0] and "secret" in listed[0]
     assert "hooks[1]: an 'http' hook" in listed[1] and "'url' is not a string" in listed[1]
     assert "hooks[2]: async" in listed[2]
+    assert "hooks[4]: a command hook: it runs under shell 'powershell'" in listed[3]
     assert secret not in json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0].get(
         "command", ""
     )
@@ -148,3 +151,76 @@ def test_install_lists_what_it_cannot_wrap_and_restores_http_hooks(tmp_path):
     )
     assert run.returncode == 0 and "byte for byte" in run.stdout, run.stdout + run.stderr
     assert path.read_bytes() == original
+
+
+# Each runtime's settings, with hooks of every kind it has beside one command hook:
+# (settings file, its text, how many hooks install must list as not wrapped).
+OTHER_RUNTIMES = {
+    "codex": (
+        ".codex/hooks.json",
+        {
+            "hooks": {
+                "PreToolUse": [
+                    {
+                        "hooks": [
+                            {"type": "prompt", "prompt": "safe?"},
+                            {"type": "agent", "prompt": "check"},
+                            {"type": "mcp_tool", "server": "s", "tool": "t"},
+                            {"type": "command", "command": "./n.sh", "async": True},
+                            {"type": "http", "url": "http://127.0.0.1:9/x"},
+                            {"type": "command", "command": "./guard.sh"},
+                        ]
+                    }
+                ]
+            }
+        },
+        ["'prompt'", "'agent'", "'mcp_tool'", "async", "'http'"],
+    ),
+    "gemini-cli": (
+        ".gemini/settings.json",
+        {
+            "hooks": {
+                "BeforeTool": [
+                    {
+                        "hooks": [
+                            {"type": "function", "name": "f"},
+                            {"type": "command", "command": "./guard.sh"},
+                        ]
+                    }
+                ]
+            }
+        },
+        ["'function'"],
+    ),
+    "cursor": (
+        ".cursor/hooks.json",
+        {
+            "version": 1,
+            "hooks": {"preToolUse": [{"type": "prompt", "prompt": "safe?"}, {"command": "./g.sh"}]},
+        },
+        ["'prompt'"],
+    ),
+}
+
+
+@pytest.mark.parametrize("runtime", sorted(OTHER_RUNTIMES))
+def test_every_runtime_lists_each_hook_it_cannot_wrap(tmp_path, runtime):
+    rel, data, words = OTHER_RUNTIMES[runtime]
+    path = tmp_path / rel
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(data, indent=2))
+    hooktui = Path(sys.executable).with_name("hooktui")
+    env = {**os.environ, "HOME": str(tmp_path)}
+    run = subprocess.run(
+        [hooktui, "install", runtime, "--settings", str(path)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0 and "wrapped 1 command hook(s)" in run.stdout, run.stderr
+    listed = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]
+    assert len(listed) == len(words)
+    for line, word in zip(listed, words, strict=True):
+        assert word in line, line
+        assert word == "async" or "the runtime" in line, line  # and why
