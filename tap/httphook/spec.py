@@ -7,18 +7,16 @@ the command interpolates them when it runs, as the runtime would.
 
 from __future__ import annotations
 
-import shlex
-from dataclasses import dataclass
+from collections import namedtuple
 
+# Not `dataclasses` (it loads `inspect` and `ast`: most of this command's start-up).
 MODULE = "hooktui.tap.httphook"
 
 
-@dataclass(frozen=True)
-class HttpSpec:
-    runtime: str
-    url: str
-    headers: tuple[tuple[str, str], ...] = ()
-    allow_env: tuple[str, ...] = ()
+class HttpSpec(namedtuple("HttpSpec", "runtime url headers allow_env", defaults=((), ()))):
+    """runtime name, URL, headers ((name, value as written), ...), allowed variables."""
+
+    __slots__ = ()
 
 
 def to_argv(spec: HttpSpec, python: str) -> list[str]:
@@ -31,6 +29,8 @@ def to_argv(spec: HttpSpec, python: str) -> list[str]:
 
 
 def to_line(spec: HttpSpec, python: str) -> str:
+    import shlex
+
     return shlex.join(to_argv(spec, python))
 
 
@@ -67,6 +67,8 @@ def from_args(args: list[str]) -> HttpSpec:
 
 def from_line(line: str, python: str | None = None) -> HttpSpec | None:
     """The spec of a command line this module wrote, or None when it is not one."""
+    import shlex
+
     try:
         words = shlex.split(line)
     except ValueError:

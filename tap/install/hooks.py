@@ -8,6 +8,7 @@ and a hooks section the runtime could not read is reported, never taken for
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,8 @@ class Walk:
     skipped: list[Skipped] = field(default_factory=list)  # hooks that cannot be wrapped
     problems: list[str] = field(default_factory=list)  # what the runtime could not read
     warnings: list[str] = field(default_factory=list)
+    data: Any = None  # the document walked
+    http_policy: str | None = None  # where the runtime's http policy is set (None: not looked)
 
     @property
     def has_hooks(self) -> bool:
@@ -67,7 +70,7 @@ def walk(data: Any, runtime: Runtime) -> Walk:
     """Every hook of the document, read with the runtime's layout."""
     layout = runtime.settings
     assert layout is not None
-    out = Walk()
+    out = Walk(data=data)
     if not isinstance(data, dict) or "hooks" not in data:
         return out
     hooks = data["hooks"]
@@ -107,6 +110,22 @@ def _walk_group(out: Walk, runtime: Runtime, path: tuple, event: str, entry: dic
         _take(out, runtime, hpath, event, entry.get("matcher"), handler)
 
 
+def _http_policy(data: dict, runtime: Runtime) -> str:
+    """Where the runtime's own policy on http hooks is set ("" when nowhere we can see)."""
+    http = runtime.settings.http
+    if any(key in data for key in http.policy_keys):
+        return "these settings"
+    for name in http.policy_files:
+        try:
+            with open(name, encoding="utf-8") as f:
+                managed = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if isinstance(managed, dict) and any(key in managed for key in http.policy_keys):
+            return name
+    return ""
+
+
 def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h: dict) -> None:
     layout = runtime.settings
     assert layout is not None
@@ -117,6 +136,14 @@ def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h:
     http = layout.http
     if http is not None and kind == http.type:
         why = _http_problem(h, layout)
+        if not why and out.http_policy is None:
+            out.http_policy = _http_policy(out.data, runtime)
+        if not why and out.http_policy:
+            keys = " / ".join(http.policy_keys)
+            why = (
+                f"{out.http_policy} set {keys}, which the runtime applies to its own POST; "
+                "wrapped, the POST would be the tap's and escape it"
+            )
         if why:
             out.skipped.append(Skipped(where(path), f"an {kind!r} hook: {why}"))
         else:

@@ -494,6 +494,8 @@ RUNTIME = ClaudeCode(
                 "CLAUDE_CODE_SESSION_ACCESS_TOKEN",
                 "AWS_BEARER_TOKEN_BEDROCK",
             ),
+            policy_keys=("allowedHttpHookUrls", "httpHookAllowedEnvVars"),
+            policy_files=("/etc/claude-code/managed-settings.json",),
         ),
         fail_closed=("onFailure", "block"),
         # PROTOCOLS.md: since 2.1.295; ignored at these events (and for async hooks).

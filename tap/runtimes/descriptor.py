@@ -95,6 +95,11 @@ class HttpHooks(Facts):
     ignored_headers: tuple[str, ...] = ()  # header names it drops (lower case)
     # Variables it never interpolates into a header, whatever the hook allows.
     withheld_env: tuple[str, ...] = ()
+    # Settings keys of its own policy on http hooks (allowed URLs, ...), and the
+    # files an administrator sets them in: a wrapped hook's POST is the tap's,
+    # which that policy would not see, so install leaves such hooks alone.
+    policy_keys: tuple[str, ...] = ()
+    policy_files: tuple[str, ...] = ()
 
 
 class Layout(Facts):

@@ -224,3 +224,26 @@ def test_every_runtime_lists_each_hook_it_cannot_wrap(tmp_path, runtime):
     for line, word in zip(listed, words, strict=True):
         assert word in line, line
         assert word == "async" or "the runtime" in line, line  # and why
+
+
+def test_http_hooks_under_the_runtimes_own_http_policy_are_left_alone(tmp_path):
+    hooks = [{"type": "http", "url": "http://127.0.0.1:9/a"}, {"type": "command", "command": "x"}]
+    settings = {
+        "allowedHttpHookUrls": ["http://127.0.0.1:*"],
+        "hooks": {"Stop": [{"hooks": hooks}]},
+    }
+    path = tmp_path / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(settings))
+    hooktui = Path(sys.executable).with_name("hooktui")
+    run = subprocess.run(
+        [hooktui, "install", "claude-code"],
+        cwd=tmp_path,
+        env={**os.environ, "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0 and "wrapped 1 command hook(s)" in run.stdout, run.stderr
+    (listed,) = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]
+    assert "hooks[0]: an 'http' hook: these settings set allowedHttpHookUrls" in listed
+    assert json.loads(path.read_text())["hooks"]["Stop"][0]["hooks"][0] == hooks[0]
