@@ -31,7 +31,12 @@ DENY = {
         "permissionDecisionReason": "refused over http",
     }
 }
-ANSWERS = {"/deny": {"status": 200, "body": json.dumps(DENY)}, "/allow": {"status": 200}}
+ANSWERS = {
+    "/deny": {"status": 200, "body": json.dumps(DENY)},
+    "/allow": {"status": 200},
+    "/fail": {"status": 500, "body": json.dumps(DENY)},  # a non-2xx body is never read
+}
+VERDICTS = {"/deny": "deny", "/allow": "allow", "/fail": "failure"}
 
 
 def _settings(sb: Sandbox, path: str) -> bytes:
@@ -62,12 +67,12 @@ def _run(sb: Sandbox, name: str) -> tuple[dict, bool, list[dict]]:
     return DRIVER.tool_result(run), (sb.project / "marker-original").exists(), posts
 
 
-@pytest.mark.parametrize("path", ["/deny", "/allow"])
+@pytest.mark.parametrize("path", sorted(VERDICTS))
 def test_http_hook_same_bare_and_installed(sandbox: Sandbox, path: str) -> None:
     sandbox.fresh_run_dirs()
     _settings(sandbox, path)
     bare_result, bare_ran, bare_posts = _run(sandbox, "bare")
-    assert bare_ran == (path == "/allow"), bare_result
+    assert bare_ran == (path != "/deny"), bare_result
     if path == "/deny":
         assert bare_result["is_error"] and "refused over http" in bare_result["content"]
 
@@ -96,7 +101,9 @@ def test_http_hook_same_bare_and_installed(sandbox: Sandbox, path: str) -> None:
     # The record: the call, the runtime's verdict, the hook named by its URL.
     (record,) = wait_for_records(sandbox.stream, 1)
     assert record["native_event"] == "PreToolUse" and record["tool_name"] == "Bash"
-    assert record["decision"] == ("deny" if path == "/deny" else "allow")
+    assert record["decision"] == VERDICTS[path]
+    if path == "/fail":  # a non-blocking error: the tool ran, bare and wrapped alike
+        assert record["effect"] == "proceeds" and "HTTP 500 from" in record["stderr"]["data"]
     assert f"--url http://127.0.0.1:{PORT}{path}" in " ".join(record["hook"]["argv"])
     assert record["request"]["tool_input"]["command"] == ORIGINAL
 
