@@ -149,6 +149,11 @@ def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h:
         else:
             out.handlers.append(Handler(path, event, matcher, h, http=True))
         return
+    if kind != "command" and kind not in layout.handler_types:
+        runs = ", ".join(layout.handler_types)
+        why = f"not a handler type {runtime.title} runs ({runs}): it ignores or rejects it"
+        out.skipped.append(Skipped(where(path), f"a {kind!r} hook: {why}"))
+        return
     if kind != "command":
         why = _NOT_A_COMMAND.get(kind, "not a command hook") if isinstance(kind, str) else ""
         out.skipped.append(Skipped(where(path), f"a {kind!r} hook: {why or 'not a command'}"))

@@ -480,6 +480,7 @@ RUNTIME = ClaudeCode(
         user_dir_env="CLAUDE_CONFIG_DIR",
         user_files=("settings.json",),
         exec_args_key="args",
+        handler_types=("command", "http", "mcp_tool", "prompt", "agent"),  # PROTOCOLS.md
         async_key="async",
         async_keys=("asyncRewake",),  # 2.1.332's schema: "Implies async."
         # 2.1.332: headers interpolate $V / ${V} of allowedEnvVars only; it drops
