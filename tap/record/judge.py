@@ -1,6 +1,7 @@
 """Step 1 of a record: what the runtime makes of the call, and what it tells about itself.
 
-The runtime that sent the call (forced by `--runtime`, else detected) reads the
+The runtime that sent the call (named by the hook's environment, else forced by
+`--runtime`, else detected) reads the
 untouched request into the canonical call and the hook's answer into a verdict,
 by the rules of its version when it tells hooks its version (its variables, in
 the hook's environment, which is this process's). The same runtime says which
@@ -64,7 +65,7 @@ def judge(call: TapCall, request: Any) -> Judged:
 
     outcome = _outcome(call)
     try:
-        reader = runtimes.reader_of(request, call.runtime)
+        reader = runtimes.reader_of(request, call.runtime, os.environ)
         version = reader.version_in(os.environ)
         runtime, canonical, verdict = runtimes.judge_request(request, outcome, reader.name, version)
         judged = Judged(canonical, {name: getattr(verdict, name) for name in VERDICT_FIELDS})

@@ -8,7 +8,8 @@ from `registry.py`:
 
 - ADAPTERS: name -> Runtime, the runtimes plus "unknown"
 - get_adapter(name): ValueError for a name that is not a runtime
-- detect(request): the runtime that sent `request`; never raises
+- detect(request, environ=None): the runtime that sent `request` (the hook's
+  environment first, when given); never raises
 - judge_request(request, outcome, runtime=None): (runtime, call, verdict); never raises
 - installable(): the runtimes whose settings `hooktui install` edits
 - suggest(name): the runtime a mistyped name most likely meant
@@ -17,7 +18,16 @@ from `registry.py`:
 from __future__ import annotations
 
 # One line per runtime, in the order they are listed to users.
-RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "basis", "fastpace")
+RUNTIMES = (
+    "claude-code",
+    "codex",
+    "gemini-cli",
+    "cursor",
+    "copilot",
+    "qwen-code",
+    "basis",
+    "fastpace",
+)
 UNKNOWN = "unknown"
 RUNTIME_NAMES = RUNTIMES
 

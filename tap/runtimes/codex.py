@@ -320,6 +320,7 @@ RUNTIME = Codex(
     # the commands Codex spawns; CODEX_ENV_FILE (CLAUDE_ENV_FILE alias) is given to
     # SessionStart hooks only (openai/codex PR 24805).
     env_vars=("CODEX_HOME", "CODEX_THREAD_ID", "CODEX_ENV_FILE", "CLAUDE_ENV_FILE"),
+    caller_env=("CODEX_MANAGED_BY_NPM",),  # npm installs only (ORACLE.md)
     timeouts=Timeouts(
         default_ms=600_000,
         unit_ms=1000,

@@ -169,6 +169,9 @@ class Runtime(Facts):
     env_vars: tuple[str, ...] = ()  # variables the runtime sets and hooks read
     project_dir_env: str = ""  # the one of env_vars that holds the project folder
     version_env: tuple[str, ...] = ()  # variables that tell hooks the runtime's version
+    # Variables only this runtime sets for its hooks (`NAME` or `NAME=prefix`, as
+    # version_env, which counts too): when one is set, this runtime may have called.
+    caller_env: tuple[str, ...] = ()
     timeouts: Timeouts = Factory(Timeouts)
     budget_ms: int | None = None  # a latency goal without a kill (fastpace: 50 ms)
     settings: Layout | None = None  # None: `hooktui install` cannot edit its settings
@@ -245,6 +248,23 @@ class Runtime(Facts):
 
     def detect(self, request: Any) -> bool:
         raise NotImplementedError
+
+    def marks(self, environ: Mapping[str, str]) -> bool:
+        """Is one of the variables only this runtime sets (caller_env, version_env) set?"""
+        for spec in (*self.caller_env, *self.version_env):
+            name, _, prefix = spec.partition("=")
+            value = environ.get(name)
+            if value is not None and value.startswith(prefix):
+                return True
+        return False
+
+    def could_send(self, request: Any) -> bool:
+        """Once the hook's environment names this runtime (`marks`): is `request` one
+        it sends, by its shape or its event name? (A runtime started inside another
+        one's hook inherits that one's variables: the payload must agree.)"""
+        if self.detect(request):
+            return True
+        return isinstance(request, dict) and request.get("hook_event_name") in self.events
 
     def parse(self, request: Any) -> Call:
         raise NotImplementedError

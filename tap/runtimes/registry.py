@@ -14,6 +14,7 @@ from hooktui.tap.runtimes.descriptor import Runtime
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 Adapter = Runtime
@@ -35,6 +36,12 @@ _DETECTION = sorted(
     (priority, i, name)
     for name in RUNTIMES
     for i, (priority, _) in enumerate(ADAPTERS[name].detectors())
+)
+
+
+# The runtimes by detection priority (their first detector's), for `caller`.
+_BY_PRIORITY = tuple(
+    name for _, name in sorted((ADAPTERS[n].detectors()[0][0], n) for n in RUNTIMES)
 )
 
 
@@ -63,10 +70,54 @@ def suggest(name: str, choices: tuple[str, ...] = RUNTIMES) -> str | None:
     return close[0] if close else None
 
 
-def detect(request: Any) -> Runtime:
-    """The runtime that sent `request` (parsed JSON, or raw text); never raises."""
+def caller(request: Any, environ: Mapping[str, str] | None) -> Runtime | None:
+    """The runtime the hook's environment names, when the request agrees; else None.
+
+    Copilot runs hooks written for Claude Code and Qwen Code sends Claude's
+    payloads, so the variables a runtime sets for its hooks (`marks`) decide
+    where the payload cannot. A runtime started inside another one's hook
+    inherits that one's variables too, so the named runtime must agree with the
+    payload: it could send it, and no runtime asked earlier claims the payload as
+    its own, unless that one is ruled out (its variables are not set, or it does
+    not know the event the payload names).
+    """
+    if not environ or not isinstance(request, dict):
+        return None
+    try:
+        by_payload = _by_payload(request)
+        claimed_at = _claimed_at(by_payload, request)
+        for name in _BY_PRIORITY:
+            runtime = ADAPTERS[name]
+            if not runtime.marks(environ) or not runtime.could_send(request):
+                continue
+            if (
+                by_payload is runtime
+                or claimed_at > _first_priority(runtime)
+                or _ruled_out(by_payload, request, environ)
+            ):
+                return runtime
+    except Exception:  # an odd environment or request must not stop the tap
+        pass
+    return None
+
+
+def _ruled_out(runtime: Runtime, request: dict, environ: Mapping[str, str]) -> bool:
+    if (runtime.caller_env or runtime.version_env) and not runtime.marks(environ):
+        return True
+    native = request.get("hook_event_name")
+    return isinstance(native, str) and native not in runtime.events
+
+
+def detect(request: Any, environ: Mapping[str, str] | None = None) -> Runtime:
+    """The runtime that sent `request` (parsed JSON, or raw text): the one the hook's
+    `environ` names (see `caller`), else the payload's; never raises."""
     if not isinstance(request, dict):
         return ADAPTERS[UNKNOWN]
+    called = caller(request, environ)
+    return called if called is not None else _by_payload(request)
+
+
+def _by_payload(request: dict) -> Runtime:
     try:
         for _, i, name in _DETECTION:
             runtime = ADAPTERS[name]
@@ -76,6 +127,18 @@ def detect(request: Any) -> Runtime:
     except Exception:  # a detector tripping on an odd request must not stop the tap
         pass
     return ADAPTERS[UNKNOWN]
+
+
+def _first_priority(runtime: Runtime) -> float:
+    return min(priority for priority, _ in runtime.detectors())
+
+
+def _claimed_at(runtime: Runtime, request: dict) -> float:
+    """The priority at which `runtime` claimed `request` (unknown: after everyone)."""
+    for priority, test in runtime.detectors() if runtime.name != UNKNOWN else ():
+        if test(request):
+            return priority
+    return float("inf")
 
 
 def event_of_any(native: str) -> str:
@@ -124,8 +187,19 @@ def label(runtime: str) -> str:
     return found.label if found is not None else runtime
 
 
-def reader_of(request: Any, runtime: str | None = None) -> Runtime:
-    """The forced `runtime`, or (for no name or one that is not a runtime) the detected one."""
+def reader_of(
+    request: Any, runtime: str | None = None, environ: Mapping[str, str] | None = None
+) -> Runtime:
+    """The runtime the hook's `environ` names (see `caller`), else the forced `runtime`,
+    else (for no name or one that is not a runtime) the detected one.
+
+    The environment wins over `--runtime`: install names the runtime whose settings
+    it wrapped, but another runtime may run the same file (Copilot runs the hooks
+    of Claude Code's settings), and the record must name the one that called.
+    """
+    called = caller(request, environ)
+    if called is not None:
+        return called
     adapter = ADAPTERS.get(runtime) if runtime else None
     return adapter if adapter is not None else detect(request)
 

@@ -1,0 +1,308 @@
+"""Qwen Code: Claude's event names and answers, plus `timestamp`; exit 2 reads stderr.
+
+Rules, from what the real 0.24.4 did (tests/e2e/ORACLE.md, test_e2e_qwen.py;
+the runtime wins over PROTOCOLS.md where they differ):
+- Requests are Claude-shaped plus an ISO `timestamp`, `permission_mode` on every
+  event, `prompt_id` (`<session>########<n>`), and at tool events the model's
+  `tool_call_id` beside Qwen's own `tool_use_id`.
+- exit 2 blocks with stderr as the reason: stderr that is a JSON answer gives its
+  reason, any other text is the reason itself. stdout is not read on exit 2 (a
+  JSON allow there does not help). exit 2 with nothing on stderr does NOT block.
+- Any other non-zero exit, a crash, a timeout: a warning, the action proceeds;
+  but JSON on stdout is read whatever the exit code (2 aside): exit 1 with a
+  deny blocks.
+- stdout: plain text and empty are no answer (allow); text starting with `{` that
+  is not JSON is a non-blocking error (the action proceeds).
+- JSON: PreToolUse `hookSpecificOutput.permissionDecision` allow|deny|ask with
+  `permissionDecisionReason`; a flat `permissionDecision` is not read. There is
+  NO PreToolUse rewrite: `updatedInput` is ignored and the tool runs as asked.
+  Legacy `decision: block|deny` blocks with `reason`; `continue: false` blocks
+  the call with `stopReason` as the reason (elsewhere it stops the agent).
+  PostToolUse: `additionalContext` is appended to the output; `decision: block`
+  and exit 2 change nothing. PermissionRequest: `hookSpecificOutput.decision`
+  {behavior allow|deny, updatedInput, message}; allow + updatedInput rewrites
+  the call (the only rewrite Qwen Code has).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from hooktui.tap.canonical import Call, Outcome, Verdict
+from hooktui.tap.record import jsonio
+from hooktui.tap.runtimes.base import (
+    Stdout,
+    as_dict,
+    cannot,
+    failure,
+    halt,
+    is_pascal_name,
+    json_line,
+    process_failure,
+    str_field,
+    text_of,
+)
+from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
+from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+EVENTS = {
+    "PreToolUse": "pre_tool_use",
+    "PostToolUse": "post_tool_use",
+    "PostToolUseFailure": "post_tool_use",
+    "PostToolBatch": "post_tool_use",
+    "UserPromptSubmit": "user_prompt",
+    "UserPromptExpansion": "user_prompt",
+    "PermissionRequest": "permission_request",
+    "PermissionDenied": "permission_request",
+    "Stop": "stop",
+    "StopFailure": "stop",
+    "SubagentStop": "stop",
+    "SessionStart": "session",
+    "SessionEnd": "session",
+    "SessionDelete": "session",
+    "SubagentStart": "session",
+    "Notification": "notification",
+    "MessageDisplay": "other",
+    "InstructionsLoaded": "other",
+    "PreCompact": "other",
+    "PostCompact": "other",
+    "TodoCreated": "other",
+    "TodoCompleted": "other",
+}
+# Where a block cannot stop anything (seen: PostToolUse; Claude's list for the rest).
+_NON_BLOCKING = {
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "SessionStart",
+    "SessionEnd",
+    "Notification",
+    "SubagentStart",
+}
+_PERMISSION = {"allow": "allow", "deny": "deny", "ask": "ask"}
+_LEGACY_DENY = {"block", "deny"}
+_TITLE = "Qwen Code"
+
+
+class QwenTimeouts(Timeouts):
+    """Seconds in settings, but a value of 1000 or more is read as legacy milliseconds."""
+
+    def from_settings(self, value: Any) -> int | None:
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 1000:
+            return Timeouts(unit_ms=1).from_settings(value)
+        return super().from_settings(value)
+
+
+def _reason_of(obj: dict) -> str:
+    hso = obj.get("hookSpecificOutput")
+    hso = hso if isinstance(hso, dict) else {}
+    return (
+        str_field(hso, "permissionDecisionReason")
+        or str_field(obj, "reason")
+        or str_field(obj, "stopReason")
+    )
+
+
+class QwenCode(Runtime):
+    def detect(self, request: Any) -> bool:
+        # Claude's names with a timestamp (as Gemini CLI, its parent) AND permission_mode
+        # (on every event; Gemini and Copilot send none, Claude no timestamp).
+        return (
+            isinstance(request, dict)
+            and is_pascal_name(request.get("hook_event_name"))
+            and "timestamp" in request
+            and "permission_mode" in request
+        )
+
+    def parse(self, request: Any) -> Call:
+        call = parse_pascal(self, request)
+        r = as_dict(request)
+        if isinstance(r.get("tool_call_id"), str) and not call.tool_call_id:
+            call.tool_call_id = r["tool_call_id"]
+        return call
+
+    def request_for(self, call: Call) -> dict[str, Any]:
+        home = os.path.expanduser("~")
+        r = request_pascal(
+            call,
+            transcript_path=f"{home}/.qwen/projects/demo/chats/{call.session_id}.jsonl",
+            permission_mode="default",
+            timestamp=time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+        )
+        if call.tool_name:
+            r["prompt_id"] = f"{call.session_id}########0"
+            r["tool_call_id"] = call.tool_call_id
+        return r
+
+    def judge(self, call: Call, outcome: Outcome) -> Verdict:
+        native = call.native_event
+        crashed = process_failure(outcome, _TITLE, "proceeds", "a warning, the action proceeds")
+        if crashed:
+            return crashed
+        code = outcome.exit_code
+        if code == 2:
+            return self._exit2(call, outcome)
+        out = Stdout(outcome.stdout)
+        obj = out.obj
+        if obj is not None:  # JSON is read whatever the exit code (2 aside)
+            return self._judge_json(call, obj)
+        if code != 0:
+            return failure(
+                "exit_code", f"exit {code}: {_TITLE} shows a warning and the action proceeds"
+            )
+        if out.kind == "empty" or not out.text.startswith("{"):
+            return Verdict(decision="allow")
+        return failure(
+            "invalid_json",
+            f"stdout starts with `{{` but is not JSON: {_TITLE} reports a non-blocking error "
+            f"and {native or 'the action'} proceeds",
+        )
+
+    def _exit2(self, call: Call, outcome: Outcome) -> Verdict:
+        native = call.native_event
+        stderr = text_of(outcome.stderr)
+        if native in _NON_BLOCKING:
+            return failure("exit_code", f"exit 2: {native} cannot block; nothing changes")
+        if not stderr:
+            return failure(
+                "exit_code", f"exit 2 with nothing on stderr: {_TITLE} does not block (seen)"
+            )
+        try:
+            value = jsonio.loads(stderr)
+        except jsonio.NotJSON:
+            value = None
+        reason = _reason_of(value) if isinstance(value, dict) else ""
+        return Verdict(decision="deny", reason=reason or stderr)
+
+    def _judge_json(self, call: Call, obj: dict) -> Verdict:
+        native = call.native_event
+        hso = obj.get("hookSpecificOutput")
+        hso = hso if isinstance(hso, dict) else {}
+        context = hso.get("additionalContext")
+        context = context if isinstance(context, str) else ""
+        reason = str_field(obj, "reason")
+        if obj.get("continue") is False:
+            stop = str_field(obj, "stopReason") or reason or "continue: false"
+            if call.event == "pre_tool_use":
+                return Verdict(decision="deny", reason=stop, context=context)
+            return halt(call, stop, context)
+        if native == "PreToolUse":
+            pd = hso.get("permissionDecision")
+            if pd in _PERMISSION:
+                pd_reason = str_field(hso, "permissionDecisionReason")
+                if pd == "deny":
+                    return Verdict(decision="deny", reason=pd_reason or reason, context=context)
+                verdict = Verdict(decision=_PERMISSION[pd], reason=pd_reason, context=context)
+                return _ignored_rewrite(verdict, hso)
+        if native == "PermissionRequest":
+            return _permission(hso)
+        if obj.get("decision") in _LEGACY_DENY:
+            if native in _NON_BLOCKING:
+                return Verdict(
+                    decision="allow",
+                    context=context,
+                    failure_detail=f"decision: block at {native}: {_TITLE} changes nothing",
+                )
+            return Verdict(decision="deny", reason=reason, context=context)
+        return _ignored_rewrite(Verdict(decision="allow", context=context), hso)
+
+    def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
+        native = call.native_event or "PreToolUse"
+        d = verdict.decision
+        ctx = {"additionalContext": verdict.context} if verdict.context else {}
+        if d == "failure":
+            if verdict.failure == "exit_code":
+                return b"", (verdict.failure_detail or "warning").encode() + b"\n", 1
+            if verdict.failure == "invalid_json":
+                return b"{not json\n", b"", 0
+            raise cannot(self.name, verdict, native)
+        if native == "PermissionRequest":
+            if d == "ask":
+                return json_line({}), b"", 0
+            dec: dict[str, Any] = {"behavior": "deny" if d == "deny" else "allow"}
+            if d == "modify":
+                dec["updatedInput"] = verdict.updated_input
+            elif d == "deny":
+                dec["message"] = verdict.reason
+            elif d != "allow":
+                raise cannot(self.name, verdict, native)
+            answer = {"hookSpecificOutput": {"hookEventName": native, "decision": dec}}
+            return json_line(answer), b"", 0
+        if d == "allow":
+            if not ctx:
+                return b"", b"", 0
+            return json_line({"hookSpecificOutput": {"hookEventName": native, **ctx}}), b"", 0
+        if d in ("deny", "ask") and native == "PreToolUse":
+            hso = {"hookEventName": native, "permissionDecision": d, **ctx}
+            if verdict.reason:
+                hso["permissionDecisionReason"] = verdict.reason
+            return json_line({"hookSpecificOutput": hso}), b"", 0
+        if d == "deny" and native not in _NON_BLOCKING:
+            return b"", (verdict.reason or "blocked").encode() + b"\n", 2
+        raise cannot(self.name, verdict, native)
+
+
+def _ignored_rewrite(verdict: Verdict, hso: dict) -> Verdict:
+    if "updatedInput" in hso:
+        verdict.failure_detail = (
+            f"updatedInput: {_TITLE} 0.24.4 has no PreToolUse rewrite; the tool runs as asked"
+        )
+    return verdict
+
+
+def _permission(hso: dict) -> Verdict:
+    dec = hso.get("decision")
+    dec = dec if isinstance(dec, dict) else {}
+    behavior = dec.get("behavior")
+    if behavior == "deny":
+        return Verdict(decision="deny", reason=str_field(dec, "message"))
+    if behavior == "allow":
+        updated = dec.get("updatedInput")
+        if isinstance(updated, dict):
+            return Verdict(decision="modify", updated_input=updated)
+        return Verdict(decision="allow")
+    return Verdict(decision="ask")  # no decision: Qwen Code asks as usual
+
+
+RUNTIME = QwenCode(
+    name="qwen-code",
+    title=_TITLE,
+    short="qwen",
+    priority=15,  # before Gemini CLI, which claims Claude names with a timestamp
+    events=EVENTS,
+    guards=frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop"}),
+    project_dir_env="QWEN_PROJECT_DIR",
+    env_vars=(
+        "QWEN_PROJECT_DIR",
+        "QWEN_CODE_SESSION_ID",
+        "QWEN_CODE_PROMPT_ID",
+        "QWEN_CODE_AGENT_ID",
+        "QWEN_CODE_MODEL",
+        "QWEN_CODE_STARTUP_VERSION",
+        "GEMINI_PROJECT_DIR",
+        "CLAUDE_PROJECT_DIR",
+    ),
+    version_env=("QWEN_CODE_STARTUP_VERSION",),  # seen: 0.24.4
+    caller_env=("QWEN_CODE_CLI",),
+    # 60 s for a command hook per PROTOCOLS.md / RUNTIMES-E2E.md: not measured here.
+    timeouts=QwenTimeouts(default_ms=60_000, unit_ms=1000),
+    settings=Layout(
+        project_files=(".qwen/settings.json",),
+        user_dir=".qwen",
+        user_files=("settings.json",),
+        async_key="async",
+        comments=True,  # as Gemini CLI, whose settings loader it kept (not observed here)
+        shell="sh",  # not observed: the wrapper runs the original under the shell it got
+    ),
+    prompt_keys=("prompt", "submitted_prompt"),
+    output_keys=("tool_response", "last_assistant_message", "displayed_text"),
+    command_keys=("command",),
+    path_keys=("file_path", "absolute_path", "path"),
+    shell_tool="run_shell_command",
+    read_tool="read_file",
+)
