@@ -57,13 +57,21 @@ def candidate_groups(
         home = Path(env.get("HOME") or os.path.expanduser("~"))
         moved = env.get(layout.user_dir_env) if layout.user_dir_env else None
         base = Path(moved) if moved else home / layout.user_dir
-        return [[base / name for name in layout.user_files]]
+        return [[p for name in layout.user_files for p in _matching(base, name)]]
     here = Path.cwd() if cwd is None else cwd
     roots = [here]
     top = _git_top(here)
     if top is not None and top != here:
         roots.append(top)
-    return [[root / rel for rel in layout.project_files] for root in roots]
+    return [[p for rel in layout.project_files for p in _matching(root, rel)] for root in roots]
+
+
+def _matching(base: Path, rel: str) -> list[Path]:
+    """`base / rel`; a pattern (`hooks/*.json`: a runtime reading every such file) gives
+    the files it matches, or itself when none does (named in "looked for")."""
+    if "*" not in rel:
+        return [base / rel]
+    return sorted(base.glob(rel)) or [base / rel]
 
 
 def kind_of(layout: Layout, path: Path) -> str | None:

@@ -250,7 +250,7 @@ class Copilot(Runtime):
             )
         kind, value = _answer(outcome.stdout)
         if kind != "json" or not isinstance(value, dict):
-            return Verdict(decision="allow")
+            value = {}  # no answer
         if pre:
             return self._pre(call, value)
         if native in _POST:
@@ -261,6 +261,7 @@ class Copilot(Runtime):
             behavior = value.get("behavior")
             if behavior == "deny":
                 return Verdict(decision="deny", reason=str_field(value, "message"))
+            # No behavior: Copilot asks as it would without the hook.
             return Verdict(decision="allow" if behavior == "allow" else "ask")
         context = value.get("additionalContext")
         return Verdict(decision="allow", context=context if isinstance(context, str) else "")

@@ -119,6 +119,15 @@ class QwenCode(Runtime):
             and "permission_mode" in request
         )
 
+    def could_send(self, request: Any) -> bool:
+        # The environment names Qwen Code: any Claude-named payload with its timestamp
+        # (Claude Code's own, which a nested Claude sends, has none).
+        return (
+            isinstance(request, dict)
+            and request.get("hook_event_name") in self.events
+            and "timestamp" in request
+        )
+
     def parse(self, request: Any) -> Call:
         call = parse_pascal(self, request)
         r = as_dict(request)

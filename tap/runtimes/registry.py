@@ -78,8 +78,7 @@ def caller(request: Any, environ: Mapping[str, str] | None) -> Runtime | None:
     where the payload cannot. A runtime started inside another one's hook
     inherits that one's variables too, so the named runtime must agree with the
     payload: it could send it, and no runtime asked earlier claims the payload as
-    its own, unless that one is ruled out (its variables are not set, or it does
-    not know the event the payload names).
+    its own, unless that one does not know the event the payload names.
     """
     if not environ or not isinstance(request, dict):
         return None
@@ -93,7 +92,7 @@ def caller(request: Any, environ: Mapping[str, str] | None) -> Runtime | None:
             if (
                 by_payload is runtime
                 or claimed_at > _first_priority(runtime)
-                or _ruled_out(by_payload, request, environ)
+                or _ruled_out(by_payload, request)
             ):
                 return runtime
     except Exception:  # an odd environment or request must not stop the tap
@@ -101,9 +100,7 @@ def caller(request: Any, environ: Mapping[str, str] | None) -> Runtime | None:
     return None
 
 
-def _ruled_out(runtime: Runtime, request: dict, environ: Mapping[str, str]) -> bool:
-    if (runtime.caller_env or runtime.version_env) and not runtime.marks(environ):
-        return True
+def _ruled_out(runtime: Runtime, request: dict) -> bool:
     native = request.get("hook_event_name")
     return isinstance(native, str) and native not in runtime.events
 

@@ -74,20 +74,11 @@ def _answers(cases: list[Case], tags: dict[str, str], key: str) -> dict[str, Any
 
 
 def _install(driver: Driver, sb: Sandbox) -> None:
-    """Wrap the settings' hooks in the tap: `hooktui install`, or the harness's stand-in."""
-    if getattr(driver, "installs", True):
-        path = driver.settings_path(sb)
-        runtime = getattr(driver, "install_runtime", driver.runtime)
-        res = hooktui("install", runtime, "--settings", str(path), "--stream", str(sb.stream))
-        assert res.returncode == 0, f"hooktui install failed: {res.stderr}"
-        return
-    labels = {driver.pre_event: _label(driver, driver.pre_event)}
-    labels[driver.post_event] = _label(driver, driver.post_event)
-    driver.install_here(sb, labels)  # type: ignore[attr-defined]
-
-
-def _label(driver: Driver, event: str) -> str:
-    return f"{event}:{driver.matcher}" if driver.matcher else event
+    """Wrap the settings' hooks in the tap: the real `hooktui install`."""
+    path = driver.settings_path(sb)
+    runtime = getattr(driver, "install_runtime", driver.runtime)
+    res = hooktui("install", runtime, "--settings", str(path), "--stream", str(sb.stream))
+    assert res.returncode == 0, f"hooktui install failed: {res.stderr}"
 
 
 def run_batch(

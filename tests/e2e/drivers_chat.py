@@ -1,10 +1,8 @@
 """Drivers for the two CLIs that talk OpenAI Chat Completions to the fake model:
 GitHub Copilot CLI and Qwen Code (see drivers.py for the shape of a driver).
 
-`hooktui install` has no `copilot` or `qwen-code` runtime yet: until it has,
-`install_here` writes the installed settings itself, the way install will
-(each command wrapped in `hooktui tap ... --`), and `uninstall_here` restores
-them. HARNESS-WRITTEN INSTALL: remove both when install knows these runtimes.
+The tapped runs wrap the hooks with the real `hooktui install copilot|qwen-code`
+(and `install claude-code` for Copilot running `.claude/settings.json`).
 """
 
 from __future__ import annotations
@@ -12,11 +10,9 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import HOOKTUI
 from tests.e2e.drivers import Driver
 from tests.e2e.fake_wire import anthropic_result_for, since_assistant
 from tests.e2e.harness import PORT, Run, Sandbox, base_env, cli_path, node_modules
@@ -25,23 +21,6 @@ from tests.e2e.harness import PORT, Run, Sandbox, base_env, cli_path, node_modul
 def shared_cache() -> Path:
     """One XDG cache for every Copilot run: its first start unpacks 235 MB there."""
     return Path(os.environ.get("HOOKTUI_E2E_CACHE") or node_modules().parent / "xdg-cache")
-
-
-def tap_runtimes() -> tuple[str, ...]:
-    """The runtimes `hooktui tap --runtime` accepts today."""
-    from hooktui.tap.hotpath.shim import RUNTIMES
-
-    return RUNTIMES
-
-
-def wrapped(command: str, runtime: str, label: str, timeout_ms: int, stream: Path) -> str:
-    """`command` as install wraps it. `--runtime` only once the tap knows the runtime
-    (today it refuses an unknown name, exit 2, which would change the hook's answer)."""
-    argv = [HOOKTUI, "tap", "--label", label]
-    if runtime in tap_runtimes():
-        argv += ["--runtime", runtime]
-    argv += ["--timeout-ms", str(timeout_ms), "--stream", str(stream), "--", "sh", "-c", command]
-    return shlex.join(argv)
 
 
 def _text(content: Any) -> str:
@@ -54,7 +33,6 @@ def _text(content: Any) -> str:
 class ChatDriver(Driver):
     """What Copilot and Qwen Code share: the wire format, the tool result, install here."""
 
-    installs = False  # `hooktui install <runtime>` does not exist yet (see install_here)
     timeout_unit_ms = 1000  # both count hook timeouts in seconds
 
     def tool_result(self, run: Run) -> dict[str, Any]:
@@ -89,24 +67,6 @@ class ChatDriver(Driver):
                 return {"content": _text(m.get("content")), "is_error": False, "notes": after}
         return None
 
-    def install_here(self, sb: Sandbox, label_for: dict[str, str]) -> None:
-        """Wrap each hook command in the settings, as `hooktui install` will."""
-        path = self.settings_path(sb)
-        data = json.loads(path.read_text())
-        for entry in self._handlers(data):
-            event = entry["_event"]
-            handler = entry["handler"]
-            key = self.command_key
-            timeout_ms = int(handler.get(self.timeout_key, self.default_timeout_s)) * 1000
-            handler[key] = wrapped(
-                handler[key], self.runtime, label_for.get(event, event), timeout_ms, sb.stream
-            )
-        path.write_text(json.dumps(data, indent=2) + "\n")
-
-    command_key = "command"
-    timeout_key = "timeout"
-    default_timeout_s = 60
-
     def _handlers(self, data: dict[str, Any]) -> list[dict[str, Any]]:
         raise NotImplementedError
 
@@ -120,9 +80,6 @@ class Copilot(ChatDriver):
     pre_event = "preToolUse"
     post_event = "postToolUse"
     volatile = ("sessionId", "timestamp")
-    command_key = "bash"
-    timeout_key = "timeoutSec"
-    default_timeout_s = 30
     model = "gpt-4.1"
     provider = "openai"
 
@@ -207,10 +164,7 @@ class CopilotClaudeSettings(Copilot):
     post_event = "PostToolUse"
     matcher = "Bash"
     volatile = ("session_id", "timestamp")
-    command_key = "command"
-    timeout_key = "timeout"
     # Installed by `hooktui install claude-code` (the settings are Claude's), run by Copilot.
-    installs = True
     install_runtime = "claude-code"
 
     def settings_path(self, sb: Sandbox) -> Path:
@@ -282,7 +236,6 @@ class QwenCode(ChatDriver):
         "duration_ms",
     )
     volatile_env = ("QWEN_CODE_SESSION_ID", "QWEN_CODE_LAUNCHER_PID")
-    default_timeout_s = 60
 
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".qwen" / "settings.json"

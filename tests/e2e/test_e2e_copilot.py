@@ -2,8 +2,9 @@
 
 All cases of a dialect run in ONE Copilot session (batch.py), bare and then
 tapped. Copilot reads hooks from `.github/hooks/*.json` (its own camelCase
-events and answers) and from `.claude/settings.json` (Claude's). No adapter
-knows Copilot yet: the record checks are strict expected failures.
+events and answers, wrapped by `hooktui install copilot`) and from
+`.claude/settings.json` (Claude's, wrapped by `hooktui install claude-code`): the
+records must name Copilot and agree with what it did either way.
 """
 
 from __future__ import annotations
@@ -20,9 +21,6 @@ from tests.e2e.harness import Sandbox, skip_reason
 _skip = skip_reason("copilot")
 pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
 PRE_TIMEOUT = 4  # seconds; the timeout cases sleep past it
-NO_ADAPTER = pytest.mark.xfail(
-    strict=True, reason="issue 10: adapter: no `copilot` runtime yet (recorded as another one)"
-)
 
 
 def _pair(driver, cases, factory) -> tuple[Batch, Batch]:
@@ -51,7 +49,6 @@ def test_copilot_github_hooks_same_with_and_without_tap(github_hooks, case: Case
 
 
 @pytest.mark.parametrize("case", COPILOT, ids=lambda c: c.name)
-@NO_ADAPTER
 def test_copilot_github_hooks_record_agrees(github_hooks, case: Case) -> None:
     check_records(DRIVER, github_hooks[1], case)
 
@@ -66,12 +63,9 @@ def test_copilot_claude_settings_same_with_and_without_tap(claude_settings, case
 
 
 @pytest.mark.parametrize("case", COPILOT_CLAUDE_SETTINGS, ids=lambda c: c.name)
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 10: adapter: installed with --runtime claude-code, the record must still "
-    "name copilot (the runtime that called) and judge by its rules",
-)
 def test_copilot_claude_settings_record_agrees(claude_settings, case: Case) -> None:
+    """Installed with `--runtime claude-code`, yet the record names Copilot (its
+    environment says it called) and judges by Copilot's rules."""
     check_records(COPILOT_CLAUDE, claude_settings[1], case)
 
 

@@ -1,9 +1,8 @@
 """The real Qwen Code, with and without the tap: it must not tell the difference.
 
 All cases run in ONE Qwen Code session (batch.py; a start costs it seconds),
-bare and then tapped. No adapter knows Qwen Code yet: its Claude-shaped
-requests are recorded as Claude Code's, so the record checks are strict
-expected failures.
+bare and then tapped (`hooktui install qwen-code`): its Claude-shaped requests
+are recorded as Qwen Code's and judged by its rules.
 """
 
 from __future__ import annotations
@@ -38,8 +37,5 @@ def test_qwen_code_same_with_and_without_tap(batches, case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", QWEN, ids=lambda c: c.name)
-@pytest.mark.xfail(
-    strict=True, reason="issue 10: adapter: no `qwen-code` runtime yet (recorded as claude-code)"
-)
 def test_qwen_code_record_agrees(batches, case: Case) -> None:
     check_records(DRIVER, batches[1], case)
