@@ -61,6 +61,11 @@ def loads(raw: bytes | str) -> Any:
         raise NotJSON("no JSON value") from None
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError, JSONDecodeError, ours
         raise NotJSON(str(exc)) from None
+    except SystemError:
+        # Until `json.decoder` is imported (the recorder never does), `_json` has no
+        # JSONDecodeError to raise for an error inside an object or array (CPython 3.11:
+        # "returned NULL without setting an exception").
+        raise NotJSON("not JSON") from None
     if _skip_space(text, end) != len(text):
         raise NotJSON("extra data after the JSON value")
     if "\\u" in text and _has_lone_surrogate(value):

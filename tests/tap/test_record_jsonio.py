@@ -60,3 +60,25 @@ def test_the_recorders_literals_match_the_model():
     assert tapcall.CAPTURES == model.CAPTURES
     assert recorder.SCHEMA_VERSION == model.SCHEMA_VERSION
     assert recorder.UNKNOWN == model.UNKNOWN
+
+
+def test_broken_json_is_not_json_where_json_decoder_was_never_imported():
+    """The recorder never imports `json`; `_json` alone then fails on an error inside an
+    object with a SystemError, which took the whole reading down (a hook printing
+    `{not json` was recorded as the unknown runtime's)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from hooktui.tap.record import jsonio\n"
+        "import sys\n"
+        "assert 'json.decoder' not in sys.modules\n"
+        "for raw in (b'{not json', b'[1, x]', b'{\"a\" 1}'):\n"
+        "    try:\n"
+        "        jsonio.loads(raw)\n"
+        "    except jsonio.NotJSON:\n"
+        "        continue\n"
+        "    raise SystemExit(f'no NotJSON for {raw!r}')\n"
+    )
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr.decode()
