@@ -294,6 +294,8 @@ class Copilot(Runtime):
                 return b"", (verdict.failure_detail or "hook error").encode() + b"\n", 1
             raise cannot(self.name, verdict, native)
         if native in _PRE:
+            if verdict.context:  # preToolUse has no context to add
+                raise cannot(self.name, verdict, native)
             if d == "allow" and not verdict.reason:
                 return b"", b"", 0
             out: dict[str, Any] = {"permissionDecision": "allow" if d == "modify" else d}

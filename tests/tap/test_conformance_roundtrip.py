@@ -99,6 +99,38 @@ ROUND_TRIPS = {
         ("cursor_post_tool", V("replace", updated_output="[]")),
         ("cursor_after_edit", V("allow")),
     ],
+    "copilot": [
+        ("copilot_pre_bash", V("allow")),
+        ("copilot_pre_bash", V("deny", reason="no")),
+        ("copilot_pre_bash", V("ask", reason="sure?")),
+        ("copilot_pre_bash", V("modify", updated_input=NEW)),
+        ("copilot_pre_bash", F("exit_code", "blocks")),  # preToolUse fails closed
+        ("copilot_claude_pre_bash", V("deny", reason="no")),
+        ("copilot_claude_pre_bash", V("modify", updated_input=NEW)),
+        ("copilot_post_bash", V("allow", context="c")),
+        ("copilot_post_bash", V("deny", reason="leak")),
+        ("copilot_post_bash", V("replace", updated_output={"textResultForLlm": "x"})),
+        ("copilot_post_bash", F("exit_code")),
+        ("copilot_permission", V("allow")),
+        ("copilot_permission", V("deny", reason="not here")),
+        ("copilot_permission", V("ask")),
+        ("copilot_agent_stop", V("deny", reason="keep going")),
+    ],
+    "qwen-code": [
+        ("qwen_pre_shell", V("allow")),
+        ("qwen_pre_shell", V("allow", context="fyi")),
+        ("qwen_pre_shell", V("deny", reason="no")),
+        ("qwen_pre_shell", V("ask", reason="sure?")),
+        ("qwen_pre_shell", F("exit_code")),
+        ("qwen_pre_shell", F("invalid_json")),
+        ("qwen_post_shell", V("allow", context="c")),
+        ("qwen_prompt", V("deny", reason="no secrets")),
+        ("qwen_stop", V("deny", reason="run the tests first")),
+        ("qwen_permission", V("allow")),
+        ("qwen_permission", V("deny", reason="not today")),
+        ("qwen_permission", V("modify", updated_input=NEW)),
+        ("qwen_permission", V("ask")),
+    ],
     "basis": [
         ("basis_pre_seed", V("allow")),
         ("basis_pre_seed", V("deny", reason="force-push is not allowed in this workspace")),
@@ -193,6 +225,14 @@ IMPOSSIBLE = [
     ("unknown", "claude_pre_bash", F("timeout")),
     # Claude Code reads broken JSON as plain text (an allow), never as a failure.
     ("claude-code", "claude_pre_bash", F("invalid_json")),
+    # Copilot: a string modifiedResult is ignored; no crash or timeout can be written.
+    ("copilot", "copilot_post_bash", V("replace", updated_output="x")),
+    ("copilot", "copilot_post_bash", V("modify", updated_input=NEW)),
+    ("copilot", "copilot_pre_bash", F("timeout")),
+    # Qwen Code: no PreToolUse rewrite; PostToolUse cannot block.
+    ("qwen-code", "qwen_pre_shell", V("modify", updated_input=NEW)),
+    ("qwen-code", "qwen_post_shell", V("deny", reason="r")),
+    ("qwen-code", "qwen_pre_shell", F("signal")),
 ]
 
 
