@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from hooktui.tap.runtimes import detect
 
 from tests.e2e.capture import CAPTURED, CAPTURED_ON, capture, fixture_path
 from tests.e2e.capture_specs import SPECS
@@ -84,3 +85,5 @@ def test_fixtures_match_a_fresh_capture(spec, tmp_path: Path) -> None:
         got = fresh[event]
         assert sorted(got.request) == sorted(data["request"]), fixture_path(spec, event)
         assert sorted(got.env) == sorted(data["env"]), fixture_path(spec, event)
+        # What the CLI sent today is told apart as its own (tests/tap/test_detect_captured.py).
+        assert detect(got.request, got.env).name == data["runtime"], fixture_path(spec, event)
