@@ -375,6 +375,7 @@ RUNTIME = Copilot(
         user_dir_env="COPILOT_HOME",
         user_files=("hooks/*.json",),
         nested=False,  # hooks.<event> = [{type, bash, timeoutSec, ...}]
+        handler_types=("command", "http", "prompt"),  # prompt: sessionStart only
         command_key="bash",
         timeout_key="timeoutSec",
         shell="bash",  # the `bash` key's command (a `powershell` key is for Windows)

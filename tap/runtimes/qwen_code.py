@@ -305,6 +305,7 @@ RUNTIME = QwenCode(
         user_dir=".qwen",
         user_files=("settings.json",),
         async_key="async",
+        handler_types=("command", "http", "function", "prompt"),
         comments=True,  # as Gemini CLI, whose settings loader it kept (not observed here)
         shell="sh",  # not observed: the wrapper runs the original under the shell it got
     ),

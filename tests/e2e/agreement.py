@@ -1,7 +1,8 @@
 """The README's verdict-agreement table, made from the pinned e2e cases.
 
 One row per case of the Claude Code, Codex and Gemini CLI tables (cases.py,
-cases_claude.py, cases_events.py): the hook's answer, what the real CLI did with
+cases_claude.py, cases_events.py) and of GitHub Copilot CLI's and Qwen Code's
+(cases_chat.py): the hook's answer, what the real CLI did with
 it (as the case pins it: the e2e tests fail when the CLI does otherwise), what
 hooktui's record of the call says (the fields the record test checks), and
 whether they agree (a case whose `disagreement` is set is a strict expected
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.cases import MAIN, PINNED
+from tests.e2e.cases_chat import COPILOT, COPILOT_CLAUDE_SETTINGS, QWEN
 from tests.e2e.cases_common import RAN, REWROTE
 from tests.e2e.cases_events import CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS
 from tests.e2e.cases_others import CODEX_MORE, GEMINI_EFFECTS
@@ -35,6 +37,16 @@ EVENT_CASES = {"claude-code": CLAUDE_EVENTS, "codex": CODEX_EVENTS, "gemini-cli"
 # Cases that say more of the record (cases_others.py): in place of theirs, or added.
 MORE = {"codex": CODEX_MORE, "gemini-cli": GEMINI_EFFECTS}
 TOOL_EVENTS = {"gemini-cli": ("BeforeTool", "AfterTool")}  # else PreToolUse, PostToolUse
+# The CLIs run one session per list (cases_chat.py): (title, cases, its tool events).
+CHAT = (
+    ("GitHub Copilot CLI", COPILOT, ("preToolUse", "postToolUse")),
+    (
+        "GitHub Copilot CLI, `.claude/settings.json`",
+        COPILOT_CLAUDE_SETTINGS,
+        ("PreToolUse", "PostToolUse"),
+    ),
+    ("Qwen Code", QWEN, ("PreToolUse", "PostToolUse")),
+)
 _WIDTH = 70  # characters of a hook's answer or a quoted text kept in a cell
 
 
@@ -49,6 +61,8 @@ def rows() -> list[tuple[str, str, str, str, str, str]]:
         events = [more.pop(c.name, c) for c in EVENT_CASES[name]] + list(more.values())
         for event_case in events:
             out.append((title, f"{event_case.event}: {event_case.name}", *_event_case(event_case)))
+    for title, cases, (pre, post) in CHAT:
+        out += [(title, case.name, *_tool_case(case, pre, post)) for case in cases]
     return out
 
 

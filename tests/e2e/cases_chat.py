@@ -125,7 +125,7 @@ def copilot_cases(source: str) -> list[Case]:
             record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
         ),
         _runs("plain-text", {"stdout": "just some text"}, record={"decision": "allow"}),
-        _runs("broken-json", {"stdout": "{not json"}),
+        _runs("broken-json", {"stdout": "{not json"}, record={"decision": "allow"}),
         _runs("empty-output", {}, record={"decision": "allow"}),
         # Progress lines on stdout are skipped; the answer after them counts.
         _case(
@@ -145,8 +145,16 @@ def copilot_cases(source: str) -> list[Case]:
             record={"decision": "allow"},
         ),
         # Claude's legacy block and continue:false are not Copilot answers.
-        _runs("legacy-block-ignored", {"stdout": J({"decision": "block", "reason": "E2E-B"})}),
-        _runs("continue-false-ignored", {"stdout": J({"continue": False, "stopReason": "E2E-S"})}),
+        _runs(
+            "legacy-block-ignored",
+            {"stdout": J({"decision": "block", "reason": "E2E-B"})},
+            record={"decision": "allow"},
+        ),
+        _runs(
+            "continue-false-ignored",
+            {"stdout": J({"continue": False, "stopReason": "E2E-S"})},
+            record={"decision": "allow"},
+        ),
         # postToolUse: modifiedResult (an object) replaces what the model reads...
         _case(
             "post-modifiedResult",
@@ -211,8 +219,12 @@ _HSO_REWRITE = J(specific("PreToolUse", permissionDecision="allow", updatedInput
 COPILOT = [
     *copilot_cases(".github/hooks/e2e.json"),
     # Claude's hookSpecificOutput is not read from a .github/hooks hook.
-    _runs("claude-hookSpecificOutput-deny-ignored", {"stdout": _HSO_DENY}),
-    _runs("claude-updatedInput-ignored", {"stdout": _HSO_REWRITE}),
+    _runs(
+        "claude-hookSpecificOutput-deny-ignored",
+        {"stdout": _HSO_DENY},
+        record={"decision": "allow"},
+    ),
+    _runs("claude-updatedInput-ignored", {"stdout": _HSO_REWRITE}, record={"decision": "allow"}),
 ]
 
 COPILOT_CLAUDE_SETTINGS = [
@@ -251,8 +263,12 @@ QWEN = [
         record={"decision": "allow"},
     ),
     # PreToolUse has no rewrite in 0.24.4: updatedInput is not read; the command runs as asked.
-    _runs("updatedInput-ignored", {"stdout": _HSO_REWRITE}),
-    _runs("flat-permissionDecision-ignored", {"stdout": J({"permissionDecision": "deny"})}),
+    _runs("updatedInput-ignored", {"stdout": _HSO_REWRITE}, record={"decision": "allow"}),
+    _runs(
+        "flat-permissionDecision-ignored",
+        {"stdout": J({"permissionDecision": "deny"})},
+        record={"decision": "allow"},
+    ),
     _case(
         "legacy-block",
         {"stdout": J({"decision": "block", "reason": "E2E-BLOCK"})},
@@ -295,7 +311,7 @@ QWEN = [
         record={"decision": "deny", "reason": "E2E-X2"},
     ),
     # Exit 2 with nothing on stderr does not block.
-    _runs("exit2-no-stderr", {"exit": 2}),
+    _runs("exit2-no-stderr", {"exit": 2}, record=_FAILED_OPEN),
     # Any other non-zero exit, a crash, a timeout: a warning, the command runs.
     _runs(
         "exit1",
@@ -318,8 +334,13 @@ QWEN = [
         absent=("E2E-HDENY",),
         record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
     ),
-    _runs("plain-text", {"stdout": "just some text"}),
-    _runs("broken-json", {"stdout": "{not json"}),
+    _runs("plain-text", {"stdout": "just some text"}, record={"decision": "allow"}),
+    # A `{` that is not JSON: a non-blocking error, the command runs.
+    _runs(
+        "broken-json",
+        {"stdout": "{not json"},
+        record={"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+    ),
     _runs("empty-output", {}, record={"decision": "allow"}),
     # PostToolUse: added context is appended to the output; block and exit 2 change nothing.
     _case(
@@ -345,5 +366,6 @@ QWEN = [
         {"stdout": J({"continue": False, "stopReason": "E2E-STOP"})},
         None,
         "E2E-STOP",
+        record={"decision": "deny", "reason": "E2E-STOP"},
     ),
 ]
