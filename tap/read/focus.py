@@ -35,6 +35,8 @@ class Focus:
         self.on_change: list[Callable[[bool], None]] = []
         view.on_added.append(self._rows_added)
         view.on_refresh.append(self._view_refreshed)
+        if hasattr(view, "on_prepended"):  # views that only grow at the end have none
+            view.on_prepended.append(self._rows_prepended)
         self._settle(len(view) - 1)
 
     # -- reading -------------------------------------------------------------
@@ -96,6 +98,17 @@ class Focus:
         else:
             self._notify(False)  # the new count changed
 
+    def _rows_prepended(self, count: int, shown: int) -> None:
+        # Older rows came in before all others: the same entries, further down.
+        if self._new_from is not None:
+            self._new_from += count
+        if self.following:
+            self._settle(len(self.view) - 1, force=True)
+        elif self.row < 0:
+            self._settle(self._row_near_anchor(), force=True)
+        else:
+            self._settle(self.row + shown, force=True)
+
     def _view_refreshed(self) -> None:
         n = len(self.view)
         if self._new_from is not None:
@@ -121,7 +134,9 @@ class Focus:
         row = view.row_of(self.anchor)
         if row is not None:
             return row
-        index = next((i for i, e in enumerate(view.entries) if e.key == self.anchor), view.total)
+        index = view.index_of(self.anchor)
+        if index is None:
+            index = view.total
         return max(0, bisect_right(view.shown, index) - 1)
 
     def _settle(self, row: int, force: bool = False) -> None:

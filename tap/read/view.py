@@ -11,28 +11,50 @@ appended; several streams are merged by it), and `Entry.t` is that time.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable
+from array import array
+from bisect import bisect_left
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-import msgspec
 from hooktui.tap.model import RecordHead
-from hooktui.tap.read.reader import end_time, merge_lazily, time_keyed
+from hooktui.tap.read.filter import filter_fields
+from hooktui.tap.read.index import INDEXED, Columns, end_of, merge_batches
+from hooktui.tap.read.index_heads import FileHeads
+from hooktui.tap.read.index_stats import ColumnStats
+from hooktui.tap.read.reader import BadLine, merge_lazily, time_keyed
 from hooktui.tap.read.stats import SPARK_MINUTES, STRAGGLERS, Stats
 
 __all__ = ["SPARK_MINUTES", "STRAGGLERS", "CallView", "Entry", "Stats", "make_entries"]
 
 
-class Entry(msgspec.Struct, gc=False):
-    """One line of one stream: a decoded head, or a bad line.
+class Entry:
+    """One line of one stream: where it is, and its head (decoded now, or when first read).
 
-    Not tracked by the garbage collector (it holds no cycles): with 100k of
-    them, every full collection would otherwise walk them all.
+    The view makes these on demand for the rows asked for; the index itself
+    keeps columns, not entries. A head not given is read back from the file.
     """
 
-    source: int  # index into CallView.sources
-    offset: int  # byte offset of the line in its stream
-    head: Any  # RecordHead | hooktui.tap.read.reader.BadLine
+    __slots__ = ("_head", "_load", "offset", "source")
+
+    def __init__(
+        self,
+        source: int,
+        offset: int,
+        head: Any = None,
+        load: Callable[[int, int], Any] | None = None,
+    ) -> None:
+        self.source = source  # index into CallView.sources
+        self.offset = offset  # byte offset of the line in its stream
+        self._head = head
+        self._load = load
+
+    @property
+    def head(self) -> Any:
+        """The RecordHead (or hooktui.tap.read.reader.BadLine) of the line."""
+        if self._head is None and self._load is not None:
+            self._head = self._load(self.source, self.offset)
+        return self._head
 
     @property
     def is_bad(self) -> bool:
@@ -44,12 +66,18 @@ class Entry(msgspec.Struct, gc=False):
 
     @property
     def t(self) -> float:
-        """Epoch seconds when the hook answered (NaN for a bad line); parsed on demand.
+        """Epoch seconds when the hook answered (NaN for a bad line); parsed on demand."""
+        return end_of(self.head)
 
-        The list is in this order, so this is the time a row shows.
-        """
-        head = self.head
-        return end_time(head) if isinstance(head, RecordHead) else math.nan
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Entry):
+            return NotImplemented
+        return self.key == other.key and self.head == other.head
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Entry({self.source}, {self.offset}, {self._head!r})"
 
 
 def make_entries(source: int, items: Iterable[tuple[int, Any]]) -> list[Entry]:
@@ -57,39 +85,59 @@ def make_entries(source: int, items: Iterable[tuple[int, Any]]) -> list[Entry]:
     return [Entry(source, offset, head) for offset, head in items]
 
 
-def _head(entry: Entry) -> Any:
+def merge_by_time(per_source: list[list[Entry]]) -> list[Entry]:
+    """One list ordered by when each hook answered; each stream keeps its own file order."""
+    if len(per_source) == 1:
+        return list(per_source[0])
+    keyed = [time_keyed(((0, e) for e in es), _head_of) for es in per_source]
+    return [e for _, _, e in merge_lazily(keyed)]
+
+
+def _head_of(entry: Entry) -> Any:
     return entry.head
 
 
-def merge_by_time(per_source: list[list[Entry]]) -> list[Entry]:
-    """One list ordered by when each hook answered; each stream keeps its own file order.
+def as_batch(entries: Columns | Sequence[Entry], like: Columns) -> Columns:
+    """Entries (heads decoded) as a batch of `like`'s tables; a batch stays as it is."""
+    if isinstance(entries, Columns):
+        return entries
+    out = like.like()
+    for e in entries:
+        out.append_head(e.source, e.offset, e.head, keep=True)
+    return out
 
-    A bad line has no time: it takes its predecessor's, so it stays where it was.
-    """
-    if len(per_source) == 1:
-        return list(per_source[0])
-    keyed = [time_keyed(((0, e) for e in es), _head) for es in per_source]
-    return [e for _, _, e in merge_lazily(keyed)]
 
+# Entries made for rows asked for, kept so the same row gives the same object.
+ENTRIES_KEPT = 1024
 
 Predicate = Callable[[RecordHead], bool]
 
 
+class _Row:
+    """The indexed fields of one row, for a predicate that reads only those."""
+
+    __slots__ = tuple(INDEXED)
+
+
 class CallView:
-    """All entries, and the filtered, ordered view the list shows."""
+    """Every line read (the index), and the filtered, ordered view the list shows."""
 
     def __init__(self, sources: list[str]) -> None:
         self.sources = list(sources)
-        self.entries: list[Entry] = []
-        self.shown: list[int] = []  # indices into entries, in display order
+        self.index = Columns()
+        self.files = FileHeads(self.sources)
+        self._made: OrderedDict[tuple[int, int], Entry] = OrderedDict()
+        self.shown: array = array("q")  # rows of the index, in display order
         self.marks: set[tuple[int, int]] = set()  # (source, offset)
         self.marked_only = False
         self.filter_text = ""
         self._predicate: Predicate | None = None
-        self.stats = Stats()
-        # on_added(first_new_row, count); on_refresh(): the whole view changed.
+        self.stats = ColumnStats(self.index, self.shown)
+        # on_added(first_new_row, count); on_refresh(): the whole view changed;
+        # on_prepended(rows, shown_rows): older rows came in before all others.
         self.on_added: list[Callable[[int, int], None]] = []
         self.on_refresh: list[Callable[[], None]] = []
+        self.on_prepended: list[Callable[[int, int], None]] = []
 
     # -- reading -------------------------------------------------------------
 
@@ -98,60 +146,131 @@ class CallView:
 
     @property
     def total(self) -> int:
-        return len(self.entries)
+        return len(self.index)
 
     def entry(self, row: int) -> Entry:
-        return self.entries[self.shown[row]]
+        return self._entry_at(self.shown[row])
+
+    def _entry_at(self, i: int) -> Entry:
+        # The same object for the same line while it is recent: the list, the
+        # focus and the detail pane then agree on "the selected entry".
+        index = self.index
+        key = (index.source[i], index.offset[i])
+        made = self._made
+        entry = made.get(key)
+        if entry is None:
+            entry = made[key] = Entry(key[0], key[1], None, self._load_head)
+            if len(made) > ENTRIES_KEPT:
+                made.popitem(last=False)
+        else:
+            made.move_to_end(key)
+        return entry
+
+    def _load_head(self, source: int, offset: int) -> Any:
+        head = self.files.get(source, offset)
+        if head is not None:
+            return head
+        # The file is gone or changed: what the index knows is better than nothing.
+        i = self.index.index_of((source, offset))
+        if i is None:
+            return BadLine(offset=offset, length=0, error="cannot read the line", preview="")
+        return self.index.head(i)
+
+    def index_of(self, key: tuple[int, int]) -> int | None:
+        """The index row of (source, offset), shown or not."""
+        return self.index.index_of(key)
 
     def is_marked(self, entry: Entry) -> bool:
         return (entry.source, entry.offset) in self.marks
 
     def shown_entries(self) -> list[Entry]:
-        entries = self.entries
-        return [entries[i] for i in self.shown]
+        return [self._entry_at(i) for i in self.shown]
 
     def marked_entries(self) -> list[Entry]:
-        return [e for e in self.entries if (e.source, e.offset) in self.marks]
+        index = self.index
+        return [
+            self._entry_at(i)
+            for i in range(len(index))
+            if (index.source[i], index.offset[i]) in self.marks
+        ]
+
+    def shown_keys(self) -> list[tuple[int, int]]:
+        """(source, offset) of every shown row, in order: a snapshot for a worker."""
+        src, off = self.index.source, self.index.offset
+        return [(src[i], off[i]) for i in self.shown]
+
+    def heads(self, rows: Sequence[int], fields: frozenset[str] | None = None) -> Iterator[Any]:
+        """Heads of many shown rows, read from the files in big windows (None: unreadable)."""
+        index, shown = self.index, self.shown
+        keys = ((index.source[shown[r]], index.offset[shown[r]]) for r in rows)
+        return self.files.many(keys, fields)
 
     # -- changing ------------------------------------------------------------
 
-    def _accepts(self, entry: Entry) -> bool:
-        if self.marked_only and (entry.source, entry.offset) not in self.marks:
-            return False
-        if self._predicate is None:
-            return True
-        head = entry.head
-        # Bad lines only show unfiltered: a filter speaks about calls.
-        return isinstance(head, RecordHead) and self._predicate(head)
+    def _take_heads(self, batch: Columns) -> None:
+        # Decoded heads that came with a batch warm the cache; the index keeps none.
+        if batch.heads:
+            self.files.seed(batch.heads)
+            batch.heads = {}
 
-    def add(self, entries: list[Entry]) -> int:
-        """Append entries (newest last); returns how many became shown rows."""
-        if not entries:
+    def add(self, entries: Columns | list[Entry]) -> int:
+        """Append entries or a batch (newest last); returns how many became shown rows."""
+        batch = as_batch(entries, self.index)
+        if not len(batch):
             return 0
+        self._take_heads(batch)
         first_row = len(self.shown)
-        base = len(self.entries)
-        self.entries.extend(entries)
-        accepts, shown = self._accepts, self.shown
-        new_rows = [i for i, entry in enumerate(entries, base) if accepts(entry)]
-        shown += new_rows
-        self.stats.add_all(self.entries[i] for i in new_rows)
+        base = len(self.index)
+        self.index.extend(batch)
+        new_rows = self._select(range(base, base + len(batch)))
+        self.shown.extend(new_rows)
+        self.stats.add_rows(new_rows)
         added = len(new_rows)
         if added:
             for listener in self.on_added:
                 listener(first_row, added)
         return added
 
-    def replace_all(self, entries: list[Entry]) -> None:
+    def prepend(self, entries: Columns | list[Entry]) -> int:
+        """Put older entries before all others (indexing toward the start of a stream).
+
+        The filter applies to them as it does to appended ones. Returns how
+        many became shown rows.
+        """
+        batch = as_batch(entries, self.index)
+        count = len(batch)
+        if not count:
+            return 0
+        self._take_heads(batch)
+        self.index.prepend(batch)
+        new_rows = self._select(range(count))
+        shown = array("q", new_rows)
+        shown.extend([i + count for i in self.shown])
+        self._set_shown(shown)
+        self.stats.add_rows(new_rows)
+        for listener in self.on_prepended:
+            listener(count, len(new_rows))
+        return len(new_rows)
+
+    def replace_all(self, entries: Columns | list[Entry]) -> None:
         """Start over with these entries (the initial load)."""
-        self.entries = list(entries)
+        batch = as_batch(entries, Columns())
+        self.files.forget()
+        self._made.clear()
+        self._take_heads(batch)
+        self.index = batch
         self.marks.clear()
         self.rebuild()
 
-    def reset_source(self, source: int, entries: list[Entry]) -> None:
+    def reset_source(self, source: int, entries: Columns | list[Entry]) -> None:
         """A stream was truncated or replaced: drop what it held, take `entries`."""
-        kept = [e for e in self.entries if e.source != source]
+        batch = as_batch(entries, self.index)
+        self.files.forget(source)
+        self._made = OrderedDict((k, e) for k, e in self._made.items() if k[0] != source)
+        self._take_heads(batch)
+        kept = self.index.drop_source(source)
         self.marks = {m for m in self.marks if m[0] != source}
-        self.entries = merge_by_time([kept, entries]) if kept else list(entries)
+        self.index = merge_batches([kept, batch]) if len(kept) else batch
         self.rebuild()
 
     def set_predicate(self, text: str, predicate: Predicate | None) -> None:
@@ -166,8 +285,7 @@ class CallView:
 
     def toggle_mark(self, row: int) -> bool:
         """Mark or unmark the entry on `row`; returns whether it is now marked."""
-        entry = self.entry(row)
-        key = (entry.source, entry.offset)
+        key = self.index.key(self.shown[row])
         if key in self.marks:
             self.marks.discard(key)
             if self.marked_only:
@@ -178,32 +296,71 @@ class CallView:
 
     def rebuild(self) -> None:
         """Recompute the shown rows and the stats (filter, marks or data changed)."""
-        entries = self.entries
-        predicate, marks = self._predicate, self.marks
-        if predicate is None and not self.marked_only:
-            shown = list(range(len(entries)))
-        elif predicate is None:
-            shown = [i for i, e in enumerate(entries) if (e.source, e.offset) in marks]
-        else:
-            # Inlined _accepts: this loop is the 100k-records refilter.
-            shown = [
-                i
-                for i, e in enumerate(entries)
-                if isinstance(e.head, RecordHead) and predicate(e.head)
-            ]
-            if self.marked_only:
-                shown = [i for i in shown if entries[i].key in marks]
-        self.shown = shown
+        self._set_shown(array("q", self._select(range(len(self.index)))))
         self.stats.clear()
-        self.stats.add_all(entries[i] for i in shown)
+        self.stats.add_rows(self.shown)
         for listener in self.on_refresh:
             listener()
 
+    def _set_shown(self, shown: array) -> None:
+        self.shown = shown
+        self.stats.rebind(self.index, shown)
+
     def row_of(self, key: tuple[int, int]) -> int | None:
         """The shown row of the entry (source, offset), if it is shown."""
-        entries = self.entries
-        for row in range(len(self.shown) - 1, -1, -1):
-            e = entries[self.shown[row]]
-            if e.source == key[0] and e.offset == key[1]:
-                return row
-        return None
+        i = self.index_of(key)
+        if i is None:
+            return None
+        row = bisect_left(self.shown, i)
+        return row if row < len(self.shown) and self.shown[row] == i else None
+
+    # -- which rows show -----------------------------------------------------
+
+    def _select(self, rows: range) -> list[int]:
+        """The rows (index rows, in order) that the marks and the filter let through."""
+        index = self.index
+        if self.marked_only:
+            marks, src, off = self.marks, index.source, index.offset
+            candidates: Sequence[int] = [i for i in rows if (src[i], off[i]) in marks]
+        else:
+            candidates = rows
+        predicate = self._predicate
+        if predicate is None:
+            return list(candidates)
+        flags = index.flags
+        # Bad lines only show unfiltered: a filter speaks about calls.
+        calls = [i for i in candidates if not flags[i] & 1]
+        fields = filter_fields(predicate)
+        if fields <= INDEXED:
+            return _select_indexed(index, calls, sorted(fields), predicate)
+        keys = [(index.source[i], index.offset[i]) for i in calls]
+        heads = self.files.many(keys, frozenset(fields))
+        return [i for i, h in zip(calls, heads, strict=True) if h is not None and predicate(h)]
+
+
+def _select_indexed(index: Columns, rows: list[int], fields: list[str], predicate) -> list[int]:
+    """Filter rows by the index alone: the predicate runs once per distinct value combination."""
+    if not fields:
+        return rows if predicate(_Row()) else []
+    columns = []
+    for name in fields:
+        if name in index.text:
+            columns.append(index.text[name])
+        elif name == "timed_out":
+            columns.append(index.flags)
+        else:
+            columns.append(getattr(index, name))
+    keys = zip(*[[column[i] for i in rows] for column in columns], strict=True)
+    memo: dict[tuple, bool] = {}
+    out = []
+    append = out.append
+    for i, key in zip(rows, keys, strict=True):
+        hit = memo.get(key)
+        if hit is None:
+            row = _Row()
+            for name in fields:
+                setattr(row, name, index.value(name, i))
+            hit = memo[key] = bool(predicate(row))
+        if hit:
+            append(i)
+    return out

@@ -12,14 +12,18 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from hooktui.tap.read.errlog import TapErrorLog
-from hooktui.tap.read.reader import decode_heads, load_stream, merge_by_time
+from hooktui.tap.read.index import Columns, batch_of, merge_batches
+from hooktui.tap.read.index_load import index_backward, read_tail
+from hooktui.tap.read.reader import LineChunks, decode_heads, is_regular, open_input
 from hooktui.tap.read.tail import Tailer
 from hooktui.tap.read.view import Entry, make_entries
 from hooktui.tui.app.messages import (
+    OlderIndexed,
     RecordsAppended,
     StreamPresence,
     StreamReset,
@@ -41,12 +45,13 @@ class LiveStreams:
         self.tailers: list[Tailer] = []
         self.missing: list[bool] = [False] * len(self.paths)
         self.error_logs = [TapErrorLog(p) for p in self.paths]
+        self.left = 0  # bytes before the tail still to index (one stream only)
+        self.stopping = threading.Event()
 
     def load(self) -> StreamsLoaded:
-        """Read every stream whole (blocking: run it in a thread)."""
-        # A 100k-record load allocates a few hundred thousand long-lived
-        # objects: collecting while they pile up only walks them again and
-        # again, and freezing them afterwards keeps later collections short.
+        """Read every stream whole into the index (blocking: run it in a thread)."""
+        # Decoding makes only short-lived objects: collecting meanwhile would
+        # walk everything the app holds again and again.
         gc.disable()
         try:
             return self._load()
@@ -55,25 +60,53 @@ class LiveStreams:
             gc.freeze()
 
     def _load(self) -> StreamsLoaded:
-        per_stream = []
+        batches = []
         ends = []
         for i, path in enumerate(self.paths):
-            try:
-                items, end = load_stream(path)
-                self.missing[i] = False
-            except OSError:
-                items, end = [], 0
-                self.missing[i] = True
-            per_stream.append(items)
+            batch, end = _index_whole(path, i)
+            self.missing[i] = batch is None
+            batches.append(batch if batch is not None else Columns())
             ends.append(end)
-        if len(per_stream) == 1:
-            entries = make_entries(0, per_stream[0])
-        else:
-            entries = [Entry(s, offset, head) for s, offset, head in merge_by_time(per_stream)]
         self.tailers = [Tailer(p, offset=end) for p, end in zip(self.paths, ends, strict=True)]
+        return StreamsLoaded(merge_batches(batches), list(self.missing), self._error_counts())
+
+    def load_newest(self) -> StreamsLoaded:
+        """One stream: its newest lines only, the rest left to `index_older` (blocking).
+
+        Several streams are merged by time, which needs all of each: read whole.
+        """
+        if len(self.paths) != 1 or not is_regular(self.paths[0]):
+            return self.load()
+        path = self.paths[0]
+        try:
+            tail = read_tail(path)
+        except OSError:
+            self.missing[0] = True
+            self.tailers = [Tailer(path, offset=0)]
+            return StreamsLoaded(Columns(), [True], self._error_counts())
+        self.missing[0] = False
+        self.left = tail.start
+        self.tailers = [Tailer(path, offset=tail.end)]
+        return StreamsLoaded(tail.batch, [False], self._error_counts(), left=tail.start)
+
+    def index_older(self, post: Callable[[Message], object]) -> None:
+        """Post the lines before the newest ones, newest to oldest, in growing batches."""
+        if not self.left:
+            return
+        try:
+            for progress in index_backward(self.paths[0], self.left):
+                if self.stopping.is_set():
+                    return
+                post(OlderIndexed(progress.batch, progress.left))
+        except OSError:
+            post(OlderIndexed(Columns(), 0))  # gone meanwhile: the tailer reports it
+        finally:
+            gc.freeze()  # what indexing left is long-lived: later collections skip it
+
+    def _error_counts(self) -> list[int]:
         for log in self.error_logs:
             log.check()
-        return StreamsLoaded(entries, list(self.missing), [log.count for log in self.error_logs])
+        return [log.count for log in self.error_logs]
 
     def poll(self) -> list[Message]:
         """One look at every stream (blocking: run it in a thread)."""
@@ -115,8 +148,15 @@ class LiveStreams:
 async def follow(
     streams: LiveStreams, post: Callable[[Message], object], stop: asyncio.Event
 ) -> None:
-    """Load, then follow the streams until `stop` is set, posting messages with `post`."""
-    post(await asyncio.to_thread(streams.load))
+    """Load, then follow the streams until `stop` is set, posting messages with `post`.
+
+    The newest lines come first; the rest is indexed in a thread meanwhile.
+    """
+    post(await asyncio.to_thread(streams.load_newest))
+    indexer = threading.Thread(
+        target=streams.index_older, args=(post,), name="hooktui-index", daemon=True
+    )
+    indexer.start()
     wanted = {str(Path(p).resolve()) for p in streams.paths}
     # The tap's error logs wake the poll too (the periodic stat would find them anyway).
     wanted |= {str(Path(log.path).resolve()) for log in streams.error_logs}
@@ -138,6 +178,7 @@ async def follow(
                 continue
             await _watch(streams, dirs, wanted, poll_and_post, stop)
     finally:
+        streams.stopping.set()
         streams.close()
 
 
@@ -169,3 +210,33 @@ async def _watch(streams, dirs, wanted, poll_and_post, stop) -> None:
             await asyncio.wait_for(stop.wait(), STAT_INTERVAL_MS / 1000)
         except TimeoutError:
             pass
+
+
+def _index_whole(path: str, source: int) -> tuple[Columns | None, int]:
+    """The index of a whole stream and the offset a Tailer continues at; None if unreadable."""
+    if not is_regular(path):
+        return _index_pipe(path, source)
+    try:
+        tail = read_tail(path, source)
+        batch = tail.batch
+        for progress in index_backward(path, tail.start, source):
+            batch.prepend(progress.batch)
+    except OSError:
+        return None, 0
+    return batch, tail.end
+
+
+def _index_pipe(path: str, source: int) -> tuple[Columns | None, int]:
+    """A pipe or FIFO, read once to its end, in order."""
+    try:
+        fd = open_input(path)
+    except OSError:
+        return None, 0
+    batch = Columns()
+    try:
+        chunks = LineChunks(fd)
+        for lines in chunks:
+            batch.extend(batch_of(source, decode_heads(lines)))
+    finally:
+        os.close(fd)
+    return batch, chunks.end

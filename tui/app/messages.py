@@ -7,6 +7,7 @@ for the same stream (`can_replace`), so a burst never queues stale states.
 
 from __future__ import annotations
 
+from hooktui.tap.read.index import Columns
 from hooktui.tap.read.view import Entry
 from textual.message import Message
 
@@ -15,13 +16,28 @@ class StreamsLoaded(Message):
     """The initial read of every stream, merged by time."""
 
     def __init__(
-        self, entries: list[Entry], missing: list[bool], tap_errors: list[int] | None = None
+        self,
+        entries: list[Entry] | Columns,
+        missing: list[bool],
+        tap_errors: list[int] | None = None,
+        left: int = 0,
     ) -> None:
         super().__init__()
         self.entries = entries
         self.missing = missing
         # Lines in each stream's tap error log (all 0 when there is none).
         self.tap_errors = tap_errors if tap_errors is not None else [0] * len(missing)
+        # Bytes before the lines read, still to index (the newest lines come first).
+        self.left = left
+
+
+class OlderIndexed(Message):
+    """Lines older than all read so far (indexing toward a stream's start); never dropped."""
+
+    def __init__(self, batch: Columns, left: int) -> None:
+        super().__init__()
+        self.batch = batch
+        self.left = left  # bytes still to index (0: the whole stream is indexed)
 
 
 class RecordsAppended(Message):

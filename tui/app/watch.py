@@ -14,6 +14,7 @@ from hooktui.tap.read.view import CallView
 from hooktui.tap.runtimes import RUNTIMES
 from hooktui.tui.app.live import LiveStreams, follow
 from hooktui.tui.app.messages import (
+    OlderIndexed,
     RecordsAppended,
     StreamPresence,
     StreamReset,
@@ -95,6 +96,8 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, App[int]):
         self.view.on_refresh.append(self._changed)
         self.view.on_added.append(self._patterns_rows_added)
         self.view.on_refresh.append(self._patterns_view_refreshed)
+        self.view.on_prepended.append(lambda _rows, _shown: self._patterns_view_refreshed())
+        self._index_total = 0
 
     # -- layout --------------------------------------------------------------
 
@@ -150,7 +153,18 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, App[int]):
         self.missing = message.missing
         for source, count in enumerate(message.tap_errors):
             self._set_tap_errors(source, count)
+        self._index_total = message.left
+        self.state.indexing = 0.0 if message.left else None
         self.view.replace_all(message.entries)
+
+    def on_older_indexed(self, message: OlderIndexed) -> None:
+        # Older lines arrive while the newest are shown; a reset stream drops them.
+        if self.state.indexing is None:
+            return
+        self.view.prepend(message.batch)
+        total = self._index_total or 1
+        self.state.indexing = None if not message.left else 1 - message.left / total
+        self._changed()
 
     def on_records_appended(self, message: RecordsAppended) -> None:
         if self.paused:
@@ -189,6 +203,7 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, App[int]):
             self.calls.stop_following_if_grabbed()
             self.view.add(message.entries)
         elif isinstance(message, StreamReset):
+            self.state.indexing = None  # the stream was read again from its start
             self.view.reset_source(message.source, message.entries)
             self.notify(
                 f"{display_path(self.names[message.source])} was truncated or replaced: reloaded",

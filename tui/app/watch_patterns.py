@@ -90,22 +90,21 @@ class WatchPatterns:
         self._patterns = None
         self._patterns_counting = True
         view = self.view
-        self._count_patterns(
-            self._patterns_generation, self.patterns.list.by, view.entries, list(view.shown)
-        )
+        self._count_patterns(self._patterns_generation, self.patterns.list.by, view.shown_keys())
         self._draw_patterns()
 
     @work(thread=True, exclusive=True, group="patterns")
-    def _count_patterns(self, generation: int, by: str, entries: list, shown: list[int]) -> None:
-        # Entries are only ever appended to this list (a reload makes a new
-        # one), so the rows in `shown` read the same here as on the UI thread.
+    def _count_patterns(self, generation: int, by: str, keys: list[tuple[int, int]]) -> None:
+        # The shown rows' (source, offset), taken on the UI thread: the heads
+        # are read back from the files here, whatever the view does meanwhile.
         worker = get_current_worker()
         patterns = Patterns(by)
-        for start in range(0, len(shown), CHUNK):
+        heads = self.view.files.many(keys)
+        for start in range(0, len(keys), CHUNK):
             if worker.is_cancelled:
                 return  # a newer count replaced this one
-            patterns.add_all([entries[i].head for i in shown[start : start + CHUNK]])
-        self.call_from_thread(self._patterns_counted, generation, patterns, len(shown))
+            patterns.add_all([next(heads) for _ in range(min(CHUNK, len(keys) - start))])
+        self.call_from_thread(self._patterns_counted, generation, patterns, len(keys))
 
     def _patterns_counted(self, generation: int, patterns: Patterns, rows: int) -> None:
         if generation != self._patterns_generation:
@@ -122,8 +121,8 @@ class WatchPatterns:
             return
         patterns, view = self._patterns, self.view
         if patterns is not None and len(view.shown) > self._patterns_rows:
-            entries = view.entries
-            patterns.add_all([entries[i].head for i in view.shown[self._patterns_rows :]])
+            rows = range(self._patterns_rows, len(view.shown))
+            patterns.add_all([view.entry(row).head for row in rows])
             self._patterns_rows = len(view.shown)
         self._draw_patterns()
 

@@ -32,6 +32,7 @@ class HeaderState:
         self.paused = False
         self.buffered = 0  # records held back while paused
         self.new = 0  # rows added while not following
+        self.indexing: float | None = None  # share of the stream indexed, while it is being
         self.title = ""
         # (path as shown, lines) of each tap error log with lines: the tap could not record.
         self.tap_errors: list[tuple[str, int]] = []
@@ -54,6 +55,9 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
         state_part.append(" ■ not following ", style="bold black on grey62")
     if state.new:
         state_part.append(f" {format_count(state.new)} new ↓ ", style="bold black on cyan")
+    if state.indexing is not None:
+        # Counts and percentiles below are of what is indexed so far.
+        state_part.append(f" indexing {state.indexing:.0%} ", style="bold black on magenta")
     if view.filter_text:
         state_part.append("  filter ", style="dim")
         state_part.append(printable(view.filter_text), style="bold cyan")
@@ -70,6 +74,8 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
 
     line2 = Text(no_wrap=True, overflow="ellipsis")
     line2.append(" ")
+    if state.indexing is not None:
+        line2.append("so far: ", style="italic")
     for decision in DECISIONS:
         count = stats.decisions.get(decision, 0)
         if not count and width < 120:

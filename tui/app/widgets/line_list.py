@@ -87,6 +87,10 @@ class LineList(ScrollView, can_focus=True):
         focus.on_change.append(self._focus_changed)
         self.view.on_added.append(lambda _first, count: self.rows_changed(added=count))
         self.view.on_refresh.append(lambda: self.rows_changed(reset=True))
+        # Before the focus moves (it listens first otherwise): the rows on screen stay put.
+        prepended = getattr(self.view, "on_prepended", None)
+        if prepended is not None:
+            prepended.insert(0, self._rows_prepended)
 
     # -- what subclasses provide ---------------------------------------------
 
@@ -147,6 +151,14 @@ class LineList(ScrollView, can_focus=True):
         self._update_virtual_size()
         if self.following and self.cursor >= 0:
             self.scroll_to_row(self.cursor)
+        self.refresh()
+
+    def _rows_prepended(self, count: int, shown: int) -> None:
+        """Older rows came in above: keep the same rows on screen (following keeps the end)."""
+        top = round(self.scroll_y)
+        self._update_virtual_size()
+        if shown and not self.following and self.cursor >= 0:
+            self.scroll_to(y=top + shown, animate=False, immediate=True)
         self.refresh()
 
     @property

@@ -1,0 +1,315 @@
+"""The compact index of a watched stream: what the list, filter and stats need, in columns.
+
+One row per line of a stream, in display order. Numbers live in `array`s
+(8 bytes a float, 2 a code), repeated strings (runtime, event, hook, tool,
+decision, ...) are interned once and stored as codes, and a row's place in
+its file (source, byte offset) is kept so the rest of the record (its id,
+time text, summary, reason, request) is read back from the file when a row
+is shown. About 70 bytes a record instead of the ~1.3 KB a decoded head
+costs; no Python object per row, so the garbage collector never walks them.
+
+Which filter fields are columns: `INDEXED`. A filter that reads others (id,
+ts, summary, reason, and bare words) decodes them from the file, lazily
+(`FileHeads`).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from operator import attrgetter
+from typing import Any
+
+from hooktui.tap.model import HookHead, RecordHead
+from hooktui.tap.read.reader import BadLine, end_time, parse_ts
+
+# Interned text columns (field name on RecordHead → column); "hook" is hook.label.
+TEXT_COLUMNS = (
+    "runtime",
+    "event",
+    "native_event",
+    "tool_name",
+    "decision",
+    "failure",
+    "effect",
+    "hook",
+    "session_id",
+    "agent_id",
+)
+NUMBER_COLUMNS = ("duration_ms", "exit_code", "signal", "timed_out", "v")
+# The RecordHead fields a filter can read from the index alone.
+INDEXED = frozenset(TEXT_COLUMNS + NUMBER_COLUMNS)
+# What building the index decodes of each line (the rest is skipped by the decoder).
+DECODED = frozenset(INDEXED | {"ts"})
+
+_NONE = -(2**31)  # exit_code / signal: None
+_BAD = 1  # flags: the line is not a record
+_TIMED_OUT = 2
+
+
+class Strings:
+    """Interned strings: each distinct one stored once, rows hold its code (0 is "")."""
+
+    def __init__(self) -> None:
+        self.values: list[str] = [""]
+        self.codes: dict[str, int] = {"": 0}
+
+    def code(self, text: str) -> int:
+        code = self.codes.get(text)
+        if code is None:
+            code = self.codes[text] = len(self.values)
+            self.values.append(text)
+        return code
+
+
+class Columns:
+    """Rows of one or more streams: a batch as read, or the whole index of a view."""
+
+    def __init__(self, tables: dict[str, Strings] | None = None) -> None:
+        # Tables are shared by every batch of one view: codes mean the same everywhere.
+        self.tables = tables if tables is not None else {n: Strings() for n in TEXT_COLUMNS}
+        self.source = array("H")
+        self.offset = array("q")
+        self.end = array("d")  # when the hook answered (epoch s); a bad line: its predecessor's
+        self.start = array("d")  # `ts` as epoch seconds (NaN when it is no time)
+        self.duration_ms = array("d")
+        self.exit_code = array("i")
+        self.signal = array("i")
+        self.v = array("H")
+        self.flags = array("B")
+        self.text = {name: array("I") for name in TEXT_COLUMNS}
+        self.bad: dict[tuple[int, int], BadLine] = {}  # rare: kept whole
+        self.heads: dict[tuple[int, int], RecordHead] = {}  # decoded heads that came along
+
+    def __len__(self) -> int:
+        return len(self.offset)
+
+    def _arrays(self) -> list[array]:
+        return [
+            self.source,
+            self.offset,
+            self.end,
+            self.start,
+            self.duration_ms,
+            self.exit_code,
+            self.signal,
+            self.v,
+            self.flags,
+            *self.text.values(),
+        ]
+
+    def like(self) -> Columns:
+        """An empty batch sharing this one's string tables."""
+        return Columns(self.tables)
+
+    # -- filling -------------------------------------------------------------
+
+    def append_head(self, source: int, offset: int, head: Any, keep: bool = False) -> None:
+        """One decoded line: a RecordHead (or any struct with its fields) or a BadLine."""
+        self.source.append(source)
+        self.offset.append(offset)
+        if isinstance(head, BadLine):
+            self.end.append(self.end[-1] if len(self.end) else -math.inf)
+            self.start.append(math.nan)
+            self.duration_ms.append(0.0)
+            self.exit_code.append(_NONE)
+            self.signal.append(_NONE)
+            self.v.append(0)
+            self.flags.append(_BAD)
+            for column in self.text.values():
+                column.append(0)
+            self.bad[(source, offset)] = head
+            return
+        start = parse_ts(head.ts)
+        duration = head.duration_ms
+        end = start + duration / 1000 if duration > 0 and math.isfinite(duration) else start
+        if end != end:  # not a time: keeps its predecessor's place, as a bad line does
+            end = self.end[-1] if len(self.end) else -math.inf
+        self.end.append(end)
+        self.start.append(start)
+        self.duration_ms.append(duration)
+        self.exit_code.append(_NONE if head.exit_code is None else _clamp(head.exit_code))
+        self.signal.append(_NONE if head.signal is None else _clamp(head.signal))
+        self.v.append(max(0, min(head.v, 65535)))
+        self.flags.append(_TIMED_OUT if head.timed_out else 0)
+        tables, text = self.tables, self.text
+        for name in TEXT_COLUMNS:
+            value = head.hook.label if name == "hook" else getattr(head, name)
+            text[name].append(tables[name].code(value))
+        if keep:
+            self.heads[(source, offset)] = head
+
+    def _in_my_codes(self, other: Columns) -> list[array]:
+        """`other`'s arrays, its text codes translated into this batch's tables.
+
+        Batches made in another thread have tables of their own (interning is
+        not shared across threads); a table holds a few hundred strings, so
+        translating is one small map and one pass per column.
+        """
+        arrays = other._arrays()
+        if other.tables is self.tables:
+            return arrays
+        n = len(arrays) - len(TEXT_COLUMNS)
+        for k, name in enumerate(TEXT_COLUMNS):
+            code = self.tables[name].code
+            mapping = [code(text) for text in other.tables[name].values]
+            arrays[n + k] = array("I", [mapping[c] for c in arrays[n + k]])
+        return arrays
+
+    def add_heads(self, source: int, pairs: list[tuple[int, Any]], keep: bool = False) -> None:
+        """Many decoded lines of one stream, (offset, head), a column at a time.
+
+        Per row work is a few list comprehensions in C, not a dozen appends:
+        the index of a million records is built in a few seconds.
+        """
+        if keep or any(isinstance(h, BadLine) for _, h in pairs):
+            for offset, head in pairs:
+                self.append_head(source, offset, head, keep)
+            return
+        n = len(pairs)
+        heads = [h for _, h in pairs]
+        self.source.extend(array("H", [source]) * n)
+        self.offset.extend([o for o, _ in pairs])
+        starts = [parse_ts(h.ts) for h in heads]
+        durations = [h.duration_ms for h in heads]
+        ends = [
+            t + d / 1000 if d > 0 and math.isfinite(d) else t
+            for t, d in zip(starts, durations, strict=True)
+        ]
+        if any(t != t for t in ends):  # not a time: a line keeps its predecessor's place
+            last = self.end[-1] if len(self.end) else -math.inf
+            for i, t in enumerate(ends):
+                if t != t:
+                    ends[i] = last
+                last = ends[i]
+        self.end.extend(ends)
+        self.start.extend(starts)
+        self.duration_ms.extend(durations)
+        self.exit_code.extend(
+            [_NONE if h.exit_code is None else _clamp(h.exit_code) for h in heads]
+        )
+        self.signal.extend([_NONE if h.signal is None else _clamp(h.signal) for h in heads])
+        self.v.extend([max(0, min(h.v, 65535)) for h in heads])
+        self.flags.extend([_TIMED_OUT if h.timed_out else 0 for h in heads])
+        for name in TEXT_COLUMNS:
+            table = self.tables[name]
+            codes, code = table.codes, table.code
+            if name == "hook":
+                values = [h.hook.label for h in heads]
+            else:
+                values = list(map(attrgetter(name), heads))
+            get = codes.get
+            self.text[name].extend([c if (c := get(v)) is not None else code(v) for v in values])
+
+    def extend(self, other: Columns) -> None:
+        """Append `other`'s rows."""
+        for mine, theirs in zip(self._arrays(), self._in_my_codes(other), strict=True):
+            mine.extend(theirs)
+        self.bad.update(other.bad)
+        self.heads.update(other.heads)
+
+    def prepend(self, other: Columns) -> None:
+        """Put `other`'s rows (older ones) before these."""
+        for mine, theirs in zip(self._arrays(), self._in_my_codes(other), strict=True):
+            mine[0:0] = theirs
+        self.bad.update(other.bad)
+        self.heads.update(other.heads)
+
+    def take(self, rows: Iterable[int]) -> Columns:
+        """A new batch of these rows, in that order."""
+        rows = list(rows)
+        out = self.like()
+        for mine, theirs in zip(out._arrays(), self._arrays(), strict=True):
+            mine.extend([theirs[i] for i in rows])
+        keys = set(zip(out.source, out.offset, strict=True))
+        out.bad = {k: b for k, b in self.bad.items() if k in keys}
+        out.heads = {k: h for k, h in self.heads.items() if k in keys}
+        return out
+
+    def drop_source(self, source: int) -> Columns:
+        return self.take(i for i, s in enumerate(self.source) if s != source)
+
+    # -- reading -------------------------------------------------------------
+
+    def key(self, row: int) -> tuple[int, int]:
+        return (self.source[row], self.offset[row])
+
+    def is_bad(self, row: int) -> bool:
+        return bool(self.flags[row] & _BAD)
+
+    def value(self, name: str, row: int) -> Any:
+        """The field `name` of a row as RecordHead has it (INDEXED names only)."""
+        if name in self.text:
+            text = self.tables[name].values[self.text[name][row]]
+            return HookHead(label=text) if name == "hook" else text
+        if name == "timed_out":
+            return bool(self.flags[row] & _TIMED_OUT)
+        raw = getattr(self, name)[row]
+        if name in ("exit_code", "signal"):
+            return None if raw == _NONE else raw
+        return raw
+
+    def head(self, row: int) -> RecordHead | BadLine:
+        """What the index knows of a row, as a head (no id, time text, summary or reason)."""
+        if self.is_bad(row):
+            return self.bad[self.key(row)]
+        fields = {name: self.value(name, row) for name in INDEXED}
+        return RecordHead(**fields)
+
+    def index_of(self, key: tuple[int, int]) -> int | None:
+        source, offset = key
+        src = self.source
+        i = -1
+        while True:
+            try:
+                i = self.offset.index(offset, i + 1)
+            except ValueError:
+                return None
+            if src[i] == source:
+                return i
+
+
+def _clamp(n: int) -> int:
+    return max(-(2**31) + 1, min(int(n), 2**31 - 1))
+
+
+def batch_of(source: int, items: Iterable[tuple[int, Any]], like: Columns | None = None) -> Columns:
+    """A batch of (offset, RecordHead | BadLine) pairs of one stream, heads kept."""
+    out = like.like() if like is not None else Columns()
+    out.add_heads(source, list(items), keep=True)
+    return out
+
+
+def merge_order(batches: Sequence[Columns]) -> list[tuple[int, int]]:
+    """(batch, row) in the order hooks answered; each batch keeps its own order (a merge)."""
+    import heapq
+
+    def keyed(b: int, batch: Columns) -> Iterator[tuple[float, int, int]]:
+        for row, t in enumerate(batch.end):
+            yield t, b, row
+
+    merged = heapq.merge(*(keyed(b, batch) for b, batch in enumerate(batches)))
+    return [(b, row) for _, b, row in merged]
+
+
+def merge_batches(batches: Sequence[Columns]) -> Columns:
+    """Several streams' batches (one table set) as one batch in time order."""
+    batches = [b for b in batches if len(b)]
+    if not batches:
+        return Columns()
+    if len(batches) == 1:
+        return batches[0]
+    order = merge_order(batches)
+    out = batches[0].like()
+    columns = [out._in_my_codes(b) for b in batches]
+    for k, mine in enumerate(out._arrays()):
+        mine.extend([columns[b][k][row] for b, row in order])
+    for batch in batches:
+        out.bad.update(batch.bad)
+        out.heads.update(batch.heads)
+    return out
+
+
+def end_of(head: Any) -> float:
+    return end_time(head) if isinstance(head, RecordHead) else math.nan

@@ -1,0 +1,147 @@
+"""The header's counts, latencies and rates over the shown rows of the index (`index.Columns`).
+
+The same figures as `stats.Stats` (which show's tally keeps), read from
+columns instead of heads: "now" is the newest shown call, not the clock.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections import Counter
+from collections.abc import Sequence
+
+from hooktui.tap.model import DECISIONS
+from hooktui.tap.read.index import Columns
+from hooktui.tap.read.stats import (
+    RATE_MINUTES,
+    RATE_SAMPLE,
+    SPARK_MINUTES,
+    STRAGGLERS,
+    nearest_rank,
+)
+
+
+class ColumnStats:
+    """Counts over the rows `add_rows` was given (rows of `columns`)."""
+
+    def __init__(self, columns: Columns, shown: Sequence[int]) -> None:
+        self.columns = columns
+        self.shown = shown  # the view's rows in display order: the newest are read for rates
+        self.clear()
+
+    def clear(self) -> None:
+        self.decisions: Counter[str] = Counter({d: 0 for d in DECISIONS})
+        self.bad = 0
+        self.fail_open = 0
+        self._durations = array("d")
+        self._sorted: list[float] | None = None
+        self._version = 0
+        self._per_minute: tuple[int, int, list[int]] | None = None
+        self._rate: tuple[int, int, float] | None = None
+
+    def rebind(self, columns: Columns, shown: Sequence[int]) -> None:
+        self.columns, self.shown = columns, shown
+
+    def add_rows(self, rows: Sequence[int]) -> None:
+        """Count these rows (bad lines count as bad, calls by decision and latency)."""
+        if not len(rows):
+            return
+        cols = self.columns
+        flags, decision, effect = cols.flags, cols.text["decision"], cols.text["effect"]
+        calls = [i for i in rows if not flags[i] & 1]
+        self.bad += len(rows) - len(calls)
+        codes = Counter([decision[i] for i in calls])
+        names = cols.tables["decision"].values
+        for code, n in codes.items():
+            self.decisions[names[code]] += n
+        failure = cols.tables["decision"].codes.get("failure")
+        if failure in codes:
+            blocks = cols.tables["effect"].codes.get("blocks", -1)
+            self.fail_open += sum(
+                1 for i in calls if decision[i] == failure and effect[i] != blocks
+            )
+        durations = cols.duration_ms
+        self._durations.extend([durations[i] for i in calls])
+        self._sorted = None
+        self._version += 1
+
+    @property
+    def calls(self) -> int:
+        return len(self._durations)
+
+    @property
+    def failures(self) -> int:
+        return self.decisions["failure"]
+
+    def percentile(self, p: float) -> float | None:
+        if self._sorted is None:
+            self._sorted = sorted(self._durations)
+        return nearest_rank(self._sorted, p)
+
+    def _newest(self, count: int, column: array) -> list[float]:
+        """`column`'s finite values of the newest `count` shown calls, newest first."""
+        flags, shown = self.columns.flags, self.shown
+        out = []
+        for i in reversed(shown[-count:] if count else shown):
+            if not flags[i] & 1:
+                t = column[i]
+                if t == t and math.isfinite(t):
+                    out.append(t)
+        return out
+
+    def rate(self, minutes: int = RATE_MINUTES) -> float:
+        """Calls per minute over the last `minutes` up to the newest call (see Stats.rate)."""
+        if self._rate is not None and self._rate[:2] == (self._version, minutes):
+            return self._rate[2]
+        times = self._newest(RATE_SAMPLE, self.columns.end)
+        value = 0.0
+        if times:
+            newest = max(times[:STRAGGLERS])
+            cutoff = newest - minutes * 60
+            inside = [t for t in times if cutoff < t <= newest]
+            if len(inside) == len(times) and len(times) == RATE_SAMPLE:
+                value = len(inside) / max((newest - min(inside)) / 60, 1 / 60)
+            else:
+                span = newest - min(inside) if len(inside) == len(times) else minutes * 60
+                value = len(inside) / max(span / 60, 1.0)
+        self._rate = (self._version, minutes, value)
+        return value
+
+    def per_minute(self, minutes: int = SPARK_MINUTES) -> list[int]:
+        """Calls per minute (by start time) for the last `minutes` minutes up to the newest."""
+        if self._per_minute is not None and self._per_minute[:2] == (self._version, minutes):
+            return self._per_minute[2]
+        counts = self._count_minutes(minutes)
+        self._per_minute = (self._version, minutes, counts)
+        return counts
+
+    def _count_minutes(self, minutes: int) -> list[int]:
+        if not self.calls:
+            return [0] * minutes
+        flags, start = self.columns.flags, self.columns.start
+        shown = self.shown
+        tail = [start[i] for i in shown[-STRAGGLERS:] if not flags[i] & 1]
+        tail = [t for t in tail if math.isfinite(t)]
+        if not tail:
+            return [0] * (minutes - 1) + [1]
+        newest = math.floor(max(tail) / 60)
+        oldest = newest - minutes + 1
+        counts = [0] * minutes
+        older = 0
+        for i in reversed(shown):
+            if flags[i] & 1:
+                continue
+            t = start[i]
+            if not math.isfinite(t):
+                continue
+            m = math.floor(t / 60)
+            if m < oldest:
+                older += 1
+                if older > STRAGGLERS:
+                    break
+                continue
+            older = 0
+            if m <= newest:
+                counts[m - oldest] += 1
+        return counts
