@@ -140,23 +140,6 @@ class Columns:
         if keep:
             self.heads[(source, offset)] = head
 
-    def _in_my_codes(self, other: Columns) -> list[array]:
-        """`other`'s arrays, its text codes translated into this batch's tables.
-
-        Batches made in another thread have tables of their own (interning is
-        not shared across threads); a table holds a few hundred strings, so
-        translating is one small map and one pass per column.
-        """
-        arrays = other._arrays()
-        if other.tables is self.tables:
-            return arrays
-        n = len(arrays) - len(TEXT_COLUMNS)
-        for k, name in enumerate(TEXT_COLUMNS):
-            code = self.tables[name].code
-            mapping = [code(text) for text in other.tables[name].values]
-            arrays[n + k] = array("I", [mapping[c] for c in arrays[n + k]])
-        return arrays
-
     def add_heads(self, source: int, pairs: list[tuple[int, Any]], keep: bool = False) -> None:
         """Many decoded lines of one stream, (offset, head), a column at a time.
 
@@ -201,6 +184,25 @@ class Columns:
                 values = list(map(attrgetter(name), heads))
             get = codes.get
             self.text[name].extend([c if (c := get(v)) is not None else code(v) for v in values])
+
+    def _in_my_codes(self, other: Columns) -> Iterator[array]:
+        """`other`'s arrays, its text codes translated into this batch's tables, one at a time.
+
+        Batches made in another thread have tables of their own (interning is
+        not shared across threads); a table holds a few hundred strings, so
+        translating is one small map and one pass per column. One column at a
+        time: a translated copy of every column at once would double the peak.
+        """
+        arrays = other._arrays()
+        n = len(arrays) - len(TEXT_COLUMNS)
+        yield from arrays[:n]
+        for k, name in enumerate(TEXT_COLUMNS):
+            if other.tables is self.tables:
+                yield arrays[n + k]
+                continue
+            code = self.tables[name].code
+            mapping = [code(text) for text in other.tables[name].values]
+            yield array("I", map(mapping.__getitem__, arrays[n + k]))
 
     def extend(self, other: Columns) -> None:
         """Append `other`'s rows."""
@@ -302,7 +304,7 @@ def merge_batches(batches: Sequence[Columns]) -> Columns:
         return batches[0]
     order = merge_order(batches)
     out = batches[0].like()
-    columns = [out._in_my_codes(b) for b in batches]
+    columns = [list(out._in_my_codes(b)) for b in batches]
     for k, mine in enumerate(out._arrays()):
         mine.extend([columns[b][k][row] for b, row in order])
     for batch in batches:

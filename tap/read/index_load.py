@@ -4,8 +4,8 @@
 than a screenful) and decodes their heads whole, so the first screen costs the
 same whatever the file's size. `index_backward` then walks from there to the
 start of the file in windows, decoding only the fields the index keeps, and
-yields batches that grow geometrically (each about as big as all before it),
-so the view prepends O(log n) times and the work stays linear.
+yields batches that grow geometrically (each about as big as all before it, up
+to MAX_BATCH), so the view prepends few times and the work stays near linear.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from hooktui.tap.read.reader import (
 
 TAIL_BYTES = 512 << 10
 WINDOW = 8 << 20  # bytes read at a time while indexing
-FIRST_BATCH = 2 << 20  # bytes in the first batch posted; later ones as big as all before
+FIRST_BATCH = 2 << 20  # bytes in the first batch posted; later ones as big as all before,
+MAX_BATCH = 96 << 20  # up to this: a batch waiting to be prepended is memory held twice
 
 
 class Tail(NamedTuple):
@@ -99,7 +100,7 @@ def index_backward(
             hi = lo + skip
             if done >= goal or hi == 0:
                 yield Progress(batch, hi)
-                batch, goal = Columns(), done * 2
+                batch, goal = Columns(), done + min(done, MAX_BATCH)
     finally:
         os.close(fd)
         if was_enabled:

@@ -245,7 +245,7 @@ class CallView:
         self.index.prepend(batch)
         new_rows = self._select(range(count))
         shown = array("q", new_rows)
-        shown.extend([i + count for i in self.shown])
+        shown.extend(map(count.__add__, self.shown))  # no list of a million ints meanwhile
         self._set_shown(shown)
         self.stats.add_rows(new_rows)
         for listener in self.on_prepended:
@@ -329,19 +329,20 @@ class CallView:
             return list(candidates)
         flags = index.flags
         # Bad lines only show unfiltered: a filter speaks about calls.
-        calls = [i for i in candidates if not flags[i] & 1]
+        calls = array("q", (i for i in candidates if not flags[i] & 1))
         fields = filter_fields(predicate)
         if fields <= INDEXED:
             return _select_indexed(index, calls, sorted(fields), predicate)
-        keys = [(index.source[i], index.offset[i]) for i in calls]
+        src, off = index.source, index.offset
+        keys = ((src[i], off[i]) for i in calls)
         heads = self.files.many(keys, frozenset(fields))
         return [i for i, h in zip(calls, heads, strict=True) if h is not None and predicate(h)]
 
 
-def _select_indexed(index: Columns, rows: list[int], fields: list[str], predicate) -> list[int]:
+def _select_indexed(index: Columns, rows: Sequence[int], fields: list[str], predicate) -> list[int]:
     """Filter rows by the index alone: the predicate runs once per distinct value combination."""
     if not fields:
-        return rows if predicate(_Row()) else []
+        return list(rows) if predicate(_Row()) else []
     columns = []
     for name in fields:
         if name in index.text:
@@ -350,7 +351,7 @@ def _select_indexed(index: Columns, rows: list[int], fields: list[str], predicat
             columns.append(index.flags)
         else:
             columns.append(getattr(index, name))
-    keys = zip(*[[column[i] for i in rows] for column in columns], strict=True)
+    keys = zip(*[map(column.__getitem__, rows) for column in columns], strict=True)
     memo: dict[tuple, bool] = {}
     out = []
     append = out.append

@@ -214,7 +214,7 @@ def test_merge_of_one_stream_is_that_stream():
 
 
 def test_load_stream_chunk_boundaries_give_the_same_entries(tmp_path, monkeypatch):
-    import hooktui.tap.read.reader as reader
+    import hooktui.tap.read.lines as reader  # where load_stream reads its chunks
 
     p = tmp_path / "s.jsonl"
     long = rec(5, request={"tool_input": {"command": "z" * 5000}})

@@ -1,0 +1,141 @@
+"""Decoding lines: a record's head (or only some of its fields), or a BadLine saying why not.
+
+A line that is not a record becomes a `BadLine` that costs only itself; the
+messages are msgspec's, made short enough for an error row.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+import msgspec
+from hooktui.tap.model import RecordHead
+
+PREVIEW_CHARS = 120
+
+
+class BadLine(msgspec.Struct, kw_only=True):
+    """A complete line that is not a record: shown as an error row and counted."""
+
+    offset: int  # of the line's first byte in the file
+    length: int  # bytes, newline not included
+    error: str  # short, e.g. "invalid JSON at byte 12", "not a record: missing 'decision'"
+    preview: str  # the first PREVIEW_CHARS characters, decoded with replacement
+
+
+Entry = RecordHead | BadLine
+
+
+class _StrictHead(RecordHead, kw_only=True):
+    """A RecordHead that insists on the fields every record has.
+
+    `RecordHead` gives every field a default, so `{}` would decode as a call;
+    requiring these three tells a record from any other JSON object. Instances
+    are RecordHeads (a subclass), so callers never see the difference.
+    """
+
+    id: str
+    ts: str
+    decision: str
+
+
+_strict_head_decoder = msgspec.json.Decoder(_StrictHead)
+_REQUIRED = ("id", "ts", "decision")
+
+
+@functools.lru_cache(maxsize=32)
+def partial_head_decoder(fields: frozenset[str]) -> msgspec.json.Decoder:
+    """A decoder of only `fields` of a record head (plus id, ts and decision, required).
+
+    Filtering a big stream needs a few fields of each line, and every string
+    decoded is an object made: `show` decodes these to pick lines, then the
+    full head only of the lines it prints. Unknown names are ignored.
+    """
+    known = {f.name: f for f in msgspec.structs.fields(RecordHead)}
+    spec: list = []
+    for name in sorted(set(fields) | set(_REQUIRED)):
+        f = known.get(name)
+        if f is None:
+            continue
+        if name in _REQUIRED:
+            spec.append((name, f.type))
+        elif f.default_factory is not msgspec.NODEFAULT:
+            spec.append((name, f.type, msgspec.field(default_factory=f.default_factory)))
+        else:
+            spec.append((name, f.type, f.default))
+    partial = msgspec.defstruct("PartialHead", spec, kw_only=True, gc=False)
+    return msgspec.json.Decoder(partial)
+
+
+_MALFORMED = re.compile(r"JSON is malformed: (.*) \(byte (\d+)\)")
+_MISSING = re.compile(r"Object missing required field `([^`]*)`(?: - at `([^`]*)`)?")
+_EXPECTED = re.compile(r"Expected `([^`]*)`, got `([^`]*)`(?: - at `([^`]*)`)?")
+
+
+def _short_error(exc: Exception) -> str:
+    """msgspec's message, made into the short line a user reads in an error row."""
+    msg = str(exc)
+    if isinstance(exc, msgspec.ValidationError):
+        m = _MISSING.fullmatch(msg)
+        if m:
+            where = f" in {m.group(2)}" if m.group(2) else ""
+            return f"not a record: missing '{m.group(1)}'{where}"
+        m = _EXPECTED.fullmatch(msg)
+        if m:
+            if m.group(3) is None:
+                return f"not a record: a JSON {m.group(2)}, not an object"
+            return f"not a record: {m.group(3)} is {m.group(2)}, expected {m.group(1)}"
+        return f"not a record: {msg}"
+    m = _MALFORMED.fullmatch(msg)
+    if m:
+        return f"invalid JSON at byte {m.group(2)}: {m.group(1)}"
+    if "truncated" in msg:
+        return "invalid JSON: ends early"
+    return f"invalid JSON: {msg}"
+
+
+def _preview(line: bytes) -> str:
+    # Decoding a few bytes more than needed keeps multi-byte characters whole.
+    return line[: PREVIEW_CHARS * 4].decode("utf-8", "replace")[:PREVIEW_CHARS]
+
+
+def bad_line(line: bytes, offset: int, error: str) -> BadLine:
+    return BadLine(offset=offset, length=len(line), error=error, preview=_preview(line))
+
+
+def decode_head(line: bytes, offset: int) -> RecordHead | BadLine:
+    """The head of one line, or a BadLine saying why not. Never raises."""
+    try:
+        return _strict_head_decoder.decode(line)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        return bad_line(line, offset, _short_error(exc))
+    except Exception as exc:  # a reader must survive anything a line holds
+        return bad_line(line, offset, f"unreadable: {exc}")
+
+
+def decode_heads(lines: Iterable[tuple[int, bytes]]) -> list[tuple[int, RecordHead | BadLine]]:
+    """decode_head over (offset, line) pairs, as (offset, entry) pairs."""
+    decode = _strict_head_decoder.decode
+    out: list[tuple[int, RecordHead | BadLine]] = []
+    append = out.append
+    for offset, line in lines:
+        try:
+            append((offset, decode(line)))
+        except Exception:
+            append((offset, decode_head(line, offset)))
+    return out
+
+
+def decode_lines(lines: Iterable[tuple[int, bytes]]) -> list[tuple[int, bytes, Entry]]:
+    """(offset, line, entry) for (offset, line) pairs: decode_head, keeping each line."""
+    decode = _strict_head_decoder.decode
+    out: list[tuple[int, bytes, Entry]] = []
+    append = out.append
+    for offset, line in lines:
+        try:
+            append((offset, line, decode(line)))
+        except Exception:
+            append((offset, line, decode_head(line, offset)))
+    return out
