@@ -43,6 +43,8 @@ INDEXED = frozenset(TEXT_COLUMNS + NUMBER_COLUMNS)
 # What building the index decodes of each line (the rest is skipped by the decoder).
 DECODED = frozenset(INDEXED | {"ts"})
 
+# Columns of a small vocabulary (names of runtimes, events, decisions) take 2 bytes a code.
+_CODE_TYPE = {n: "H" for n in ("runtime", "event", "native_event", "decision", "failure", "effect")}
 _NONE = -(2**31)  # exit_code / signal: None
 _BAD = 1  # flags: the line is not a record
 _TIMED_OUT = 2
@@ -71,14 +73,16 @@ class Columns:
         self.tables = tables if tables is not None else {n: Strings() for n in TEXT_COLUMNS}
         self.source = array("H")
         self.offset = array("q")
-        self.end = array("d")  # when the hook answered (epoch s); a bad line: its predecessor's
-        self.start = array("d")  # `ts` as epoch seconds (NaN when it is no time)
+        # When the hook started (`ts`, epoch s; NaN when no time); it answered
+        # `duration_ms` later (`end_at`), which orders streams: not stored, as
+        # 8 bytes a record are worth more than an addition.
+        self.start = array("d")
         self.duration_ms = array("d")
         self.exit_code = array("i")
         self.signal = array("i")
-        self.v = array("H")
+        self.v = array("B")
         self.flags = array("B")
-        self.text = {name: array("I") for name in TEXT_COLUMNS}
+        self.text = {name: array(_CODE_TYPE.get(name, "I")) for name in TEXT_COLUMNS}
         self.bad: dict[tuple[int, int], BadLine] = {}  # rare: kept whole
         self.heads: dict[tuple[int, int], RecordHead] = {}  # decoded heads that came along
 
@@ -89,7 +93,6 @@ class Columns:
         return [
             self.source,
             self.offset,
-            self.end,
             self.start,
             self.duration_ms,
             self.exit_code,
@@ -110,7 +113,6 @@ class Columns:
         self.source.append(source)
         self.offset.append(offset)
         if isinstance(head, BadLine):
-            self.end.append(self.end[-1] if len(self.end) else -math.inf)
             self.start.append(math.nan)
             self.duration_ms.append(0.0)
             self.exit_code.append(_NONE)
@@ -121,17 +123,11 @@ class Columns:
                 column.append(0)
             self.bad[(source, offset)] = head
             return
-        start = parse_ts(head.ts)
-        duration = head.duration_ms
-        end = start + duration / 1000 if duration > 0 and math.isfinite(duration) else start
-        if end != end:  # not a time: keeps its predecessor's place, as a bad line does
-            end = self.end[-1] if len(self.end) else -math.inf
-        self.end.append(end)
-        self.start.append(start)
-        self.duration_ms.append(duration)
+        self.start.append(parse_ts(head.ts))
+        self.duration_ms.append(head.duration_ms)
         self.exit_code.append(_NONE if head.exit_code is None else _clamp(head.exit_code))
         self.signal.append(_NONE if head.signal is None else _clamp(head.signal))
-        self.v.append(max(0, min(head.v, 65535)))
+        self.v.append(max(0, min(head.v, 255)))
         self.flags.append(_TIMED_OUT if head.timed_out else 0)
         tables, text = self.tables, self.text
         for name in TEXT_COLUMNS:
@@ -154,26 +150,13 @@ class Columns:
         heads = [h for _, h in pairs]
         self.source.extend(array("H", [source]) * n)
         self.offset.extend([o for o, _ in pairs])
-        starts = [parse_ts(h.ts) for h in heads]
-        durations = [h.duration_ms for h in heads]
-        ends = [
-            t + d / 1000 if d > 0 and math.isfinite(d) else t
-            for t, d in zip(starts, durations, strict=True)
-        ]
-        if any(t != t for t in ends):  # not a time: a line keeps its predecessor's place
-            last = self.end[-1] if len(self.end) else -math.inf
-            for i, t in enumerate(ends):
-                if t != t:
-                    ends[i] = last
-                last = ends[i]
-        self.end.extend(ends)
-        self.start.extend(starts)
-        self.duration_ms.extend(durations)
+        self.start.extend([parse_ts(h.ts) for h in heads])
+        self.duration_ms.extend([h.duration_ms for h in heads])
         self.exit_code.extend(
             [_NONE if h.exit_code is None else _clamp(h.exit_code) for h in heads]
         )
         self.signal.extend([_NONE if h.signal is None else _clamp(h.signal) for h in heads])
-        self.v.extend([max(0, min(h.v, 65535)) for h in heads])
+        self.v.extend([max(0, min(h.v, 255)) for h in heads])
         self.flags.extend([_TIMED_OUT if h.timed_out else 0 for h in heads])
         for name in TEXT_COLUMNS:
             table = self.tables[name]
@@ -202,7 +185,7 @@ class Columns:
                 continue
             code = self.tables[name].code
             mapping = [code(text) for text in other.tables[name].values]
-            yield array("I", map(mapping.__getitem__, arrays[n + k]))
+            yield array(arrays[n + k].typecode, map(mapping.__getitem__, arrays[n + k]))
 
     def extend(self, other: Columns) -> None:
         """Append `other`'s rows."""
@@ -233,6 +216,13 @@ class Columns:
         return self.take(i for i, s in enumerate(self.source) if s != source)
 
     # -- reading -------------------------------------------------------------
+
+    def end_at(self, row: int) -> float:
+        """When the row's hook answered (epoch s); NaN for a bad line or no time."""
+        start, duration = self.start[row], self.duration_ms[row]
+        if duration > 0 and math.isfinite(duration):
+            return start + duration / 1000
+        return start
 
     def key(self, row: int) -> tuple[int, int]:
         return (self.source[row], self.offset[row])
@@ -288,8 +278,14 @@ def merge_order(batches: Sequence[Columns]) -> list[tuple[int, int]]:
     import heapq
 
     def keyed(b: int, batch: Columns) -> Iterator[tuple[float, int, int]]:
-        for row, t in enumerate(batch.end):
-            yield t, b, row
+        # A line without a time (a bad one too) takes its predecessor's: it stays after it.
+        last = -math.inf
+        end_at = batch.end_at
+        for row in range(len(batch)):
+            t = end_at(row)
+            if t == t:
+                last = t
+            yield last, b, row
 
     merged = heapq.merge(*(keyed(b, batch) for b, batch in enumerate(batches)))
     return [(b, row) for _, b, row in merged]

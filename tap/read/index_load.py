@@ -25,7 +25,7 @@ from hooktui.tap.read.reader import (
 )
 
 TAIL_BYTES = 512 << 10
-WINDOW = 8 << 20  # bytes read at a time while indexing
+WINDOW = 2 << 20  # bytes read at a time while indexing (each is copied twice meanwhile)
 FIRST_BATCH = 2 << 20  # bytes in the first batch posted; later ones as big as all before,
 MAX_BATCH = 96 << 20  # up to this: a batch waiting to be prepended is memory held twice
 

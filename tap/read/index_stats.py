@@ -80,14 +80,14 @@ class ColumnStats:
             self._sorted = array("d", sorted(self._durations))
         return nearest_rank(self._sorted, p)
 
-    def _newest(self, count: int, column: array) -> list[float]:
-        """`column`'s finite values of the newest `count` shown calls, newest first."""
-        flags, shown = self.columns.flags, self.shown
+    def _newest_ends(self, count: int) -> list[float]:
+        """When the newest `count` shown calls answered (those with a time), newest first."""
+        flags, end_at = self.columns.flags, self.columns.end_at
         out = []
-        for i in reversed(shown[-count:] if count else shown):
+        for i in reversed(self.shown[-count:]):
             if not flags[i] & 1:
-                t = column[i]
-                if t == t and math.isfinite(t):
+                t = end_at(i)
+                if math.isfinite(t):
                     out.append(t)
         return out
 
@@ -95,7 +95,7 @@ class ColumnStats:
         """Calls per minute over the last `minutes` up to the newest call (see Stats.rate)."""
         if self._rate is not None and self._rate[:2] == (self._version, minutes):
             return self._rate[2]
-        times = self._newest(RATE_SAMPLE, self.columns.end)
+        times = self._newest_ends(RATE_SAMPLE)
         value = 0.0
         if times:
             newest = max(times[:STRAGGLERS])

@@ -199,6 +199,20 @@ class CallView:
         src, off = self.index.source, self.index.offset
         return [(src[i], off[i]) for i in self.shown]
 
+    def snapshot(self) -> tuple[Columns, array]:
+        """The index and a copy of the shown rows: what a worker reads heads of (`read_heads`).
+
+        Appends leave the rows valid; a prepend or reload makes them stale (the
+        view says so through on_prepended / on_refresh, and the worker's result is dropped).
+        """
+        return self.index, array("q", self.shown)
+
+    def read_heads(self, index: Columns, rows: Sequence[int]) -> Iterator[Any]:
+        """Heads of index rows, read from the files in windows; the index's own when unreadable."""
+        keys = ((index.source[i], index.offset[i]) for i in rows)
+        for i, head in zip(rows, self.files.many(keys), strict=True):
+            yield head if head is not None else index.head(i)
+
     def heads(self, rows: Sequence[int], fields: frozenset[str] | None = None) -> Iterator[Any]:
         """Heads of many shown rows, read from the files in big windows (None: unreadable)."""
         index, shown = self.index, self.shown

@@ -90,21 +90,22 @@ class WatchPatterns:
         self._patterns = None
         self._patterns_counting = True
         view = self.view
-        self._count_patterns(self._patterns_generation, self.patterns.list.by, view.shown_keys())
+        index, rows = view.snapshot()
+        self._count_patterns(self._patterns_generation, self.patterns.list.by, index, rows)
         self._draw_patterns()
 
     @work(thread=True, exclusive=True, group="patterns")
-    def _count_patterns(self, generation: int, by: str, keys: list[tuple[int, int]]) -> None:
-        # The shown rows' (source, offset), taken on the UI thread: the heads
-        # are read back from the files here, whatever the view does meanwhile.
+    def _count_patterns(self, generation: int, by: str, index, rows) -> None:
+        # The shown rows as the UI thread saw them; their heads are read back
+        # from the files here (a prepend or reload starts a newer count).
         worker = get_current_worker()
         patterns = Patterns(by)
-        heads = self.view.files.many(keys)
-        for start in range(0, len(keys), CHUNK):
+        heads = self.view.read_heads(index, rows)
+        for start in range(0, len(rows), CHUNK):
             if worker.is_cancelled:
                 return  # a newer count replaced this one
-            patterns.add_all([next(heads) for _ in range(min(CHUNK, len(keys) - start))])
-        self.call_from_thread(self._patterns_counted, generation, patterns, len(keys))
+            patterns.add_all([next(heads) for _ in range(min(CHUNK, len(rows) - start))])
+        self.call_from_thread(self._patterns_counted, generation, patterns, len(rows))
 
     def _patterns_counted(self, generation: int, patterns: Patterns, rows: int) -> None:
         if generation != self._patterns_generation:
