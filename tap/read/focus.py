@@ -134,7 +134,12 @@ class Focus:
         row = view.row_of(self.anchor)
         if row is not None:
             return row
-        index = view.index_of(self.anchor)
+        find = getattr(view, "index_of", None)  # CallView: a column search, no entries made
+        if find is not None:
+            index = find(self.anchor)
+        else:
+            found = (i for i, e in enumerate(view.entries) if e.key == self.anchor)
+            index = next(found, None)
         if index is None:
             index = view.total
         return max(0, bisect_right(view.shown, index) - 1)

@@ -5,7 +5,7 @@ One row per line of a stream, in display order. Numbers live in `array`s
 decision, ...) are interned once and stored as codes, and a row's place in
 its file (source, byte offset) is kept so the rest of the record (its id,
 time text, summary, reason, request) is read back from the file when a row
-is shown. About 70 bytes a record instead of the ~1.3 KB a decoded head
+is shown. About 65 bytes a record instead of the ~1.3 KB a decoded head
 costs; no Python object per row, so the garbage collector never walks them.
 
 Which filter fields are columns: `INDEXED`. A filter that reads others (id,
