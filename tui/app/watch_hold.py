@@ -22,6 +22,7 @@ class BreakpointPrompt(PathPrompt):
 
     def on_input_submitted(self, event) -> None:
         event.stop()
+        event.prevent_default()  # not PathPrompt's too: it answers None for an empty line
         self.dismiss(event.value.strip())
 
 
