@@ -117,3 +117,63 @@ async def test_quitting_the_dashboard_lets_held_calls_go(runtime_dir, tmp_path):
     assert (out, code) == (b"", 0)
     head = decode_head(stream.read_bytes().splitlines()[0])
     assert head.held.released_by == "dashboard-gone"
+
+
+def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_path):
+    """`hooktui watch --intercept` in tmux: d denies a held call; SIGKILL lets the next one go."""
+    import os
+    import shutil
+    import signal
+    import subprocess
+    import time
+
+    from tests.conftest import HOOKTUI
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    stream, pidfile = tmp_path / "s.jsonl", tmp_path / "pid"
+    tmux = ["tmux", "-L", f"hooktui-hold-{os.getpid()}"]
+    command = (
+        f"echo $$ > {pidfile}; exec env XDG_RUNTIME_DIR={runtime_dir} "
+        f"{HOOKTUI} watch --intercept tool:Bash {stream}"
+    )
+    subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "30", command], check=True)
+
+    def screen() -> str:
+        return subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True).stdout
+
+    def wait_screen(text: str) -> None:
+        deadline = time.monotonic() + 30
+        while text not in screen() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert text in screen(), (
+            screen(),
+            [p.poll() for p in taps],
+            os.listdir(runtime_dir + "/hooktui"),
+        )
+
+    taps = []
+    try:
+        deadline = time.monotonic() + 30
+        while not (Path(runtime_dir) / "hooktui" / "hold.sock").exists():
+            assert time.monotonic() < deadline, screen()
+            time.sleep(0.05)
+        tap = start_tap(stream, runtime_dir)
+        taps.append(tap)
+        wait_screen("1 held")
+        assert "git push --force" in screen()
+        subprocess.run([*tmux, "send-keys", "d"], check=True)
+        wait_screen("the reason")
+        subprocess.run([*tmux, "send-keys", "Enter"], check=True)  # the offered reason
+        out, _err, code = finish(tap)
+        assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+        wait_screen("⏸ denied")  # the recorded call, marked in the list
+        tap = start_tap(stream, runtime_dir)
+        wait_screen("1 held")
+        os.kill(int(pidfile.read_text()), signal.SIGKILL)
+        out, _err, code = finish(tap)
+        assert (out, code) == (b"", 0)  # the hook's own answer: allow
+        head = decode_head(stream.read_bytes().splitlines()[-1])
+        assert head.held.released_by == "dashboard-gone"
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)

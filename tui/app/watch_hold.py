@@ -40,6 +40,7 @@ class WatchHold:
         self.hold = server
         if server is not None:
             server.on_change = lambda: self.post_message(HeldChanged())
+            self.post_message(HeldChanged())  # calls held before the app was up
             self._breakpoint_shown()
         self.set_interval(0.5, self._tick_held)
 
