@@ -107,7 +107,7 @@ class Held(msgspec.Struct, kw_only=True):
     """
 
     held_ms: float = 0.0
-    released_by: str = ""  # "person" | "deadline" | "dashboard-gone"
+    released_by: str = ""  # "person" | "deadline" | "dashboard-gone" | "runtime-ended"
     action: str = ""  # "hook" (its own answer) | "allow" | "deny" | "edit" | "answer"
     sent: HeldAnswer | None = None
 

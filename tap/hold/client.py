@@ -16,8 +16,12 @@ from hooktui.tap.hold.budget import hold_budget
 
 # How long the dashboard may take to say hold or pass (it builds the record, matches).
 OFFER_TIMEOUT_S = 2.0
+# While held, how often the tap looks up to see whether the runtime asked it to end.
+SIGNAL_CHECK_S = 0.1
+# A call whose answer is bigger than this is never offered (the tap keeps it in memory).
+MAX_OFFER = 4 << 20
 
-PERSON, DEADLINE, GONE = "person", "deadline", "dashboard-gone"
+PERSON, DEADLINE, GONE, ENDED = "person", "deadline", "dashboard-gone", "runtime-ended"
 
 
 class Answer:
@@ -31,17 +35,18 @@ class Answer:
         self.held = held
 
 
-def offer(path: bytes, call: dict, own: Answer, t0: float) -> Answer:
+def offer(path: bytes, call: dict, own: Answer, t0: float, signals=None) -> Answer:
     """Offer `call` (the offer frame's fields) to the dashboard at `path`; the answer to send.
 
     `own` is the hook's own answer, `t0` the tap's start (monotonic): the hold
     budget counts from there, inside `call["timeout_ms"]` when the tap knows it.
+    `signals` (the shim's Forwarder): a runtime asking the tap to end ends the hold.
     """
     sock = _connect(path)
     if sock is None:
         return own
     try:
-        return _hold(sock, call, own, t0)
+        return _hold(sock, call, own, t0, signals)
     except (OSError, ValueError, wire.WireError):
         return own  # the dashboard went away before holding: nothing was held
     finally:
@@ -61,7 +66,7 @@ def _connect(path: bytes):
     return sock
 
 
-def _hold(sock, call: dict, own: Answer, t0: float) -> Answer:
+def _hold(sock, call: dict, own: Answer, t0: float, signals) -> Answer:
     own_budget = hold_budget(call.get("timeout_ms"), time.monotonic() - t0)
     if call.get("timeout_ms") is not None and not own_budget:
         return own  # too close to the runtime's timeout to hold at all
@@ -73,7 +78,7 @@ def _hold(sock, call: dict, own: Answer, t0: float) -> Answer:
     budget = float(reply.get("budget_s") or 0)
     if call.get("timeout_ms") is not None:
         budget = min(budget, hold_budget(call["timeout_ms"], held_at - t0))
-    by, decision = _wait(sock, held_at + budget)
+    by, decision = _wait(sock, held_at + budget, signals)
     held = {"held_ms": round((time.monotonic() - held_at) * 1000, 3), "released_by": by}
     _tell(sock, by)
     if decision is None:
@@ -83,16 +88,21 @@ def _hold(sock, call: dict, own: Answer, t0: float) -> Answer:
     return _decided(decision, own, held)
 
 
-def _wait(sock, deadline: float):
+def _wait(sock, deadline: float, signals):
     """(released by, the decision frame or None for the hook's own answer)."""
-    left = deadline - time.monotonic()
-    if left <= 0:
-        return DEADLINE, None
-    sock.settimeout(left)
+    import select
+
+    while True:  # in steps: a signal's handler runs between them
+        if signals is not None and signals.ending:
+            return ENDED, None
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return DEADLINE, None
+        if select.select([sock], [], [], min(left, SIGNAL_CHECK_S))[0]:
+            break
+    sock.settimeout(max(0.5, deadline - time.monotonic()))  # the frame is on its way
     try:
         message = wire.receive(sock)
-    except TimeoutError:
-        return DEADLINE, None
     except (OSError, ValueError, wire.WireError):
         return GONE, None
     if message is None or "action" not in message:
@@ -125,7 +135,9 @@ def _decided(decision: dict, own: Answer, held: dict) -> Answer:
     return Answer(sent["stdout"], sent["stderr"], sent["exit_code"], None, held)
 
 
-def hold_and_answer(path: bytes, opts: dict, request, out, err, code, sig, started_at, t0):
+def hold_and_answer(
+    path: bytes, opts: dict, request, out, err, code, sig, started_at, t0, signals=None
+):
     """The shim's step between the hook's answer and the runtime's: (code, signal, held).
 
     `out`/`err` are the whole output (Captures kept whole while a dashboard may
@@ -136,6 +148,10 @@ def hold_and_answer(path: bytes, opts: dict, request, out, err, code, sig, start
     from hooktui.tap.hotpath.pump import write_all
 
     hook_ms = (time.monotonic() - t0) * 1000
+    if out.length + err.length > MAX_OFFER:  # never offered: too big to hold in memory twice
+        write_all(1, out.head)
+        write_all(2, err.head)
+        return code, sig, None
     call = {
         "v": 1,
         "argv": list(opts["command"]),
@@ -156,7 +172,7 @@ def hold_and_answer(path: bytes, opts: dict, request, out, err, code, sig, start
         "cwd": posix.getcwd(),
         "pid": posix.getpid(),
     }
-    answer = offer(path, call, Answer(out.head, err.head, code, sig), t0)
+    answer = offer(path, call, Answer(out.head, err.head, code, sig), t0, signals)
     write_all(1, answer.stdout)
     write_all(2, answer.stderr)
     if answer.held is not None:

@@ -176,7 +176,8 @@ def main(argv: list[str]) -> int:
     if hold:  # the hook has answered; the runtime has nothing yet
         from hooktui.tap.hold.client import hold_and_answer
 
-        *answer, held = hold_and_answer(hold, opts, request, out, err, code, sig, started_at, t0)
+        args = (request, out, err, code, sig, started_at, t0, signals)
+        *answer, held = hold_and_answer(hold, opts, *args)
     _record(opts, request, out, err, code, sig, started_at, t0, "", held)
     return _answer(*answer)
 

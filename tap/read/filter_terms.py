@@ -78,7 +78,7 @@ TERMS: tuple[Term, ...] = (
         "held",
         "text",
         "held.released_by",
-        "held at a breakpoint, let go by: person, deadline, dashboard-gone (any: held:?*)",
+        "held at a breakpoint, let go by: person deadline dashboard-gone runtime-ended; any: held:?*",
         "held:person",
     ),
 )

@@ -203,3 +203,22 @@ def test_the_budget_stays_inside_the_timeout():
     assert hold_budget(2_000, 0) == 0.0  # too short to hold
     assert hold_budget(60_000, 47.8) == 0.0
     assert hold_budget(None, 0) == 24.0  # nothing known: 30 s assumed
+
+
+def test_a_runtime_ending_the_tap_ends_the_hold(server, tmp_path):
+    """SIGTERM to a tap holding a call (the runtime gave up): the hook's answer, at once."""
+    stream = tmp_path / "s.jsonl"
+    tap = start_tap(stream, os.environ["XDG_RUNTIME_DIR"])
+    held_one(server)
+    tap.send_signal(signal.SIGTERM)
+    out, _err, code = finish(tap, timeout=10)  # well before the 46 s hold would end
+    assert (out, code) == (b"", 0)
+    assert records(stream)[0]["held"]["released_by"] == "runtime-ended"
+
+
+def test_an_answer_too_big_to_hold_is_not_offered(server, tmp_path):
+    stream = tmp_path / "s.jsonl"
+    big = ["sh", "-c", "cat >/dev/null; head -c 5000000 /dev/zero | tr '\\\\0' x"]
+    out, _err, code = finish(start_tap(stream, os.environ["XDG_RUNTIME_DIR"], hook=big))
+    assert len(out) == 5_000_000 and code == 0
+    assert not server.held() and "held" not in records(stream)[0]

@@ -109,7 +109,9 @@ def held_word(head: RecordHead) -> str:
     """`denied`, `passed` (the hook's answer, by a person), `deadline`, `gone`..."""
     held = head.held
     if held.released_by != "person":
-        return "gone" if held.released_by == "dashboard-gone" else held.released_by
+        return {"dashboard-gone": "gone", "runtime-ended": "ended"}.get(
+            held.released_by, held.released_by
+        )
     return _HELD_WORDS.get(held.action, "passed")
 
 
