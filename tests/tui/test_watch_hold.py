@@ -177,3 +177,30 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
         assert head.held.released_by == "dashboard-gone"
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+def test_a_bad_intercept_gets_one_line(tmp_path, monkeypatch, capsys):
+    import os
+    import subprocess
+
+    from hooktui.tui.cli import watch as watch_cli
+
+    from tests.conftest import HOOKTUI
+
+    res = subprocess.run(
+        [HOOKTUI, "watch", "--intercept", "tool:(", str(tmp_path / "s.jsonl")],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert res.returncode == 2
+    assert res.stderr.startswith("hooktui watch: --intercept: ") and res.stderr.count("\n") == 1
+    # A state directory open to others is refused, not used.
+    open_dir = tmp_path / "run"
+    (open_dir / "hooktui").mkdir(parents=True)
+    os.chmod(open_dir / "hooktui", 0o755)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(open_dir))
+    assert watch_cli._holding("tool:Bash") is False
+    err = capsys.readouterr().err
+    assert "open to other users" in err and err.count("\n") == 1
+    assert not (open_dir / "hooktui" / "hold.sock").exists()

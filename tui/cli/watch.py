@@ -54,6 +54,8 @@ def main(argv: list[str]) -> int:
         if os.path.exists(path) and not os.access(path, os.R_OK):
             sys.stderr.write(f"hooktui watch: cannot read {path}: permission denied\n")
             return 2
+    if args.intercept.strip() and not _valid_filter(args.intercept):
+        return 2
     if not sys.stdout.isatty() or not sys.stdin.isatty():
         sys.stderr.write(
             "hooktui watch: needs a terminal (for scripts and CI logs use `hooktui show`)\n"
@@ -76,6 +78,17 @@ def main(argv: list[str]) -> int:
         if hold is not None:
             hold.close()
     return result if isinstance(result, int) else 0
+
+
+def _valid_filter(expr: str) -> bool:
+    from hooktui.tap.read.filter import FilterError, compile_filter
+
+    try:
+        compile_filter(expr)
+    except FilterError as exc:
+        sys.stderr.write(f"hooktui watch: --intercept: {exc}\n")
+        return False
+    return True
 
 
 def _holding(expr: str):
