@@ -1,14 +1,15 @@
 """The frames tap and dashboard exchange: a 4-byte length, then one JSON object.
 
-Bytes travel as base64 text (`binascii`, a C module). Both sides call these
-with a connected socket object (the tap's `_socket.socket`, the dashboard's
+Bytes travel as base64 text (`binascii`, a C module); JSON goes through the
+recorder's `_json`-only module (stdlib `json` pulls in `re`: tens of ms on
+every tapped call while a dashboard listens). Both sides call these with a
+connected socket object (the tap's `_socket.socket`, the dashboard's
 `socket.socket`: the same methods).
 """
 
-from __future__ import annotations
-
 import binascii
-import json
+
+from hooktui.tap.record import jsonio
 
 MAX_FRAME = 64 << 20  # a call's request and answer; beyond this the peer is not ours
 
@@ -26,7 +27,7 @@ def unb64(text: str) -> bytes:
 
 
 def send(sock, message: dict) -> None:
-    body = json.dumps(message, separators=(",", ":")).encode()
+    body = jsonio.dumps(message)
     sock.sendall(len(body).to_bytes(4, "big") + body)
 
 
@@ -41,7 +42,10 @@ def receive(sock) -> dict | None:
     body = _exactly(sock, size)
     if body is None:
         raise WireError("the connection closed inside a frame")
-    message = json.loads(body)
+    try:
+        message = jsonio.loads(body)
+    except jsonio.NotJSON as exc:
+        raise WireError(f"a frame that is not JSON: {exc}") from None
     if not isinstance(message, dict):
         raise WireError("a frame that is not an object")
     return message
