@@ -222,3 +222,12 @@ def test_an_answer_too_big_to_hold_is_not_offered(server, tmp_path):
     out, _err, code = finish(start_tap(stream, os.environ["XDG_RUNTIME_DIR"], hook=big))
     assert len(out) == 5_000_000 and code == 0
     assert not server.held() and "held" not in records(stream)[0]
+
+
+def test_a_regular_install_ships_the_hold_package():
+    """`pip install .` installs the listed packages only (pyproject's explicit list)."""
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert "hooktui.tap.hold" in pyproject["tool"]["setuptools"]["packages"]
