@@ -12,7 +12,7 @@ import posix
 import time
 
 from hooktui.tap.hold import wire
-from hooktui.tap.hold.budget import hold_budget
+from hooktui.tap.hold.budget import MAX_HOLD_S, hold_budget
 
 # How long the dashboard may take to say hold or pass (it builds the record, matches).
 OFFER_TIMEOUT_S = 2.0
@@ -75,7 +75,7 @@ def _hold(sock, call: dict, own: Answer, t0: float, signals) -> Answer:
     if not reply or not reply.get("hold"):
         return own
     held_at = time.monotonic()
-    budget = float(reply.get("budget_s") or 0)
+    budget = min(float(reply.get("budget_s") or 0), MAX_HOLD_S)
     if call.get("timeout_ms") is not None:
         budget = min(budget, hold_budget(call["timeout_ms"], held_at - t0))
     by, decision = _wait(sock, held_at + budget, signals)

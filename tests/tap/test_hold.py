@@ -231,3 +231,21 @@ def test_a_regular_install_ships_the_hold_package():
 
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
     assert "hooktui.tap.hold" in pyproject["tool"]["setuptools"]["packages"]
+
+
+def test_a_bad_offer_is_hung_up_on_and_the_dashboard_goes_on(server, tmp_path):
+    from hooktui.tap.hold import wire
+
+    for frame in (b"\x00\x00\x00\x05[1,2", b'\x00\x00\x00\x0b{"argv": 5}'):
+        probe = socket.socket(socket.AF_UNIX)
+        probe.connect(server.path)
+        probe.sendall(frame)
+        probe.shutdown(socket.SHUT_WR)
+        probe.settimeout(10)
+        assert wire.receive(probe) is None  # closed without a word
+        probe.close()
+    stream = tmp_path / "s.jsonl"
+    tap = start_tap(stream, os.environ["XDG_RUNTIME_DIR"])
+    call = held_one(server)[0]
+    server.release(call.number, answers.own())
+    assert finish(tap)[2] == 0
