@@ -89,11 +89,35 @@ class Redaction(msgspec.Struct, kw_only=True):
     digest: str  # short sha256 of the secret, same as in the marker
 
 
+class HeldAnswer(msgspec.Struct, kw_only=True):
+    """What the runtime got instead of the hook's answer (a person decided at a breakpoint)."""
+
+    decision: str = ""  # the verdict the runtime takes from it
+    reason: str = ""
+    exit_code: int = 0
+    stdout: str = ""  # as sent (UTF-8, U+FFFD for other bytes); "" with `--capture digest`
+    stderr: str = ""
+
+
+class Held(msgspec.Struct, kw_only=True):
+    """A call a dashboard held at a breakpoint (tap/hold) before the runtime had the answer.
+
+    The record's own stdout/stderr/exit_code/decision stay the hook's; `sent`
+    is what went to the runtime instead, absent when that was the hook's answer.
+    """
+
+    held_ms: float = 0.0
+    released_by: str = ""  # "person" | "deadline" | "dashboard-gone" | "runtime-ended"
+    action: str = ""  # "hook" (its own answer) | "allow" | "deny" | "edit" | "answer"
+    sent: HeldAnswer | None = None
+
+
 class Record(msgspec.Struct, kw_only=True):
     """One JSON line of a stream: one hook call, request and answer.
 
     Every field is written, defaults included, so a reader (or jq) never has to
-    guess; only `updated_input`/`updated_output` are absent when unset.
+    guess; only `updated_input`/`updated_output` are absent when unset, and
+    `held` when no dashboard held the call.
     """
 
     v: int = SCHEMA_VERSION
@@ -138,6 +162,7 @@ class Record(msgspec.Struct, kw_only=True):
     capture: str = "redacted"
     tap_version: str = ""
     tap_error: str = ""  # set when the tap itself hit a problem while recording
+    held: Held | UnsetType = msgspec.UNSET
 
     def __post_init__(self) -> None:
         # Runs for every Record decoded or built: an older record is brought up
@@ -202,6 +227,11 @@ class HookHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     timeout_ms: int | None = None
 
 
+class HeldHead(msgspec.Struct, omit_defaults=True, kw_only=True):
+    released_by: str = ""  # "" when the call was not held
+    action: str = ""
+
+
 class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     """The part of a Record a list row, a header count or a filter needs.
 
@@ -228,6 +258,7 @@ class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     session_id: str = ""
     agent_id: str = ""
     hook: HookHead = msgspec.field(default_factory=HookHead)
+    held: HeldHead = msgspec.field(default_factory=HeldHead)
 
 
 # One reusable encoder/decoder per type (msgspec builds them once).

@@ -17,6 +17,7 @@ import posix
 import sys
 import time
 
+from hooktui.tap.hotpath.capture import HEAD
 from hooktui.tap.hotpath.pump import decode_status, pump, read_all
 from hooktui.tap.hotpath.signals import Forwarder, die_by, restore_dispositions
 from hooktui.tap.hotpath.spawn import spawn, spawn_exit_code, spawn_message
@@ -153,17 +154,46 @@ def main(argv: list[str]) -> int:
         _run_recorder(_tap_call(opts, *args, killed=timed_out))
 
     watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed)
-    # The hook's output goes through to the caller as it arrives (fds 1 and 2).
+    # The hook's output goes through to the caller as it arrives (fds 1 and 2),
+    # unless a dashboard may hold the call: then it is kept until it decides.
+    hold = _hold_socket()
     request, out, err, status, _ = pump(
-        pid, in_w, out_r, err_r, src_fd=0, out_fd=1, err_fd=2, watchdog=watchdog, signals=signals
+        pid,
+        in_w,
+        out_r,
+        err_r,
+        src_fd=0,
+        out_fd=-1 if hold else 1,
+        err_fd=-1 if hold else 2,
+        watchdog=watchdog,
+        signals=signals,
+        keep=None if hold else HEAD,
     )
     watchdog.dismiss()  # first thing: the call is the tap's own to record again
     code, sig = decode_status(status)
     _note_signals(opts, signals, t0)
-    # The hook has answered; the runtime has its output but not yet the exit
-    # status. A step that holds a call before answering goes here.
-    _record(opts, request, out, err, code, sig, started_at, t0, "")
-    return _answer(code, sig)
+    answer, held = (code, sig), None
+    if hold:  # the hook has answered; the runtime has nothing yet
+        from hooktui.tap.hold.client import hold_and_answer
+
+        args = (request, out, err, code, sig, started_at, t0, signals)
+        *answer, held = hold_and_answer(hold, opts, *args)
+    _record(opts, request, out, err, code, sig, started_at, t0, "", held)
+    return _answer(*answer)
+
+
+def _hold_socket() -> bytes:
+    """The socket of a dashboard holding breakpoints (tap/hold/place.py), or b"".
+
+    One stat on every call: no dashboard with a breakpoint, no socket.
+    """
+    run = posix.environ.get(b"XDG_RUNTIME_DIR", b"")
+    base = run + b"/hooktui" if run[:1] == b"/" else b"/tmp/hooktui-%d" % posix.getuid()
+    try:
+        posix.stat(base + b"/hold.sock")
+    except OSError:
+        return b""
+    return base + b"/hold.sock"
 
 
 def _not_started(opts: dict, exc: OSError, started_at: float, t0: float) -> int:
@@ -269,17 +299,17 @@ def _exit(code: int) -> int:
     return code
 
 
-def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> None:
+def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error, held=None) -> None:
     """Hand the call to the recorder: in a detached child, or here with --wait."""
-    duration_ms = (time.monotonic() - t0) * 1000
+    duration_ms = held.pop("hook_ms") if held else (time.monotonic() - t0) * 1000
     args = (request, out, err, code, sig, started_at, duration_ms, spawn_error)
     if opts["wait"] or posix.environ.get(b"HOOKTUI_TAP_WAIT") == b"1":
-        _run_recorder(_tap_call(opts, *args))
+        _run_recorder(_tap_call(opts, *args, held=held))
         return
     try:
         pid = posix.fork()
     except OSError:
-        _run_recorder(_tap_call(opts, *args))  # no fork: record before answering
+        _run_recorder(_tap_call(opts, *args, held=held))  # no fork: record before answering
         return
     if pid:
         # Out of the hook's process group before the tap exits: a caller that
@@ -303,13 +333,13 @@ def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error) -> 
             posix.dup2(null, fd)
         posix.closerange(3, 1 << 16)
         restore_dispositions()
-        _run_recorder(_tap_call(opts, *args))
+        _run_recorder(_tap_call(opts, *args, held=held))
     finally:
         posix._exit(0)
 
 
 def _tap_call(
-    opts, request, out, err, code, sig, started_at, duration_ms, spawn_error, killed=None
+    opts, request, out, err, code, sig, started_at, duration_ms, spawn_error, killed=None, held=None
 ):
     """The one struct the recorder takes (tap/record/tapcall.py).
 
@@ -339,6 +369,7 @@ def _tap_call(
         forwarded=bool(opts.get("forwarded")),
         startup_ms=opts.get("startup_ms", 0.0),
         killed=killed,
+        held=held,
     )
 
 

@@ -74,6 +74,13 @@ TERMS: tuple[Term, ...] = (
         ("exit_code",),
     ),
     Term("signal", "number", "signal", "the signal that ended the hook", "signal=9"),
+    Term(
+        "held",
+        "text",
+        "held.released_by",
+        "held at a breakpoint, let go by: person deadline dashboard-gone runtime-ended; any: held:?*",
+        "held:person",
+    ),
 )
 
 # The language around the terms, as (what to type, what it does).

@@ -157,6 +157,28 @@ def assemble(
     fields.update(stdout=None, stderr=None, redactions=[], capture=call.capture)
     fields["tap_version"] = tap_version
     fields["tap_error"] = judged.problem or problem
+    if call.held:
+        fields["held"] = held_fields(call.held, call.capture)
+    return fields
+
+
+def held_fields(held: dict, capture: str) -> dict:
+    """The record's `held` (model.Held): the hold, and what was sent instead of the hook's answer."""
+    fields = {
+        "held_ms": round(float(held.get("held_ms") or 0), 3),
+        "released_by": str(held.get("released_by") or ""),
+        "action": str(held.get("action") or "hook"),
+    }
+    sent = held.get("sent")
+    if sent:
+        keep = capture != "digest"  # an answer may quote the tool's output
+        fields["sent"] = {
+            "decision": str(sent.get("decision") or ""),
+            "reason": str(sent.get("reason") or ""),
+            "exit_code": int(sent.get("exit_code") or 0),
+            "stdout": sent["stdout"].decode("utf-8", "replace") if keep else "",
+            "stderr": sent["stderr"].decode("utf-8", "replace") if keep else "",
+        }
     return fields
 
 

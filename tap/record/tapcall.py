@@ -64,6 +64,7 @@ class TapCall:
         "exit_code",
         "fail_closed",
         "forwarded",
+        "held",
         "killed",
         "label",
         "request",
@@ -101,6 +102,7 @@ class TapCall:
         forwarded: bool = False,
         startup_ms: float = 0.0,
         killed: bool | None = None,
+        held: dict | None = None,
     ) -> None:
         self.argv = argv
         self.request = request
@@ -121,6 +123,7 @@ class TapCall:
         self.forwarded = forwarded
         self.startup_ms = startup_ms
         self.killed = killed
+        self.held = held
 
     def __repr__(self) -> str:
         return f"TapCall(argv={self.argv!r}, exit_code={self.exit_code}, signal={self.signal})"

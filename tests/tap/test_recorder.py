@@ -96,7 +96,9 @@ def test_the_line_holds_every_record_field_in_order():
     raw = json.dumps(REQUEST).encode()
     fields = build_record(call(raw, b'{"decision":"block","reason":"no"}'))
     order = [
-        f for f in model.Record.__struct_fields__ if f not in ("updated_input", "updated_output")
+        f
+        for f in model.Record.__struct_fields__
+        if f not in ("updated_input", "updated_output", "held")
     ]
     assert list(fields) == order
     assert list(fields["hook"]) == [f for f in model.HookInfo.__struct_fields__ if f != "escaped"]

@@ -25,6 +25,7 @@ from hooktui.tui.app.palette import BindingCommands
 from hooktui.tui.app.spool import Spools
 from hooktui.tui.app.watch_commands import WatchCommands
 from hooktui.tui.app.watch_filter import WatchFilter
+from hooktui.tui.app.watch_hold import WatchHold
 from hooktui.tui.app.watch_io import WatchIO
 from hooktui.tui.app.watch_keys import WATCH_BINDINGS
 from hooktui.tui.app.watch_patterns import WatchPatterns
@@ -33,6 +34,7 @@ from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.detail import DetailPane, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.header import ColumnHeader, HeaderState, StatsHeader
+from hooktui.tui.app.widgets.held import HeldPanel
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.patterns import PatternsPanel
 from hooktui.tui.cli.format import printable
@@ -54,7 +56,7 @@ def display_path(path: str) -> str:
     return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
 
 
-class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, App[int]):
+class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, WatchHold, App[int]):
     """`hooktui watch`: every recorded hook call, live."""
 
     CSS_PATH = "hooktui.tcss"
@@ -70,8 +72,11 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, App[int]):
     detail_full: var[bool] = var(False)
     paused: var[bool] = var(False)  # new records are held back, not applied
 
-    def __init__(self, paths: list[str], *, tz: tzinfo | None = None, live: bool = True) -> None:
+    def __init__(
+        self, paths: list[str], *, tz: tzinfo | None = None, live: bool = True, hold=None
+    ) -> None:
         super().__init__()
+        self._hold_at_start = hold  # a HoldServer holding --intercept's breakpoint
         self.names = [str(p) for p in paths]  # as the user gave them
         # What is read: the same paths, except a pipe or FIFO, read through a spool file.
         self.spools = Spools()
@@ -110,7 +115,10 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, App[int]):
         self.detail = DetailPane(TAB_TITLES, id="detail")
         self.patterns = PatternsPanel(id="patterns")
         self.filter_bar = FilterBar(id="filter")
-        self.body = Vertical(self.calls, self.empty, self.detail, self.patterns, id="body")
+        self.held_panel = HeldPanel(id="held")  # calls a breakpoint holds come first
+        self.body = Vertical(
+            self.held_panel, self.calls, self.empty, self.detail, self.patterns, id="body"
+        )
         yield self.header
         self.columns = ColumnHeader(id="columns")
         yield self.columns
@@ -129,12 +137,14 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, App[int]):
         self.detail.clear("no call selected")
         self._update_empty()
         self._flush_header()
+        self.start_holding(self._hold_at_start)
         if self.live:
             self._follow_streams()
         else:
             self._load_once()
 
     async def on_unmount(self) -> None:
+        self.stop_holding()
         self._stop.set()
         self.spools.remove()
 

@@ -92,6 +92,14 @@ WATCH_BINDINGS: list[BindingType] = [
         tooltip="pause: hold new records back, resume shows them",
         id="watch.pause",
     ),
+    Binding(
+        "i",
+        "intercept",
+        "Intercept",
+        show=False,
+        tooltip="breakpoint: hold calls matching a filter before the runtime has them",
+        id="watch.intercept",
+    ),
     Binding("m", "mark", "Mark", show=False, tooltip="mark the selected call", id="watch.mark"),
     Binding(
         "M",

@@ -34,6 +34,13 @@ def parser() -> argparse.ArgumentParser:
         action="store_false",
         help="read the streams once; do not follow them as they grow",
     )
+    p.add_argument(
+        "--intercept",
+        metavar="EXPR",
+        default="",
+        help="hold calls matching EXPR (the filter language) before the runtime has the "
+        "answer: allow, deny or edit them (`i` in the dashboard changes it)",
+    )
     return p
 
 
@@ -47,10 +54,15 @@ def main(argv: list[str]) -> int:
         if os.path.exists(path) and not os.access(path, os.R_OK):
             sys.stderr.write(f"hooktui watch: cannot read {path}: permission denied\n")
             return 2
+    if args.intercept.strip() and not _valid_filter(args.intercept):
+        return 2
     if not sys.stdout.isatty() or not sys.stdin.isatty():
         sys.stderr.write(
             "hooktui watch: needs a terminal (for scripts and CI logs use `hooktui show`)\n"
         )
+        return 2
+    hold = _holding(args.intercept) if args.intercept.strip() else None
+    if hold is False:
         return 2
     from hooktui.tui.app.watch import WatchApp
 
@@ -58,6 +70,36 @@ def main(argv: list[str]) -> int:
         [os.path.abspath(p) for p in paths],
         tz=UTC if args.utc else None,
         live=args.live,
+        hold=hold,
     )
-    result = app.run()
+    try:
+        result = app.run()
+    finally:
+        if hold is not None:
+            hold.close()
     return result if isinstance(result, int) else 0
+
+
+def _valid_filter(expr: str) -> bool:
+    from hooktui.tap.read.filter import FilterError, compile_filter
+
+    try:
+        compile_filter(expr)
+    except FilterError as exc:
+        sys.stderr.write(f"hooktui watch: --intercept: {exc}\n")
+        return False
+    return True
+
+
+def _holding(expr: str):
+    """A HoldServer holding `expr`, or False after saying why not (one line)."""
+    from hooktui.tap.hold.server import HoldError, HoldServer
+    from hooktui.tap.read.filter import FilterError
+
+    server = HoldServer()
+    try:
+        server.set_breakpoint(expr)
+    except (FilterError, HoldError) as exc:
+        sys.stderr.write(f"hooktui watch: --intercept: {exc}\n")
+        return False
+    return server

@@ -95,8 +95,24 @@ def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool, color: b
     if head.reason and head.summary:
         # The hook's reason beside the input: why it was denied, at a glance.
         summary.append(f"  {short(head.reason)}", style=Style(dim=True))
+    if head.held.released_by:  # held at a breakpoint: say what became of it, first
+        summary = Text.assemble((f"⏸ {held_word(head)} ", HELD), summary, no_wrap=True, end="")
     cells["summary"] = summary
     return cells_row(WATCH_COLUMNS, width, cells)
+
+
+HELD = Style(color="yellow", bold=True)
+_HELD_WORDS = {"allow": "allowed", "deny": "denied", "edit": "edited", "answer": "answered"}
+
+
+def held_word(head: RecordHead) -> str:
+    """`denied`, `passed` (the hook's answer, by a person), `deadline`, `gone`..."""
+    held = head.held
+    if held.released_by != "person":
+        return {"dashboard-gone": "gone", "runtime-ended": "ended"}.get(
+            held.released_by, held.released_by
+        )
+    return _HELD_WORDS.get(held.action, "passed")
 
 
 def columns_for(width: int) -> SimpleNamespace:

@@ -1,0 +1,135 @@
+"""Watch's breakpoints: `i` sets, changes or clears one; held calls wait first in the body.
+
+The HoldServer (tap/hold/server.py) does the work off the UI thread; it tells
+the app its queue changed with a message, and the app redraws the held panel.
+A held call's keys (widgets/held.py) decide it: the hook's own answer, allow,
+deny (asking a reason) or an edit (held_edit.py).
+"""
+
+from __future__ import annotations
+
+from hooktui.tap.hold import answers
+from hooktui.tap.hold.server import HoldError, HoldServer
+from hooktui.tap.read.filter import FilterError
+from hooktui.tui.app.held_edit import EditHeld
+from hooktui.tui.app.widgets.held import HeldList
+from hooktui.tui.app.widgets.prompt import PathPrompt
+from textual.message import Message
+
+
+class BreakpointPrompt(PathPrompt):
+    """The `i` prompt: an empty line clears the breakpoint (esc leaves it as it was)."""
+
+    def on_input_submitted(self, event) -> None:
+        event.stop()
+        event.prevent_default()  # not PathPrompt's too: it answers None for an empty line
+        self.dismiss(event.value.strip())
+
+
+class HeldChanged(Message):
+    """The server's queue changed (posted from its threads)."""
+
+
+class WatchHold:
+    """Mixed into WatchApp; `self.hold` is the app's HoldServer (None until `i` or --intercept)."""
+
+    hold: HoldServer | None = None
+
+    def start_holding(self, server: HoldServer | None) -> None:
+        """At mount: a server already holding the --intercept breakpoint, or None."""
+        self.hold = server
+        if server is not None:
+            server.on_change = lambda: self.post_message(HeldChanged())
+            self.post_message(HeldChanged())  # calls held before the app was up
+            self._breakpoint_shown()
+        self.set_interval(0.5, self._tick_held)
+
+    def stop_holding(self) -> None:
+        if self.hold is not None:
+            self.hold.close()  # every held call goes on with the hook's answer
+
+    def _server(self) -> HoldServer:
+        if self.hold is None:
+            self.hold = HoldServer(on_change=lambda: self.post_message(HeldChanged()))
+        return self.hold
+
+    # -- `i`: the breakpoint -------------------------------------------------------
+
+    def action_intercept(self) -> None:
+        current = self.hold.expr if self.hold is not None else ""
+        question = "hold calls matching (the filter language; empty clears the breakpoint):"
+        hint = "enter sets · esc cancels · e.g. tool:Bash decision:deny"
+        self.push_screen(BreakpointPrompt(question, current, hint), self._set_breakpoint)
+
+    def _set_breakpoint(self, expr: str | None) -> None:
+        if expr is None:
+            return
+        try:
+            self._server().set_breakpoint(expr)
+        except (FilterError, HoldError) as exc:
+            self.notify(f"breakpoint not set: {exc}", severity="error")
+            return
+        self._breakpoint_shown()
+
+    def _breakpoint_shown(self) -> None:
+        expr = self.hold.expr if self.hold is not None else ""
+        self.sub_title = f"⏸ holding {expr}" if expr else ""
+        self.notify(f"holding calls matching {expr}" if expr else "breakpoint cleared")
+
+    # -- the queue ---------------------------------------------------------------
+
+    def on_held_changed(self, message: HeldChanged) -> None:
+        calls = self.hold.held() if self.hold is not None else []
+        had = self.held_panel.has_class("-holding")
+        self.held_panel.show(calls)
+        if calls and not had and self.focused is self.calls:
+            self.held_panel.list.focus()
+        elif not calls and had and self.focused is self.held_panel.list:
+            self.calls.focus()
+
+    def _tick_held(self) -> None:
+        if self.held_panel.has_class("-holding"):
+            self.held_panel.tick()
+
+    def on_held_list_decide(self, message: HeldList.Decide) -> None:
+        call = self.held_panel.calls.get(message.number)
+        if call is None:
+            return
+        if message.how == "hook":
+            self._release(call, answers.own())
+        elif message.how == "allow":
+            self._encoded(call, answers.allow)
+        elif message.how == "deny":
+            question = f"deny {call.record.summary or call.record.tool_name}: the reason"
+            hint = "enter denies · esc back (still held)"
+            self.push_screen(
+                PathPrompt(question, "denied from hooktui", hint),
+                lambda reason: reason is not None and self._encoded(call, answers.deny, reason),
+            )
+        elif message.how == "edit":
+            record = call.record
+            tool_input = record.tool_input if record.event == "pre_tool_use" else None
+            self.push_screen(
+                EditHeld(tool_input, record.stdout.data), lambda done: self._edited(call, done)
+            )
+
+    def _edited(self, call, done) -> None:
+        if done is None:
+            return
+        kind, value = done
+        if kind == "input":
+            self._encoded(call, answers.rewrite, value)
+        else:
+            self._encoded(call, answers.typed, value, call.record.exit_code or 0)
+
+    def _encoded(self, call, make, *args) -> None:
+        try:
+            frame = make(call, *args)
+        except ValueError as exc:  # the runtime has no such answer here: still held
+            self.notify(str(exc), severity="error")
+            return
+        self._release(call, frame)
+
+    def _release(self, call, frame: dict) -> None:
+        if self.hold is None or not self.hold.release(call.number, frame):
+            self.notify("that call is no longer held (its deadline passed)", severity="warning")
