@@ -19,8 +19,10 @@ from typing import Any
 
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.filter import filter_fields
+from hooktui.tap.read.filter_pass import FilterPass, Matched, shifted
 from hooktui.tap.read.index import INDEXED, Columns, end_of, merge_batches
 from hooktui.tap.read.index_heads import FileHeads
+from hooktui.tap.read.index_select import select_indexed
 from hooktui.tap.read.index_stats import ColumnStats
 from hooktui.tap.read.reader import BadLine, merge_lazily, time_keyed
 from hooktui.tap.read.stats import SPARK_MINUTES, STRAGGLERS, Stats
@@ -109,14 +111,11 @@ def as_batch(entries: Columns | Sequence[Entry], like: Columns) -> Columns:
 
 # Entries made for rows asked for, kept so the same row gives the same object.
 ENTRIES_KEPT = 1024
+# A filter reading the files tests up to this many rows at once, more in a FilterPass
+# (when the view has `background` on): a few tens of milliseconds.
+SYNC_ROWS = 4096
 
 Predicate = Callable[[RecordHead], bool]
-
-
-class _Row:
-    """The indexed fields of one row, for a predicate that reads only those."""
-
-    __slots__ = tuple(INDEXED)
 
 
 class CallView:
@@ -133,6 +132,12 @@ class CallView:
         self.filter_text = ""
         self._predicate: Predicate | None = None
         self.stats = ColumnStats(self.index, self.shown)
+        # With `background` on, a filter reading the files over many rows runs as a
+        # FilterPass: on_filter_pass(pass) asks for a worker to run it (see filter_pass).
+        self.background = False
+        self.filter_pass: FilterPass | None = None
+        self.on_filter_pass: list[Callable[[FilterPass], None]] = []
+        self._prepended = 0  # rows prepended so far: a pass's row numbers shift by them
         # on_added(first_new_row, count); on_refresh(): the whole view changed;
         # on_prepended(rows, shown_rows): older rows came in before all others.
         self.on_added: list[Callable[[int, int], None]] = []
@@ -257,7 +262,8 @@ class CallView:
             return 0
         self._take_heads(batch)
         self.index.prepend(batch)
-        new_rows = self._select(range(count))
+        self._prepended += count
+        new_rows = self._select(range(count), defer=True)
         shown = array("q", new_rows)
         shown.extend(map(count.__add__, self.shown))  # no list of a million ints meanwhile
         self._set_shown(shown)
@@ -310,7 +316,10 @@ class CallView:
 
     def rebuild(self) -> None:
         """Recompute the shown rows and the stats (filter, marks or data changed)."""
-        self._set_shown(array("q", self._select(range(len(self.index)))))
+        if self.filter_pass is not None:
+            self.filter_pass.cancel()
+            self.filter_pass = None
+        self._set_shown(array("q", self._select(range(len(self.index)), defer=True)))
         self.stats.clear()
         self.stats.add_rows(self.shown)
         for listener in self.on_refresh:
@@ -328,9 +337,49 @@ class CallView:
         row = bisect_left(self.shown, i)
         return row if row < len(self.shown) and self.shown[row] == i else None
 
+    # -- a filter applied off the UI thread ------------------------------------
+
+    @property
+    def filter_progress(self) -> float | None:
+        """The share of rows a filter pass has tested, while one runs; else None."""
+        p = self.filter_pass
+        return None if p is None or p.done else p.progress
+
+    def apply_matches(self, matched: Matched) -> int:
+        """A pass's piece: its matches (older than all shown) go first. Returns how many."""
+        p = matched.filter_pass
+        if p is not self.filter_pass or p.cancelled:
+            return 0  # a pass of a filter since replaced
+        p.applied += matched.tested
+        rows = shifted(matched.rows, self._prepended - matched.base)
+        if len(rows):
+            shown = array("q", rows)
+            shown.extend(self.shown)
+            self._set_shown(shown)
+            self.stats.add_rows(rows)
+            for listener in self.on_prepended:
+                listener(0, len(rows))
+        return len(rows)
+
+    def _defer(self, calls: array, fields: frozenset[str]) -> bool:
+        """Hand `calls` to the filter pass (started if need be) rather than test them now."""
+        if not self.background:
+            return False
+        p = self.filter_pass
+        if p is None or p.done:
+            # Nothing pending: a few rows are tested at once, in order with the rest.
+            if len(calls) <= SYNC_ROWS:
+                return False
+            if p is None:
+                p = self.filter_pass = FilterPass(self._predicate, fields, self.files)
+        if p.add(self.index, calls, self._prepended):
+            for listener in self.on_filter_pass:
+                listener(p)
+        return True
+
     # -- which rows show -----------------------------------------------------
 
-    def _select(self, rows: range) -> list[int]:
+    def _select(self, rows: range, defer: bool = False) -> list[int]:
         """The rows (index rows, in order) that the marks and the filter let through."""
         index = self.index
         if self.marked_only:
@@ -346,36 +395,10 @@ class CallView:
         calls = array("q", (i for i in candidates if not flags[i] & 1))
         fields = filter_fields(predicate)
         if fields <= INDEXED:
-            return _select_indexed(index, calls, sorted(fields), predicate)
+            return select_indexed(index, calls, sorted(fields), predicate)
+        if defer and self._defer(calls, frozenset(fields)):
+            return []  # the pass brings them in (apply_matches), newest first
         src, off = index.source, index.offset
         keys = ((src[i], off[i]) for i in calls)
         heads = self.files.many(keys, frozenset(fields))
         return [i for i, h in zip(calls, heads, strict=True) if h is not None and predicate(h)]
-
-
-def _select_indexed(index: Columns, rows: Sequence[int], fields: list[str], predicate) -> list[int]:
-    """Filter rows by the index alone: the predicate runs once per distinct value combination."""
-    if not fields:
-        return list(rows) if predicate(_Row()) else []
-    columns = []
-    for name in fields:
-        if name in index.text:
-            columns.append(index.text[name])
-        elif name == "timed_out":
-            columns.append(index.flags)
-        else:
-            columns.append(getattr(index, name))
-    keys = zip(*[map(column.__getitem__, rows) for column in columns], strict=True)
-    memo: dict[tuple, bool] = {}
-    out = []
-    append = out.append
-    for i, key in zip(rows, keys, strict=True):
-        hit = memo.get(key)
-        if hit is None:
-            row = _Row()
-            for name in fields:
-                setattr(row, name, index.value(name, i))
-            hit = memo[key] = bool(predicate(row))
-        if hit:
-            append(i)
-    return out

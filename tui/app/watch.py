@@ -84,6 +84,8 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, WatchHold, Ap
         self.tz = tz
         self.live = live
         self.view = CallView(self.paths)
+        self.view.background = True  # filters reading the files run in a worker (watch_filter)
+        self.view.on_filter_pass.append(self._start_filter_pass)
         self.state = HeaderState()
         self.state.title = (
             display_path(self.names[0]) if len(self.names) == 1 else f"{len(self.names)} streams"
@@ -253,6 +255,9 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, WatchHold, Ap
         text = Text(justify="center")
         if not self.loaded:
             text.append(f"reading {self.state.title} …", style="dim")
+            return text
+        if self.view.filter_progress is not None:
+            text.append(f"filtering … {printable(self.view.filter_text)}", style="dim")
             return text
         if self.view.total:
             text.append("no call matches", style="bold")

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+from hooktui.tap.read.filter_pass import FilterPass, Matched
 from hooktui.tui.app.widgets.detail import focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar, check_filter
+from textual import work
 from textual.actions import SkipAction
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input
+from textual.worker import get_current_worker
 
 # How long the filter waits for typing to stop before refiltering everything.
 FILTER_DEBOUNCE = 0.08
+
+
+class FilterMatched(Message):
+    """A piece of a filter pass, tested off the UI thread (`filter_pass.Matched`)."""
+
+    def __init__(self, matched: Matched) -> None:
+        super().__init__()
+        self.matched = matched
 
 
 class WatchFilter:
@@ -17,6 +29,25 @@ class WatchFilter:
 
     _filter_timer = None
     _pending_filter: tuple[str, object] | None = None
+
+    # -- a filter that reads the files, off the UI thread ----------------------
+
+    def _start_filter_pass(self, filter_pass: FilterPass) -> None:
+        """The view's on_filter_pass: run the pass in a worker thread."""
+        self._run_filter_pass(filter_pass)
+
+    @work(thread=True, group="filter")
+    def _run_filter_pass(self, filter_pass: FilterPass) -> None:
+        # Stops within a piece when the filter changes (the pass is cancelled) or on quit.
+        worker = get_current_worker()
+        filter_pass.run(
+            lambda matched: self.post_message(FilterMatched(matched)),
+            lambda: worker.is_cancelled,
+        )
+
+    def on_filter_matched(self, message: FilterMatched) -> None:
+        self.view.apply_matches(message.matched)
+        self._changed()  # the header's progress, the empty state
 
     # -- filter --------------------------------------------------------------
 

@@ -61,6 +61,10 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
     if view.filter_text:
         state_part.append("  filter ", style="dim")
         state_part.append(printable(view.filter_text), style="bold cyan")
+    filtering = getattr(view, "filter_progress", None)
+    if filtering is not None:
+        # The filter reads the files in a worker: what is shown so far are the newest matches.
+        state_part.append(f" filtering {filtering:.0%} ", style="bold black on magenta")
     if view.marked_only:
         state_part.append("  marked only", style="bold bright_cyan")
     spark = rate_part(view, minutes, wide=width >= 120)
@@ -74,7 +78,7 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
 
     line2 = Text(no_wrap=True, overflow="ellipsis")
     line2.append(" ")
-    if state.indexing is not None:
+    if state.indexing is not None or getattr(view, "filter_progress", None) is not None:
         line2.append("so far: ", style="italic")
     for decision in DECISIONS:
         count = stats.decisions.get(decision, 0)
