@@ -392,7 +392,10 @@ class CallView:
             return list(candidates)
         flags = index.flags
         # Bad lines only show unfiltered: a filter speaks about calls.
-        calls = array("q", (i for i in candidates if not flags[i] & 1))
+        if index.bad:
+            calls = array("q", (i for i in candidates if not flags[i] & 1))
+        else:
+            calls = array("q", candidates)  # no bad line: no row-by-row test
         fields = filter_fields(predicate)
         if fields <= INDEXED:
             return select_indexed(index, calls, sorted(fields), predicate)
