@@ -38,3 +38,21 @@ def wait_for_lines(path: Path, count: int, timeout: float = 15.0) -> list[bytes]
 
 def wait_for_records(path: Path, count: int, timeout: float = 15.0) -> list[dict]:
     return [json.loads(line) for line in wait_for_lines(path, count, timeout)]
+
+
+@pytest.fixture
+def snap_compare(snap_compare):
+    """pytest-textual-snapshot's `snap_compare`, with the app's animations off.
+
+    A snapshot is taken the moment `run_before` returns: a tab underline or a
+    scroll still sliding would be caught half-way, and differ run to run.
+    """
+
+    from textual.app import App
+
+    def compare(app, *args, **kwargs) -> bool:
+        if isinstance(app, App):
+            app.animation_level = "none"
+        return snap_compare(app, *args, **kwargs)
+
+    return compare

@@ -253,6 +253,7 @@ def test_snapshot_main_screen(session: Path, snap_compare):
 
 def test_snapshot_detail(session: Path, snap_compare):
     async def run_before(pilot) -> None:
+        assert pilot.app.animation_level == "none"  # no tab underline caught mid-slide
         await finished(pilot)
         await pilot.press("j", "enter")
 
