@@ -24,6 +24,7 @@ from hooktui.tui.cli.format import (
     short_event,
     short_runtime,
 )
+from hooktui.tui.cli.replay_text import RULES_CHANGED
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -33,6 +34,8 @@ TAB_TITLES = tuple(
     (tab, tab.capitalize()) for tab in ("summary", "request", "response", "diff", "raw")
 )
 FIELD_LIMIT = 4 * 1024
+# Marks a `before` that is today's reading of the recorded answer (the rules changed).
+RULES_MARK = "*"
 
 
 def _field(text: str) -> str:
@@ -123,7 +126,16 @@ def summary_text(r: Result) -> Text:
     if r.argv:
         text.append(f"ran       {short(shlex.join(r.argv), FIELD_LIMIT)}\n", style="grey62")
     text.append("\n")
-    text.append_text(_verdict_block("recorded", r.before))
+    if r.rules_changed:
+        # The runtime's rules changed: the recorded answer reads differently today,
+        # and the replay is compared with today's reading, not with what was written.
+        text.append_text(_verdict_block("recorded", r.recorded))
+        text.append("\n")
+        text.append(f"{RULES_CHANGED}: ", style="bold yellow")
+        text.append("the recorded answer, read by today's rules\n", style="yellow")
+        text.append_text(_verdict_block("today", r.before))
+    else:
+        text.append_text(_verdict_block("recorded", r.before))
     text.append("\n")
     text.append_text(_verdict_block("replayed", r.after))
     if r.flaky:
@@ -161,11 +173,15 @@ def response_text(r: Result) -> Text:
 
 
 def diff_text(r: Result) -> Text:
-    """The recorded and replayed verdicts as JSON, line by line: - recorded, + replayed."""
+    """The recorded and replayed verdicts as JSON, line by line: - recorded, + replayed.
+
+    When the rules changed since recording, the replay is compared with today's
+    reading of the recorded answer: the diff says so in its first line."""
     before = pretty_json(side(r.before)).splitlines()
     after = pretty_json(side(r.after)).splitlines() if r.after is not None else []
+    name = "today (the recorded answer, read by today's rules)" if r.rules_changed else "recorded"
     text = Text()
-    for line in difflib.unified_diff(before, after, "recorded", "replayed", lineterm="", n=50):
+    for line in difflib.unified_diff(before, after, name, "replayed", lineterm="", n=50):
         style = ""
         if line.startswith("+") and not line.startswith("+++"):
             style = "green3"
@@ -175,7 +191,8 @@ def diff_text(r: Result) -> Text:
             style = "grey50"
         text.append(printable(line) + "\n", style=style)
     if not text:
-        text.append("recorded and replayed verdicts are the same\n", style="grey50")
+        first = "today's reading of the recorded" if r.rules_changed else "recorded"
+        text.append(f"{first} and replayed verdicts are the same\n", style="grey50")
     return text
 
 
@@ -204,11 +221,15 @@ def result_cells(r: Result, color: bool = True) -> dict[str, Cell | Text]:
             return "-", Style(color="grey50")
         return decision_cell(v.decision, v.effect, v.failure, color=color)
 
+    before: Cell | Text = verdict(r.before)
+    if r.rules_changed:
+        # `*`: today's reading of the recorded answer, not what the session says (see NOTES).
+        before = Text.assemble((RULES_MARK, "bold yellow"), (before[0], before[1] or ""))
     return {
         "line": (str(r.line), Style(color="grey50")),
         "runtime": (short(short_runtime(rec.runtime), 64), None),
         "tool": (short(tool, 128), Style(bold=True)),
-        "before": verdict(r.before),
+        "before": before,
         "after": verdict(r.after) if r.cls != SKIPPED else ("-", Style(color="grey50")),
         "result": result_cell(r),
         "summary": (short(rec.summary), None),
