@@ -255,3 +255,17 @@ def test_snapshot_reproduce_screen(
         assert screen.result.after.decision == "allow"
 
     assert snap_compare(app, terminal_size=(120, 30), run_before=run_before)
+
+
+def test_without_colour_the_verdicts_carry_their_marks():
+    """NO_COLOR: a red deny would be a dim grey word; the list's marks say it instead."""
+    from hooktui.tap.model import Verdict
+    from rich.console import Console
+
+    table = reproduce_view.verdict_table(
+        None, Verdict(decision="deny", reason="destructive"), edited=False, color=False
+    )
+    console = Console(width=80, record=True, color_system=None)
+    console.print(table)
+    text = console.export_text()
+    assert "✗ deny" in text and "not run yet" in text and "destructive" in text

@@ -270,7 +270,8 @@ class ReplayScreen(Screen):
         if r is None:
             self.detail.clear("nothing selected")
         else:
-            self.detail.show((self.generation, r.index), lambda: build_tabs(r))
+            color = not self.app.no_color
+            self.detail.show((self.generation, r.index), lambda: build_tabs(r, color))
 
     def on_result_list_opened(self, message: ResultList.Opened) -> None:
         self.action_detail()

@@ -16,8 +16,6 @@ from hooktui.tap.model import Blob, Verdict
 from hooktui.tui.app.widgets.detail import clip, safe_text
 from hooktui.tui.cli.columns import Cell, decision_cell, short
 from hooktui.tui.cli.format import (
-    decision_label,
-    decision_style,
     format_latency,
     pretty_json,
     printable,
@@ -77,17 +75,16 @@ def result_cell(r: Result) -> Text:
     return text
 
 
-def _verdict_block(title: str, verdict: Verdict | None) -> Text:
+def _verdict_block(title: str, verdict: Verdict | None, color: bool = True) -> Text:
     text = Text()
     text.append(f"{title}\n", style="bold underline")
     if verdict is None:
         text.append("not run\n", style="grey50")
         return text
     text.append("decision  ")
-    text.append(
-        short(decision_label(verdict.decision, verdict.effect)),
-        style=decision_style(verdict.decision),
-    )
+    # As the list shows it: without colour (NO_COLOR) a mark says it, not a dim red.
+    label, style = decision_cell(verdict.decision, verdict.effect, color=color)
+    text.append(label, style=style or "")
     text.append("\n")
     if verdict.reason:
         text.append(f"reason    {_field(verdict.reason)}\n")
@@ -101,7 +98,7 @@ def _verdict_block(title: str, verdict: Verdict | None) -> Text:
     return text
 
 
-def summary_text(r: Result) -> Text:
+def summary_text(r: Result, color: bool = True) -> Text:
     rec = r.record
     text = Text()
     # Every field from the record is made safe for the terminal (one sanitizer).
@@ -121,7 +118,7 @@ def summary_text(r: Result) -> Text:
     if r.cls == SKIPPED:
         text.append(f"skipped   {_field(r.skip_reason)}\n", style="italic")
         text.append("\n")
-        text.append_text(_verdict_block("recorded", r.before))
+        text.append_text(_verdict_block("recorded", r.before, color))
         return text
     if r.argv:
         text.append(f"ran       {short(shlex.join(r.argv), FIELD_LIMIT)}\n", style="grey62")
@@ -129,15 +126,15 @@ def summary_text(r: Result) -> Text:
     if r.rules_changed:
         # The runtime's rules changed: the recorded answer reads differently today,
         # and the replay is compared with today's reading, not with what was written.
-        text.append_text(_verdict_block("recorded", r.recorded))
+        text.append_text(_verdict_block("recorded", r.recorded, color))
         text.append("\n")
         text.append(f"{RULES_CHANGED}: ", style="bold yellow")
         text.append("the recorded answer, read by today's rules\n", style="yellow")
-        text.append_text(_verdict_block("today", r.before))
+        text.append_text(_verdict_block("today", r.before, color))
     else:
-        text.append_text(_verdict_block("recorded", r.before))
+        text.append_text(_verdict_block("recorded", r.before, color))
     text.append("\n")
-    text.append_text(_verdict_block("replayed", r.after))
+    text.append_text(_verdict_block("replayed", r.after, color))
     if r.flaky:
         text.append("\nruns      ", style="bold magenta")
         text.append(short(", ".join(v.decision for v in r.runs)) + "\n")
@@ -236,11 +233,11 @@ def result_cells(r: Result, color: bool = True) -> dict[str, Cell | Text]:
     }
 
 
-def build_tabs(r: Result) -> dict[str, RenderableType]:
+def build_tabs(r: Result, color: bool = True) -> dict[str, RenderableType]:
     """Every tab for one result (the detail pane's worker runs it)."""
     request = r.record.request
     return {
-        "summary": summary_text(r),
+        "summary": summary_text(r, color),
         "request": safe_text(request if isinstance(request, str) else pretty_json(request)),
         "response": response_text(r),
         "diff": diff_text(r),

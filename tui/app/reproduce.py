@@ -163,7 +163,9 @@ class ReproduceScreen(Screen[None]):
         Binding("escape", "close", "Back", tooltip="back to watch", id="reproduce.close"),
     ]
     DEFAULT_CSS = """
-    ReproduceScreen #reproduce-head { height: 2; background: $panel; }
+    ReproduceScreen #reproduce-head {
+        height: 2; background: $panel; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     ReproduceScreen #reproduce-body { height: 1fr; }
     ReproduceScreen #request-side { width: 1fr; }
     ReproduceScreen #answer-side { width: 1fr; padding: 0 1; border-left: solid $primary 50%; }
@@ -267,7 +269,12 @@ class ReproduceScreen(Screen[None]):
             and self.result.record.request_format == "text"
         )
         view = answer_view(
-            self.record, self.result, edited=edited, running=self.running, sent_as_text=as_text
+            self.record,
+            self.result,
+            edited=edited,
+            running=self.running,
+            sent_as_text=as_text,
+            color=not self.app.no_color,
         )
         self.query_one("#answer", Static).update(view)
 

@@ -12,9 +12,8 @@ from hooktui.replay.report import Result
 from hooktui.tap.model import UNSET, Outcome, Record, Verdict
 from hooktui.tui.app.replay_tabs import CLASS_LOOK, DIRECTION_LOOK
 from hooktui.tui.app.widgets.detail import clip, safe_text
+from hooktui.tui.cli.columns import decision_cell
 from hooktui.tui.cli.format import (
-    decision_label,
-    decision_style,
     format_latency,
     pretty_json,
     printable,
@@ -86,12 +85,15 @@ def _fields(verdict: Verdict) -> list[tuple[str, str]]:
     return out
 
 
-def _decision(verdict: Verdict) -> Text:
-    label = decision_label(verdict.decision, verdict.effect)
-    return Text(printable(label), style=decision_style(verdict.decision))
+def _decision(verdict: Verdict, color: bool) -> Text:
+    # As the list shows it: without colour (NO_COLOR) a mark says it, not a dim red.
+    label, style = decision_cell(verdict.decision, verdict.effect, verdict.failure, color=color)
+    return Text(printable(label), style=style or "")
 
 
-def verdict_table(result: Result | None, recorded: Verdict, edited: bool) -> Table:
+def verdict_table(
+    result: Result | None, recorded: Verdict, edited: bool, color: bool = True
+) -> Table:
     """The recorded verdict beside the one the run gave (`≠` marks what differs).
 
     When the runtime's rules changed since the recording, today's reading of the
@@ -114,7 +116,8 @@ def verdict_table(result: Result | None, recorded: Verdict, edited: bool) -> Tab
         return Text("≠", style="bold gold1") if after is not None and a != b else Text("")
 
     cells = [
-        _decision(v) if v is not None else Text("not run yet", style="grey50") for _, v in columns
+        _decision(v, color) if v is not None else Text("not run yet", style="grey50")
+        for _, v in columns
     ]
     key = lambda v: v.decision + "/" + (v.effect or "")  # noqa: E731
     table.add_row("decision", mark(key(base), key(after)) if after else Text(""), *cells)
@@ -157,9 +160,11 @@ def answer_view(
     edited: bool,
     running: bool,
     sent_as_text: bool = False,
+    color: bool = True,
 ) -> RenderableType:
     """The right-hand side: verdicts side by side, then what the run printed."""
-    parts: list[RenderableType] = [verdict_table(result, record.verdict, edited), Text("")]
+    table = verdict_table(result, record.verdict, edited, color)
+    parts: list[RenderableType] = [table, Text("")]
     if running:
         parts.append(Text("running the hook on the request …", style="italic gold1"))
     if result is None:
