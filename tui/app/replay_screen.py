@@ -25,6 +25,7 @@ from hooktui.tui.app.replay_tabs import (
     RULES_MARK,
     TAB_TITLES,
     build_tabs,
+    left_out_text,
     result_json,
 )
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
@@ -34,7 +35,7 @@ from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.result_list import ResultList
 from hooktui.tui.app.widgets.rows import titles_row
 from hooktui.tui.cli.columns import REPLAY_COLUMNS
-from hooktui.tui.cli.format import count_of, printable
+from hooktui.tui.cli.format import printable
 from hooktui.tui.cli.replay_text import RULES_CHANGED
 from rich.text import Text
 from textual import on
@@ -49,19 +50,6 @@ NOTES = (
     "▲ loosened: stopped before, let through now.  ▼ tightened: the reverse.\n"
     f"{RULES_MARK} before: {RULES_CHANGED}; before is today's reading of the recorded answer."
 )
-
-
-def left_out_text(left_out: dict[str, int], hint: str) -> Text | None:
-    """One line: the records of other hooks that were not replayed, and how to include them."""
-    if not left_out:
-        return None
-    hooks = ", ".join(f"{printable(name)} ({n})" for name, n in left_out.items())
-    records = count_of(sum(left_out.values()), "record")
-    text = Text(f"left out {records} of other hooks: {hooks}", style="yellow")
-    if hint:
-        text.append(" · include them with ", style="yellow")
-        text.append(printable(hint), style="bold")
-    return text
 
 
 class ReplayScreen(Screen):

@@ -16,6 +16,7 @@ from hooktui.tap.model import Blob, Verdict
 from hooktui.tui.app.widgets.detail import clip, safe_text
 from hooktui.tui.cli.columns import Cell, decision_cell, short
 from hooktui.tui.cli.format import (
+    count_of,
     format_latency,
     pretty_json,
     printable,
@@ -243,3 +244,16 @@ def build_tabs(r: Result, color: bool = True) -> dict[str, RenderableType]:
         "diff": diff_text(r),
         "raw": safe_text(result_json(r)),
     }
+
+
+def left_out_text(left_out: dict[str, int], hint: str) -> Text | None:
+    """One line: the records of other hooks that were not replayed, and how to include them."""
+    if not left_out:
+        return None
+    hooks = ", ".join(f"{printable(name)} ({n})" for name, n in left_out.items())
+    records = count_of(sum(left_out.values()), "record")
+    text = Text(f"left out {records} of other hooks: {hooks}", style="yellow")
+    if hint:
+        text.append(" · include them with ", style="yellow")
+        text.append(printable(hint), style="bold")
+    return text
