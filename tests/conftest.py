@@ -38,3 +38,34 @@ def wait_for_lines(path: Path, count: int, timeout: float = 15.0) -> list[bytes]
 
 def wait_for_records(path: Path, count: int, timeout: float = 15.0) -> list[dict]:
     return [json.loads(line) for line in wait_for_lines(path, count, timeout)]
+
+
+@pytest.fixture
+def snap_compare(snap_compare):
+    """pytest-textual-snapshot's `snap_compare`, with nothing left to chance.
+
+    A snapshot is taken the moment `run_before` returns: a tab underline or a
+    scroll still sliding, or a text cursor in its blink, would be caught half-way
+    and differ run to run. So animations are off, and the cursors of the inputs
+    on screen stop blinking (shown steadily) before the picture is taken.
+    """
+    import inspect
+
+    from textual.app import App
+
+    def compare(app, *args, run_before=None, **kwargs) -> bool:
+        if isinstance(app, App):
+            app.animation_level = "none"
+
+        async def settled(pilot) -> None:
+            if run_before is not None:
+                result = run_before(pilot)
+                if inspect.isawaitable(result):
+                    await result
+            for widget in pilot.app.screen.query("Input, TextArea"):
+                widget.cursor_blink = False
+            await pilot.pause()
+
+        return snap_compare(app, *args, run_before=settled, **kwargs)
+
+    return compare

@@ -253,6 +253,7 @@ def test_snapshot_main_screen(session: Path, snap_compare):
 
 def test_snapshot_detail(session: Path, snap_compare):
     async def run_before(pilot) -> None:
+        assert pilot.app.animation_level == "none"  # no tab underline caught mid-slide
         await finished(pilot)
         await pilot.press("j", "enter")
 
@@ -286,3 +287,78 @@ async def test_the_list_has_no_row_cap():
         await pilot.pause()
         bottom = results_list.render_line(results_list.size.height - 1).text
         assert bottom.split()[0] == "12000"
+
+
+async def test_records_left_out_are_said_with_how_to_include_them(tmp_path: Path):
+    """`hooktui replay --policy` replays the hook it replaces; the screen says what it left."""
+    from hooktui.tui.app.replay import app_for
+    from hooktui.tui.cli.replay import parse_args, prepare
+
+    from tests.conftest import wait_for_records
+    from tests.replay.helpers import request_for, tap
+
+    guard = write_guard(tmp_path / "guard.py", V1)
+    stream = tmp_path / "session.jsonl"
+    record_session(stream, "claude-code", [PYTHON, str(guard)], COMMANDS[:3], tmp_path)
+    tap(stream, "codex", ["true"], request_for("codex", "ls", str(tmp_path)))
+    tap(stream, "codex", ["true"], request_for("codex", "pwd", str(tmp_path)))
+    wait_for_records(stream, 5)
+    job = prepare(parse_args([str(stream), "--policy", guard_command(guard), "--format", "json"]))
+    app = app_for(job, [])
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await finished(pilot)
+        assert len(screen.results) == 3
+        header = str(screen.query_one("#replay-header", Static).render())
+        assert "left out 2 records of other hooks: true (2) · include them with --hook all" in (
+            header
+        )
+        assert screen.report.left_out == {"true": 2}
+        await pilot.press("q")
+    assert app.return_value.left_out_hint == "--hook all"  # the report the command prints
+
+
+async def test_rules_changed_since_recording_is_said(tmp_path: Path):
+    """A record whose answer today's rules read differently (issue 9.4): header and detail."""
+    guard = write_guard(tmp_path / "guard.py", V1)
+    stream = tmp_path / "recorded.jsonl"
+    records = record_session(stream, "claude-code", [PYTHON, str(guard)], COMMANDS, tmp_path)
+    assert records[1]["decision"] == "deny"
+    # As if the hooktui of its day had read the deny as an allow.
+    records[1] = dict(records[1], decision="allow", reason="")
+    session = tmp_path / "old.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in records))
+    app = make_app(session, guard_command(guard))
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await finished(pilot)
+        header = str(screen.query_one("#replay-header", Static).render())
+        assert "*rules changed 1" in header
+        assert "unchanged 5" in header  # the same guard: no change is claimed
+        assert [r["before"] for r in rows(screen)][:3] == ["allow", "*deny", "deny"]
+        await pilot.press("j", "enter")
+        summary = await detail_text(pilot, screen, "summary")
+        recorded, today = summary.split("rules changed since recording", 1)
+        assert "recorded" in recorded and "allow" in recorded.split("recorded", 1)[1]
+        assert "today" in today and "deny" in today and "destructive" in today
+        await pilot.press("4")
+        diff = await detail_text(pilot, screen, "diff")
+        assert "today's reading of the recorded and replayed verdicts are the same" in diff
+
+
+async def test_the_tab_underline_is_under_the_active_tab(session: Path):
+    """The detail pane starts hidden; shown, its tab underline must sit under the active tab
+    (it stayed zero wide with animations off, and in snapshots)."""
+    from textual.widgets import Tabs
+
+    app = make_app(session, DENY_ALL)
+    app.animation_level = "none"
+    async with app.run_test(size=(110, 30)) as pilot:
+        screen = await finished(pilot)
+        for keys, tab in ((("j", "enter"), "summary"), (("4",), "diff")):
+            await pilot.press(*keys)
+            await pilot.pause(0.1)
+            tabs = screen.detail.query_one(Tabs)
+            active = tabs.active_tab
+            assert active is not None and active.id.endswith(tab)
+            underline = tabs.query_one("Underline")
+            span = active.virtual_region.shrink(active.styles.gutter).column_span
+            assert (underline.highlight_start, underline.highlight_end) == span != (1, 1)

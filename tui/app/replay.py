@@ -92,29 +92,38 @@ class ReplayApp(App[Report | None]):
         session: str = "",
         bad_lines: int = 0,
         watch: list[str] | None = None,
+        left_out: dict[str, int] | None = None,
+        left_out_hint: str = "",
     ) -> None:
         super().__init__()
-        self._screen_args = (entries, options, session, bad_lines, watch)
-
-    def on_mount(self) -> None:
-        entries, options, session, bad_lines, watch = self._screen_args
-        self.push_screen(
-            ReplayScreen(
-                entries, options, session=session, bad_lines=bad_lines, watch=watch, standalone=True
-            )
+        self._screen_args = (entries, options)
+        self._screen_kwargs = dict(
+            session=session,
+            bad_lines=bad_lines,
+            watch=watch,
+            left_out=left_out,
+            left_out_hint=left_out_hint,
         )
 
+    def on_mount(self) -> None:
+        self.push_screen(ReplayScreen(*self._screen_args, standalone=True, **self._screen_kwargs))
 
-def run_app(job, watch: list[str]) -> Report:
-    """Run the screen for a prepared replay job; returns the last complete report."""
-    import os
 
-    app = ReplayApp(
+def app_for(job, watch: list[str]) -> ReplayApp:
+    """The app for a prepared replay job (`hooktui replay --format tui`)."""
+    return ReplayApp(
         job.entries,
         job.options,
         session=os.path.basename(job.session.path),
         bad_lines=job.session.bad_lines,
         watch=watch,
+        left_out=job.left_out,
+        left_out_hint=job.left_out_hint,
     )
+
+
+def run_app(job, watch: list[str]) -> Report:
+    """Run the screen for a prepared replay job; returns the last complete report."""
+    app = app_for(job, watch)
     report = app.run()
     return report if report is not None else Report(session=app.title)

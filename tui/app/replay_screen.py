@@ -20,7 +20,14 @@ from hooktui.replay.session import Entry
 from hooktui.tap.read import filter_terms
 from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.palette import BindingCommands
-from hooktui.tui.app.replay_tabs import CLASS_LOOK, TAB_TITLES, build_tabs, result_json
+from hooktui.tui.app.replay_tabs import (
+    CLASS_LOOK,
+    RULES_MARK,
+    TAB_TITLES,
+    build_tabs,
+    left_out_text,
+    result_json,
+)
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.keyed_rows import KeyedRows
@@ -29,6 +36,7 @@ from hooktui.tui.app.widgets.result_list import ResultList
 from hooktui.tui.app.widgets.rows import titles_row
 from hooktui.tui.cli.columns import REPLAY_COLUMNS
 from hooktui.tui.cli.format import printable
+from hooktui.tui.cli.replay_text import RULES_CHANGED
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -39,7 +47,8 @@ from textual.widgets import Footer, Static
 
 NOTES = (
     "before = the recorded verdict, after = the replayed one.\n"
-    "▲ loosened: stopped before, let through now.  ▼ tightened: the reverse."
+    "▲ loosened: stopped before, let through now.  ▼ tightened: the reverse.\n"
+    f"{RULES_MARK} before: {RULES_CHANGED}; before is today's reading of the recorded answer."
 )
 
 
@@ -111,8 +120,13 @@ class ReplayScreen(Screen):
         bad_lines: int = 0,
         watch: list[str] | None = None,
         standalone: bool = False,
+        left_out: dict[str, int] | None = None,
+        left_out_hint: str = "",
     ) -> None:
         super().__init__()
+        # Records of other hooks than the one the policy replaces (replay.hooks).
+        self.left_out = dict(left_out or {})
+        self.left_out_hint = left_out_hint
         self.standalone = standalone  # True: closing quits the app (hooktui replay)
         self.entries = entries
         self.options = options
@@ -188,6 +202,8 @@ class ReplayScreen(Screen):
             on_result=add,
             cancel=self._cancel,
         )
+        report.left_out = dict(self.left_out)
+        report.left_out_hint = self.left_out_hint
         if generation == self.generation:
             self.report = report
             self.results = list(report.results)
@@ -242,7 +258,8 @@ class ReplayScreen(Screen):
         if r is None:
             self.detail.clear("nothing selected")
         else:
-            self.detail.show((self.generation, r.index), lambda: build_tabs(r))
+            color = not self.app.no_color
+            self.detail.show((self.generation, r.index), lambda: build_tabs(r, color))
 
     def on_result_list_opened(self, message: ResultList.Opened) -> None:
         self.action_detail()
@@ -280,10 +297,17 @@ class ReplayScreen(Screen):
         if self.options.repeat > 1:
             text.append("  flaky ")
             text.append(str(c["flaky"]), style="bold magenta" if c["flaky"] else "grey50")
+        if c["rules_changed"]:
+            text.append(f"  {RULES_MARK}rules changed ", style="yellow")
+            text.append(str(c["rules_changed"]), style="bold yellow")
         if self.changes_only:
             text.append("  [changes only]", style="reverse")
         if self.filter_expr:
             text.append(f"  filter: {printable(self.filter_expr)}", style="italic")
+        left_out = left_out_text(self.left_out, self.left_out_hint)
+        if left_out is not None:
+            text.append("\n")
+            text.append_text(left_out)
         self.header.update(text)
 
     @property
@@ -294,10 +318,12 @@ class ReplayScreen(Screen):
 
     def action_detail(self) -> None:
         self.toggle_class("-detail")
+        self.detail.place_underline()
 
     def action_tab(self, tab: str) -> None:
         self.add_class("-detail")
         self.detail.action_tab(tab)
+        self.detail.place_underline()
 
     def action_help(self) -> None:
         keys = help_rows(bindings_of(ReplayScreen, ResultList), skip={"replay.interrupt"})
@@ -366,6 +392,8 @@ class ReplayScreen(Screen):
             repeat=self.options.repeat,
             bad_lines=self.bad_lines,
             results=list(self.results),
+            left_out=dict(self.left_out),
+            left_out_hint=self.left_out_hint,
         )
 
     def action_close(self) -> None:

@@ -16,14 +16,14 @@ from hooktui.tap.model import Blob, Verdict
 from hooktui.tui.app.widgets.detail import clip, safe_text
 from hooktui.tui.cli.columns import Cell, decision_cell, short
 from hooktui.tui.cli.format import (
-    decision_label,
-    decision_style,
+    count_of,
     format_latency,
     pretty_json,
     printable,
     short_event,
     short_runtime,
 )
+from hooktui.tui.cli.replay_text import RULES_CHANGED
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -33,6 +33,8 @@ TAB_TITLES = tuple(
     (tab, tab.capitalize()) for tab in ("summary", "request", "response", "diff", "raw")
 )
 FIELD_LIMIT = 4 * 1024
+# Marks a `before` that is today's reading of the recorded answer (the rules changed).
+RULES_MARK = "*"
 
 
 def _field(text: str) -> str:
@@ -74,17 +76,16 @@ def result_cell(r: Result) -> Text:
     return text
 
 
-def _verdict_block(title: str, verdict: Verdict | None) -> Text:
+def _verdict_block(title: str, verdict: Verdict | None, color: bool = True) -> Text:
     text = Text()
     text.append(f"{title}\n", style="bold underline")
     if verdict is None:
         text.append("not run\n", style="grey50")
         return text
     text.append("decision  ")
-    text.append(
-        short(decision_label(verdict.decision, verdict.effect)),
-        style=decision_style(verdict.decision),
-    )
+    # As the list shows it: without colour (NO_COLOR) a mark says it, not a dim red.
+    label, style = decision_cell(verdict.decision, verdict.effect, color=color)
+    text.append(label, style=style or "")
     text.append("\n")
     if verdict.reason:
         text.append(f"reason    {_field(verdict.reason)}\n")
@@ -98,7 +99,7 @@ def _verdict_block(title: str, verdict: Verdict | None) -> Text:
     return text
 
 
-def summary_text(r: Result) -> Text:
+def summary_text(r: Result, color: bool = True) -> Text:
     rec = r.record
     text = Text()
     # Every field from the record is made safe for the terminal (one sanitizer).
@@ -118,14 +119,23 @@ def summary_text(r: Result) -> Text:
     if r.cls == SKIPPED:
         text.append(f"skipped   {_field(r.skip_reason)}\n", style="italic")
         text.append("\n")
-        text.append_text(_verdict_block("recorded", r.before))
+        text.append_text(_verdict_block("recorded", r.before, color))
         return text
     if r.argv:
         text.append(f"ran       {short(shlex.join(r.argv), FIELD_LIMIT)}\n", style="grey62")
     text.append("\n")
-    text.append_text(_verdict_block("recorded", r.before))
+    if r.rules_changed:
+        # The runtime's rules changed: the recorded answer reads differently today,
+        # and the replay is compared with today's reading, not with what was written.
+        text.append_text(_verdict_block("recorded", r.recorded, color))
+        text.append("\n")
+        text.append(f"{RULES_CHANGED}: ", style="bold yellow")
+        text.append("the recorded answer, read by today's rules\n", style="yellow")
+        text.append_text(_verdict_block("today", r.before, color))
+    else:
+        text.append_text(_verdict_block("recorded", r.before, color))
     text.append("\n")
-    text.append_text(_verdict_block("replayed", r.after))
+    text.append_text(_verdict_block("replayed", r.after, color))
     if r.flaky:
         text.append("\nruns      ", style="bold magenta")
         text.append(short(", ".join(v.decision for v in r.runs)) + "\n")
@@ -161,11 +171,15 @@ def response_text(r: Result) -> Text:
 
 
 def diff_text(r: Result) -> Text:
-    """The recorded and replayed verdicts as JSON, line by line: - recorded, + replayed."""
+    """The recorded and replayed verdicts as JSON, line by line: - recorded, + replayed.
+
+    When the rules changed since recording, the replay is compared with today's
+    reading of the recorded answer: the diff says so in its first line."""
     before = pretty_json(side(r.before)).splitlines()
     after = pretty_json(side(r.after)).splitlines() if r.after is not None else []
+    name = "today (the recorded answer, read by today's rules)" if r.rules_changed else "recorded"
     text = Text()
-    for line in difflib.unified_diff(before, after, "recorded", "replayed", lineterm="", n=50):
+    for line in difflib.unified_diff(before, after, name, "replayed", lineterm="", n=50):
         style = ""
         if line.startswith("+") and not line.startswith("+++"):
             style = "green3"
@@ -175,7 +189,8 @@ def diff_text(r: Result) -> Text:
             style = "grey50"
         text.append(printable(line) + "\n", style=style)
     if not text:
-        text.append("recorded and replayed verdicts are the same\n", style="grey50")
+        first = "today's reading of the recorded" if r.rules_changed else "recorded"
+        text.append(f"{first} and replayed verdicts are the same\n", style="grey50")
     return text
 
 
@@ -204,24 +219,41 @@ def result_cells(r: Result, color: bool = True) -> dict[str, Cell | Text]:
             return "-", Style(color="grey50")
         return decision_cell(v.decision, v.effect, v.failure, color=color)
 
+    before: Cell | Text = verdict(r.before)
+    if r.rules_changed:
+        # `*`: today's reading of the recorded answer, not what the session says (see NOTES).
+        before = Text.assemble((RULES_MARK, "bold yellow"), (before[0], before[1] or ""))
     return {
         "line": (str(r.line), Style(color="grey50")),
         "runtime": (short(short_runtime(rec.runtime), 64), None),
         "tool": (short(tool, 128), Style(bold=True)),
-        "before": verdict(r.before),
+        "before": before,
         "after": verdict(r.after) if r.cls != SKIPPED else ("-", Style(color="grey50")),
         "result": result_cell(r),
         "summary": (short(rec.summary), None),
     }
 
 
-def build_tabs(r: Result) -> dict[str, RenderableType]:
+def build_tabs(r: Result, color: bool = True) -> dict[str, RenderableType]:
     """Every tab for one result (the detail pane's worker runs it)."""
     request = r.record.request
     return {
-        "summary": summary_text(r),
+        "summary": summary_text(r, color),
         "request": safe_text(request if isinstance(request, str) else pretty_json(request)),
         "response": response_text(r),
         "diff": diff_text(r),
         "raw": safe_text(result_json(r)),
     }
+
+
+def left_out_text(left_out: dict[str, int], hint: str) -> Text | None:
+    """One line: the records of other hooks that were not replayed, and how to include them."""
+    if not left_out:
+        return None
+    hooks = ", ".join(f"{printable(name)} ({n})" for name, n in left_out.items())
+    records = count_of(sum(left_out.values()), "record")
+    text = Text(f"left out {records} of other hooks: {hooks}", style="yellow")
+    if hint:
+        text.append(" · include them with ", style="yellow")
+        text.append(printable(hint), style="bold")
+    return text

@@ -22,6 +22,7 @@ from hooktui.tui.app.messages import (
     TapErrors,
 )
 from hooktui.tui.app.palette import BindingCommands
+from hooktui.tui.app.reproduce import CallDetail, WatchReproduce
 from hooktui.tui.app.spool import Spools
 from hooktui.tui.app.watch_commands import WatchCommands
 from hooktui.tui.app.watch_filter import WatchFilter
@@ -56,7 +57,9 @@ def display_path(path: str) -> str:
     return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
 
 
-class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, WatchHold, App[int]):
+class WatchApp(
+    WatchCommands, WatchPatterns, WatchFilter, WatchIO, WatchHold, WatchReproduce, App[int]
+):
     """`hooktui watch`: every recorded hook call, live."""
 
     CSS_PATH = "hooktui.tcss"
@@ -114,7 +117,7 @@ class WatchApp(WatchCommands, WatchPatterns, WatchFilter, WatchIO, WatchHold, Ap
         self.header = StatsHeader(id="header")
         self.calls = CallList(self.view, self.tz, id="calls")
         self.empty = Static(id="empty")
-        self.detail = DetailPane(TAB_TITLES, id="detail")
+        self.detail = CallDetail(TAB_TITLES, id="detail")
         self.patterns = PatternsPanel(id="patterns")
         self.filter_bar = FilterBar(id="filter")
         self.held_panel = HeldPanel(id="held")  # calls a breakpoint holds come first

@@ -60,7 +60,7 @@ class WatchCommands:
         selected = self.calls.current is not None
         if action == "marked_only":
             return bool(self.view.marks) or self.view.marked_only
-        if action in ("mark", "copy", "enter_key", "detail_tab"):
+        if action in ("mark", "copy", "enter_key", "detail_tab", "shell_command", "reproduce"):
             return selected
         if action in ("write", "replay"):
             return len(self.view) > 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hooktui.tui.app.reproduce import REPRODUCE_HELP, SHELL_COMMAND_HELP
 from hooktui.tui.app.watch_tabs import TAB_TITLES
 from textual.binding import Binding, BindingType
 
@@ -117,6 +118,16 @@ WATCH_BINDINGS: list[BindingType] = [
         tooltip="copy the selected record as JSON (OSC 52)",
         id="watch.copy",
     ),
+    # Shown in the footer while the detail pane has focus (reproduce.CallDetail).
+    Binding(
+        "C",
+        "shell_command",
+        "Command",
+        show=False,
+        tooltip=SHELL_COMMAND_HELP,
+        id="watch.command",
+    ),
+    Binding("E", "reproduce", "Re-run", show=False, tooltip=REPRODUCE_HELP, id="watch.reproduce"),
     Binding(
         "w",
         "write",

@@ -24,6 +24,7 @@ CHUNK = 4096
 # What the list's keys do that means nothing while the patterns view is shown.
 LIST_ONLY = frozenset(
     {"mark", "copy", "detail_tab", "detail_full", "detail_size", "follow", "enter_key"}
+    | {"shell_command", "reproduce"}
 )
 
 

@@ -23,7 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane, Tabs
 from textual.worker import get_current_worker
 
 # The most characters one tab body lays out: wrapping is done on the UI thread,
@@ -111,6 +111,42 @@ class DetailPane(Vertical, can_focus=False):
 
     def focus_now(self) -> None:
         focus_now(self.query_one(f"#{self.active}-scroll", DetailScroll))
+
+    def on_show(self) -> None:
+        self.place_underline()
+
+    def on_resize(self) -> None:
+        self.place_underline()
+
+    def place_underline(self, tries: int = 20) -> None:
+        """Put the tab underline under the active tab, once it is laid out.
+
+        Shown again after `display: none`, the tabs may place their underline before
+        they are laid out (or not at all), and it stays zero wide: always so with
+        animations off. Screens that show the pane call this too: the pane itself
+        is not always told it was shown.
+        """
+        # The app's queue, not the pane's: it runs after the next refresh whatever
+        # the pane is doing.
+        self.app.call_after_refresh(self._place_underline, tries)
+
+    def _place_underline(self, tries: int) -> None:
+        if not self.is_attached:
+            return
+        tabs = self.tabs.query_one(Tabs)
+        tab = tabs.active_tab
+        if tab is None or not self.display:
+            return
+        if not tab.size.width:
+            if tries:
+                self.app.call_after_refresh(self._place_underline, tries - 1)
+            return
+        start, end = tab.virtual_region.shrink(tab.styles.gutter).column_span
+        underline = tabs.query_one("Underline")
+        # `animate` replaces a slide still under way (toward where the tab was not yet),
+        # and with animations off sets the value at once.
+        underline.animate("highlight_start", start, duration=0.1, level="basic")
+        underline.animate("highlight_end", end, duration=0.1, level="basic")
 
     def action_back(self) -> None:
         self.post_message(self.Back())
