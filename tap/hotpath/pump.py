@@ -28,6 +28,8 @@ QUEUE_MAX = 1 << 20
 MAX_WAIT_S = 3600.0
 # A timeout at least this long is no timeout (inf, 1e300, 99999999999 ms...).
 FOREVER_S = 1e9
+# When the tap forks its watchdog, as a fraction of the hook's configured timeout.
+FRACTION = 0.5
 
 _IN = select.POLLIN | select.POLLHUP | select.POLLERR | select.POLLNVAL
 _OUT = select.POLLOUT | select.POLLERR | select.POLLHUP | select.POLLNVAL
@@ -262,6 +264,56 @@ class Pump:
 
     def _watchdog_started(self) -> bool:
         return self.watchdog is not None and self.watchdog.fd >= 0
+
+
+class Watchdog:
+    """The tap's watchdog for one call (watchdog.py), armed: `Pump` starts it when `due`
+    passes. Only starting it imports watchdog.py: most calls never do."""
+
+    def __init__(self, timeout_ms: int | None, t0: float, record) -> None:
+        self.timeout_ms = timeout_ms
+        self.t0 = t0  # the tap's time.monotonic() when the hook started
+        # When pump forks it; None once started, or while there is no reason to.
+        self.due: float | None = None
+        if timeout_ms:
+            self.due = t0 + timeout_ms * FRACTION / 1000
+        # record(request, stdout, stderr, duration_ms, timed_out): what the
+        # watchdog calls, in its own process, when the tap died (stdout and
+        # stderr are Captures).
+        self.record = record
+        self.started = False
+        self.fd = -1  # write end, in the tap, once started
+
+    def start(self, pid: int, pidfd: int, request: list[bytes], out, err) -> None:
+        """Fork the watchdog with what has arrived so far (watchdog.start). Never raises."""
+        self.due, self.started = None, True  # once per call, whatever happens here
+        from hooktui.tap.hotpath import watchdog
+
+        watchdog.start(self, pid, pidfd, request, out, err)
+
+    def feed(self, kind: bytes, data: bytes) -> None:
+        """Pass on bytes that arrived after the fork (kind b"i", b"o" or b"e")."""
+        if self.fd < 0 or not data:
+            return
+        frame = kind + len(data).to_bytes(4, "big") + data
+        try:
+            view = memoryview(frame)
+            while view:
+                view = view[posix.write(self.fd, view) :]
+        except OSError:  # the watchdog is gone: nothing more to tell it
+            posix.close(self.fd)
+            self.fd = -1
+
+    def dismiss(self) -> None:
+        """The hook ended its own way: the tap records the call itself."""
+        if self.fd < 0:
+            return
+        try:
+            posix.write(self.fd, b"q\0\0\0\0")
+        except OSError:
+            pass
+        posix.close(self.fd)
+        self.fd = -1
 
 
 def pump(pid: int, in_w: int, out_r: int, err_r: int, **options):

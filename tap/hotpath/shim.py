@@ -18,10 +18,9 @@ import sys
 import time
 
 from hooktui.tap.hotpath.capture import HEAD
-from hooktui.tap.hotpath.pump import decode_status, pump, read_all
+from hooktui.tap.hotpath.pump import Watchdog, decode_status, pump, read_all
 from hooktui.tap.hotpath.signals import Forwarder, die_by, restore_dispositions
 from hooktui.tap.hotpath.spawn import spawn, spawn_exit_code, spawn_message
-from hooktui.tap.hotpath.watchdog import Watchdog
 
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "

@@ -3,7 +3,7 @@
 Some runtimes (Codex) stop a hook that runs past its timeout with SIGKILL to
 the hook command, which is the tap: it cannot catch that, so it would leave no
 record, and those are exactly the calls a timeout let through. So when the
-hook is still running at `FRACTION` of its configured timeout, the tap forks
+hook is still running at `FRACTION` (pump.py) of its configured timeout, the tap forks
 this watchdog: in a session of its own (a group kill misses it), stdio on
 /dev/null, holding only the read end of a pipe whose write end only the tap
 holds, and a pidfd of the hook.
@@ -23,7 +23,9 @@ close, as the runtime would): it is forked GRACE_S into that wait, whether or
 not a timeout was given, and then has no hook left to kill.
 
 A hook that answers before `FRACTION` of its timeout pays nothing but a
-poll timeout. Imports only what the tap's hot path already has loaded.
+poll timeout: the armed watchdog (`pump.Watchdog`) is a deadline, and this
+module is imported only when it fires. Imports only what the tap's hot path
+already has loaded.
 """
 
 import _signal
@@ -32,123 +34,77 @@ import time
 
 from hooktui.tap.hotpath.signals import restore_dispositions
 
-# When to fork the watchdog, as a fraction of the configured timeout.
-FRACTION = 0.5
-
 _HEAD = 5  # frame header: kind (1 byte) + length (4 bytes, big-endian)
 _SIGKILL = 9
 
 
-class Watchdog:
-    """Armed by the tap for one call; `pump` starts it when `due` passes."""
+def start(dog, pid: int, pidfd: int, request: list[bytes], out, err) -> None:
+    """Fork the watchdog for `dog` (pump.Watchdog) with what has arrived so far. Never raises.
 
-    def __init__(self, timeout_ms: int | None, t0: float, record) -> None:
-        self.timeout_ms = timeout_ms
-        self.t0 = t0  # the tap's time.monotonic() when the hook started
-        # When pump forks it; None once started, or while there is no reason to.
-        self.due: float | None = None
-        if timeout_ms:
-            self.due = t0 + timeout_ms * FRACTION / 1000
-        # record(request, stdout, stderr, duration_ms, timed_out): what the
-        # watchdog calls, in its own process, when the tap died (stdout and
-        # stderr are Captures).
-        self.record = record
-        self.started = False
-        self.fd = -1  # write end, in the tap, once started
-
-    def start(self, pid: int, pidfd: int, request: list[bytes], out, err) -> None:
-        """Fork the watchdog with what has arrived so far. Never raises.
-
-        `pid` is 0 when the hook has been reaped already (nothing to kill).
-        Returns once the watchdog has left the caller's process group, so a
-        group kill from here on misses it.
-        """
-        self.due, self.started = None, True  # once per call, whatever happens here
-        self.born = min(self.t0, process_start())
+    `pid` is 0 when the hook has been reaped already (nothing to kill).
+    Returns once the watchdog has left the caller's process group, so a
+    group kill from here on misses it.
+    """
+    dog.born = min(dog.t0, process_start())
+    try:
+        r, w = posix.pipe()
+        ready_r, ready_w = posix.pipe()
+    except OSError:
+        return
+    try:
+        child = posix.fork()
+    except OSError:
+        for fd in (r, w, ready_r, ready_w):
+            posix.close(fd)
+        return
+    if child:
+        posix.close(r)
+        posix.close(ready_w)
         try:
-            r, w = posix.pipe()
-            ready_r, ready_w = posix.pipe()
-        except OSError:
-            return
-        try:
-            child = posix.fork()
-        except OSError:
-            for fd in (r, w, ready_r, ready_w):
-                posix.close(fd)
-            return
-        if child:
-            posix.close(r)
-            posix.close(ready_w)
-            try:
-                posix.read(ready_r, 1)  # EOF once the watchdog has its own session
-            except OSError:
-                pass
-            posix.close(ready_r)
-            self.fd = w
-            return
-        try:  # pragma: no cover - runs in the forked watchdog
-            _detach(keep=(r, pidfd))
-            self._watch(r, pid, pidfd, request, out, err)
-        finally:
-            posix._exit(0)
-
-    def feed(self, kind: bytes, data: bytes) -> None:
-        """Pass on bytes that arrived after the fork (kind b"i", b"o" or b"e")."""
-        if self.fd < 0 or not data:
-            return
-        frame = kind + len(data).to_bytes(4, "big") + data
-        try:
-            view = memoryview(frame)
-            while view:
-                view = view[posix.write(self.fd, view) :]
-        except OSError:  # the watchdog is gone: nothing more to tell it
-            posix.close(self.fd)
-            self.fd = -1
-
-    def dismiss(self) -> None:
-        """The hook ended its own way: the tap records the call itself."""
-        if self.fd < 0:
-            return
-        try:
-            posix.write(self.fd, b"q\0\0\0\0")
+            posix.read(ready_r, 1)  # EOF once the watchdog has its own session
         except OSError:
             pass
-        posix.close(self.fd)
-        self.fd = -1
+        posix.close(ready_r)
+        dog.fd = w
+        return
+    try:  # pragma: no cover - runs in the forked watchdog
+        _detach(keep=(r, pidfd))
+        _watch(dog, r, pid, pidfd, request, out, err)
+    finally:
+        posix._exit(0)
 
-    # --- in the watchdog process ------------------------------------------
 
-    def _watch(self, r, pid, pidfd, request, out, err) -> None:
-        sinks = {b"i": request.append, b"o": out.add, b"e": err.add}
-        buf = b""
-        while True:
-            try:
-                data = posix.read(r, 1 << 16)
-            except InterruptedError:  # pragma: no cover - PEP 475 retries
-                continue
-            except OSError:
-                data = b""
-            if not data:
-                break  # the tap died: no word came
-            buf += data
-            while len(buf) >= _HEAD:
-                size = int.from_bytes(buf[1:_HEAD], "big")
-                if len(buf) < _HEAD + size:
-                    break
-                kind, chunk, buf = buf[:1], buf[_HEAD : _HEAD + size], buf[_HEAD + size :]
-                if kind == b"q":
-                    return  # the tap records the call
-                if kind in sinks:
-                    sinks[kind](chunk)
-        duration_ms = (time.monotonic() - self.t0) * 1000
-        if len(buf) > _HEAD and buf[:1] in sinks:  # the tap died mid-frame: keep what came
-            sinks[buf[:1]](buf[_HEAD:])
-        kill_hook(pid, pidfd)
-        # The runtime's clock started when it spawned the tap, not when the tap
-        # started the hook (a Python start-up later, more on a loaded machine).
-        age_ms = (time.monotonic() - self.born) * 1000
-        timed_out = bool(self.timeout_ms) and age_ms >= self.timeout_ms * 0.95
-        self.record(b"".join(request), out, err, duration_ms, timed_out)
+def _watch(dog, r, pid, pidfd, request, out, err) -> None:
+    sinks = {b"i": request.append, b"o": out.add, b"e": err.add}
+    buf = b""
+    while True:
+        try:
+            data = posix.read(r, 1 << 16)
+        except InterruptedError:  # pragma: no cover - PEP 475 retries
+            continue
+        except OSError:
+            data = b""
+        if not data:
+            break  # the tap died: no word came
+        buf += data
+        while len(buf) >= _HEAD:
+            size = int.from_bytes(buf[1:_HEAD], "big")
+            if len(buf) < _HEAD + size:
+                break
+            kind, chunk, buf = buf[:1], buf[_HEAD : _HEAD + size], buf[_HEAD + size :]
+            if kind == b"q":
+                return  # the tap records the call
+            if kind in sinks:
+                sinks[kind](chunk)
+    duration_ms = (time.monotonic() - dog.t0) * 1000
+    if len(buf) > _HEAD and buf[:1] in sinks:  # the tap died mid-frame: keep what came
+        sinks[buf[:1]](buf[_HEAD:])
+    kill_hook(pid, pidfd)
+    # The runtime's clock started when it spawned the tap, not when the tap
+    # started the hook (a Python start-up later, more on a loaded machine).
+    age_ms = (time.monotonic() - dog.born) * 1000
+    timed_out = bool(dog.timeout_ms) and age_ms >= dog.timeout_ms * 0.95
+    dog.record(b"".join(request), out, err, duration_ms, timed_out)
 
 
 def kill_hook(pid: int, pidfd: int) -> None:

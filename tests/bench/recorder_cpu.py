@@ -129,10 +129,15 @@ def main() -> int:
 
 
 def interpreter(hooktui: str) -> str:
-    """The Python a `hooktui` script runs on (its shebang)."""
+    """The Python a `hooktui` script runs on: its shebang's, or for the launcher
+    (`#!/bin/sh`, bin/hooktui) the python3 beside it, as its shell step picks it."""
     with open(hooktui, "rb") as fh:
         first = fh.readline().decode().strip()
-    return first[2:].split()[0] if first.startswith("#!") else sys.executable
+    named = first[2:].split()[0] if first.startswith("#!") else sys.executable
+    if os.path.basename(named) in ("sh", "bash", "dash"):
+        beside = os.path.join(os.path.dirname(os.path.realpath(hooktui)), "python3")
+        return beside if os.access(beside, os.X_OK) else sys.executable
+    return named
 
 
 if __name__ == "__main__":

@@ -8,6 +8,15 @@ its command left, what went back to the model for its call, which hooks saw
 it, and (through the tap) which records name it.
 
 A case that ends the session (the turn stops) must come last, or run alone.
+
+Staying fast (a CLI session costs 5-30 s; CI runs files on parallel workers,
+one file per worker): put a new case in a table that `grouped_batch` or a
+module-scoped fixture runs in one session, never one session per test; share a
+session between a file's tests through module state (a fixture or a dict like
+`_GROUPS`), not across files; let the hook answer at once instead of sleeping
+(a timeout case is the exception, and belongs in a group with the same
+timeout); keep a file's sessions under a few minutes, as the slowest file sets
+the floor.
 """
 
 from __future__ import annotations

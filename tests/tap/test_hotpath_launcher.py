@@ -112,3 +112,15 @@ def test_without_its_package_the_tap_still_runs_the_hook(tmp_path):
     show = subprocess.run([venv / "bin" / "hooktui", "show"], capture_output=True, env=env)
     assert show.returncode == 1 and b"Traceback" not in show.stderr
     assert show.stderr.startswith(b"hooktui: cannot load its own package")
+
+
+def test_the_packages_the_launcher_makes_hold_nothing_but_a_docstring():
+    """Started as the tap, the launcher makes `hooktui`, `hooktui.tap` and
+    `hooktui.tap.hotpath` itself without running their __init__ files (each import
+    costs as much as a module): anything else put there would be skipped."""
+    import ast
+
+    for init in (TREE / "tap" / "__init__.py", TREE / "tap" / "hotpath" / "__init__.py"):
+        body = ast.parse(init.read_text()).body
+        assert all(isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) for n in body)
+    assert not (TREE / "__init__.py").exists()  # hooktui itself is a namespace
