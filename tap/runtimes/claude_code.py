@@ -49,7 +49,7 @@ from __future__ import annotations
 import os
 
 from hooktui.tap.canonical import Call, Outcome, Verdict
-from hooktui.tap.runtimes import claude_answers, claude_encode
+from hooktui.tap.runtimes import claude_answers
 from hooktui.tap.runtimes.base import is_pascal_name
 from hooktui.tap.runtimes.claude_events import (
     _DETAILS,
@@ -93,6 +93,8 @@ class ClaudeCode(Runtime):
         return self.judge(call, outcome)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
+        from hooktui.tap.runtimes import claude_encode  # the recorder never writes answers
+
         return claude_encode.encode(self.name, call, verdict)
 
     def http_answer(self, status: int | None, body: bytes, error: str) -> tuple[bytes, bytes, int]:
