@@ -73,7 +73,14 @@ def judge(record: Record, outcome: Outcome) -> Verdict:
     """The verdict of the runtime that recorded the call (judge_request never raises)."""
     from hooktui.tap.runtimes import judge_request
 
-    _, _, verdict = judge_request(record.request, outcome, runtime=record.runtime or None)
+    # By the rules of the version that ran the hook, for the hook as it was set up.
+    _, _, verdict = judge_request(
+        record.request,
+        outcome,
+        runtime=record.runtime or None,
+        version=record.runtime_version,
+        fail_closed=record.hook.fails == "closed",
+    )
     return verdict
 
 

@@ -43,7 +43,9 @@ EVENTS = (
     "other",
 )
 
-DECISIONS = ("allow", "deny", "ask", "modify", "replace", "failure")
+# `defer`: the hook hands the call to whoever runs the agent, to decide later (the
+# call neither runs nor is refused now).
+DECISIONS = ("allow", "deny", "ask", "defer", "modify", "replace", "failure")
 
 # Why a hook "did not answer", in the runtime's own terms.
 FAILURES = (
@@ -59,6 +61,47 @@ FAILURES = (
 
 # What the runtime does after a failure.
 EFFECTS = ("proceeds", "blocks")
+
+# Request fields beyond the call itself that a runtime may tell its hooks
+# (`Call.details`), by canonical name; any runtime fills the ones it has.
+DETAILS = {
+    "permission_mode": "the agent's permission mode",
+    "agent_type": "the kind of (sub-)agent making the call",
+    "prompt_id": "the prompt the call belongs to",
+    "effort": "the reasoning effort in force",
+    "mcp_server": "the MCP server of the tool",
+    "error": "the tool's error (a failed call)",
+    "is_interrupt": "the tool was interrupted",
+    "last_message": "the agent's last message",
+    "stop_hook_active": "the agent is already going on because a stop hook said so",
+}
+
+# What an answer makes the runtime do besides its decision (`Verdict.answer_effects`):
+# the names a runtime uses where one of these fits (else the answer's own field name).
+ACTIONS = {
+    "user_message": "a message the runtime shows the user",
+    "hide_output": "the hook's output is kept out of the transcript",
+    "stop": "the agent stops after this; the value is what the user is told",
+    "interrupt": "the agent is interrupted along with the refusal",
+    "permissions": "permission rules the answer adds or changes",
+    "retry": "the model is told it may retry the refused call",
+    "elicitation_action": "the answer given for the user to an MCP server's question",
+    "elicitation_content": "the values given for the user to an MCP server's form",
+    "initial_message": "a first user message the session starts with",
+    "session_title": "the session's new title",
+    "watch_paths": "files the runtime watches from now on",
+    "reload_skills": "the runtime reloads its skills",
+    "suppress_prompt": "the prompt as typed is not sent (the added context is)",
+    "display_content": "what the user sees instead of the message",
+    "classifier_context": "text given to the permission classifier",
+    "worktree_path": "the worktree folder the hook made",
+    "async": "the hook went on in the background: the runtime did not wait for it",
+    "terminal_sequence": "a terminal escape sequence the runtime prints",
+}
+
+# The DETAILS that hold the model's words or a tool's output: kept as digests only
+# under `--capture digest`, like prompts and outputs (answer_effects are, whole).
+PRIVATE_TEXTS = frozenset({"last_message", "error"})
 
 
 class _Plain:
@@ -111,6 +154,7 @@ class Call(_Plain):
         "tool_call_id",
         "cwd",
         "prompt",  # str or None
+        "details",  # {DETAILS name: value} the request told beyond the call, or None
     )
     _DEFAULTS = {
         "native_event": "",
@@ -123,6 +167,7 @@ class Call(_Plain):
         "tool_call_id": "",
         "cwd": "",
         "prompt": None,
+        "details": None,
     }
 
 

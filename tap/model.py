@@ -16,7 +16,9 @@ so every decoder of a Record does it, once, at decode):
   `runtime_version` are unknown ("").
 - 2: the record describes itself: `prompt`, `tool_input`, `tool_output`,
   `is_error` (the canonical call), `runtime_version`, and in `hook` the
-  effective `timeout_ms` with its `timeout_source` and the failure mode `fails`.
+  effective `timeout_ms` with its `timeout_source` and the failure mode `fails`;
+  later taps add `details` (request fields beyond the call, absent when none) and
+  `answer_effects` (what the answer asked for besides its decision).
 """
 
 from __future__ import annotations
@@ -116,8 +118,8 @@ class Record(msgspec.Struct, kw_only=True):
     """One JSON line of a stream: one hook call, request and answer.
 
     Every field is written, defaults included, so a reader (or jq) never has to
-    guess; only `updated_input`/`updated_output` are absent when unset, and
-    `held` when no dashboard held the call.
+    guess; only `updated_input`/`updated_output` and `details` are absent when unset,
+    and `held` when no dashboard held the call.
     """
 
     v: int = SCHEMA_VERSION
@@ -148,6 +150,9 @@ class Record(msgspec.Struct, kw_only=True):
     tool_input: Any = None
     tool_output: Any = None  # post only
     is_error: bool | None = None  # post only
+    # Request fields beyond the call (canonical.DETAILS names: permission_mode, effort, ...);
+    # absent when there are none.
+    details: dict[str, Any] | UnsetType = msgspec.UNSET
     request: Any = None  # parsed JSON, or the raw text when it was not JSON
     request_format: str = "json"  # "json" | "text" | "empty"
     updated_input: Any | UnsetType = msgspec.UNSET
@@ -187,6 +192,7 @@ class Record(msgspec.Struct, kw_only=True):
             tool_call_id=self.tool_call_id,
             cwd=self.cwd,
             prompt=self.prompt,
+            details=self.details or None,
         )
 
     @property
@@ -220,6 +226,8 @@ def _upgrade(record: Record) -> None:
     record.tool_input = call.tool_input
     record.tool_output = call.tool_output
     record.is_error = call.is_error
+    if call.details:
+        record.details = call.details
 
 
 class HookHead(msgspec.Struct, omit_defaults=True, kw_only=True):

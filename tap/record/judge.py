@@ -67,7 +67,9 @@ def judge(call: TapCall, request: Any) -> Judged:
     try:
         reader = runtimes.reader_of(request, call.runtime, os.environ)
         version = reader.version_in(os.environ)
-        runtime, canonical, verdict = runtimes.judge_request(request, outcome, reader.name, version)
+        runtime, canonical, verdict = runtimes.judge_request(
+            request, outcome, reader.name, version, call.fail_closed
+        )
         judged = Judged(canonical, {name: getattr(verdict, name) for name in VERDICT_FIELDS})
     except Exception as exc:  # a bug in a runtime must not lose the call
         runtime = None

@@ -138,9 +138,10 @@ def assemble(
         "tool_input": c.tool_input,
         "tool_output": c.tool_output,
         "is_error": c.is_error,
-        "request": request,
-        "request_format": request_format,
     }
+    if c.details:
+        fields["details"] = c.details
+    fields.update(request=request, request_format=request_format)
     for name in ("updated_input", "updated_output"):
         if v[name] is not ABSENT:
             fields[name] = v[name]
@@ -249,6 +250,7 @@ def keep_digests_only(fields: dict, judged: Judged) -> None:
     keys = digest.digest_keys(fields["runtime"])
     _digest_request(fields, keys, quoted)
     _digest_call(fields, keys, quoted)
+    _digest_private_texts(fields, quoted)
     rewrites_prompt = fields["event"] == "user_prompt"
     for name in ("updated_output", "updated_input"):
         if name in fields and (name == "updated_output" or rewrites_prompt):
@@ -274,6 +276,14 @@ def _digest_request(fields: dict, keys: frozenset[str], quoted: list[str]) -> No
     elif fields["request_format"] == "text":  # no telling what is a prompt in raw text: all
         quoted.append(request)
         fields["request"] = digest.digest_marker(request)
+
+
+def _digest_private_texts(fields: dict, quoted: list[str]) -> None:
+    """The request details that hold the model's words or a tool's output."""
+    from hooktui.tap.canonical import PRIVATE_TEXTS
+
+    if "details" in fields:
+        fields["details"] = digest.digest_keys_in(fields["details"], PRIVATE_TEXTS, quoted)
 
 
 def _digest_call(fields: dict, keys: frozenset[str], quoted: list[str]) -> None:

@@ -37,6 +37,7 @@ class TimeoutRule(Facts):
     ms: int | None = None
     since: str = ""
     clamps: bool = False
+    max_ms: int | None = None  # the most a configured timeout gets here (None: no cap)
 
 
 class Timeouts(Facts):
@@ -51,26 +52,30 @@ class Timeouts(Facts):
     ) -> int | None:
         """The default for a handler at a native event, by the rules of `version`
         (unknown: the newest rules)."""
+        rule = self._rule(event, handler_type, version)
+        return rule.ms if rule is not None else self.default_ms
+
+    def _rule(self, event: str, handler_type: str, version: str) -> TimeoutRule | None:
         for rule in self.rules:
             if rule.event in ("*", event) and rule.handler_type in ("*", handler_type):
                 if in_force(rule.since, version):
-                    return rule.ms
-        return self.default_ms
+                    return rule
+        return None
 
     def applied(
         self, value: Any, event: str = "", handler_type: str = "command", version: str = ""
     ) -> int | None:
         """The timeout the runtime applies to a hook whose settings say `value`: the
-        configured one (lowered by a clamping rule), else the default for the event."""
+        configured one (lowered by a clamping rule, or to a rule's cap), else the default
+        for the event."""
         configured = self.from_settings(value)
         if configured is None:
             return self.default_for(event, handler_type, version)
-        for rule in self.rules:
-            if rule.event in ("*", event) and rule.handler_type in ("*", handler_type):
-                if in_force(rule.since, version):
-                    if rule.clamps and rule.ms is not None:
-                        return min(configured, rule.ms)
-                    break
+        rule = self._rule(event, handler_type, version)
+        if rule is not None and rule.clamps and rule.ms is not None:
+            return min(configured, rule.ms)
+        if rule is not None and rule.max_ms is not None:
+            return min(configured, rule.max_ms)
         return configured
 
     def from_settings(self, value: Any) -> int | None:
@@ -184,6 +189,10 @@ class Runtime(Facts):
     # Native tool names the demo uses: a shell command, a file read.
     shell_tool: str = ""
     read_tool: str = ""
+    # Set by for_version / for_hook, not by a runtime's file: the version whose rules
+    # these are ("": the newest), and whether the hook's settings make its failure block.
+    version: str = ""
+    hook_fails_closed: bool = False
 
     @property
     def label(self) -> str:
@@ -201,8 +210,35 @@ class Runtime(Facts):
         return ((self.priority, self.detect),)
 
     def for_version(self, version: str | None) -> Runtime:
-        """The rules of that version of the runtime (by default: one set of rules)."""
-        return self
+        """The rules of that version of the runtime ("" or None: the newest). A runtime
+        whose rules changed reads `self.version` (with `in_force`) where they differ."""
+        version = version or ""
+        return self if version == self.version else self.replace(version=version)
+
+    def for_hook(self, fail_closed: bool = False) -> Runtime:
+        """These rules for a hook whose settings ask that its failure block the action."""
+        if fail_closed == self.hook_fails_closed:
+            return self
+        return self.replace(hook_fails_closed=fail_closed)
+
+    def judge_hook(self, call: Call, outcome: Outcome) -> Verdict:
+        """`judge`, then the hook's own settings: where this version honours them at this
+        event, a failure of a hook set to fail closed blocks the action. (A runtime whose
+        answers read otherwise under that setting says so in its own `judge`.)"""
+        verdict = self.judge(call, outcome)
+        if (
+            verdict.decision == "failure"
+            and verdict.effect != "blocks"
+            and self.hook_fails_closed
+            and self.honours_fail_closed(call)
+        ):
+            key, value = self.settings.fail_closed
+            verdict.effect = "blocks"
+            verdict.failure_detail = (
+                f"{verdict.failure_detail}; but this hook's settings say {key}: {value!r}, "
+                f"so {self.title} blocks the action instead"
+            )
+        return verdict
 
     def version_in(self, environ: Mapping[str, str]) -> str:
         """The runtime's version as it tells its hooks ("" when it does not).
@@ -223,28 +259,29 @@ class Runtime(Facts):
 
     def timeout_for(self, native_event: str, version: str = "") -> int | None:
         """The timeout this runtime gives a command hook that sets none."""
-        return self.timeouts.default_for(native_event, "command", version)
+        return self.timeouts.default_for(native_event, "command", version or self.version)
 
     def fails_closed(self, call: Call, configured: bool = False, version: str = "") -> bool:
         """Does a failure of this call's hook (a crash, an error exit, no start) block the
         action? Yes when the runtime itself reads a crash so, or when the hook's settings
         asked for it (`configured`, from `settings.fail_closed`) where this version of the
         runtime honours that at this event."""
-        if configured and self._honours_fail_closed(call, version):
-            return True
+        rules = self.for_version(version).for_hook(configured)
         try:
-            crash = self.judge(call, Outcome(exit_code=None, signal=9))
+            crash = rules.judge_hook(call, Outcome(exit_code=None, signal=9))
         except Exception:  # a runtime that cannot judge this call: nothing blocks it
             return False
         return crash.decision == "failure" and crash.effect == "blocks"
 
-    def _honours_fail_closed(self, call: Call, version: str) -> bool:
+    def honours_fail_closed(self, call: Call) -> bool:
+        """Does this version of the runtime read the settings' fail-closed key at this
+        call's event?"""
         layout = self.settings
         if layout is None or not layout.fail_closed[0]:
             return False
         if call.native_event in layout.fail_closed_ignored:
             return False
-        return in_force(layout.fail_closed_since, version)
+        return in_force(layout.fail_closed_since, self.version)
 
     def detect(self, request: Any) -> bool:
         raise NotImplementedError

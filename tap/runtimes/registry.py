@@ -202,19 +202,25 @@ def reader_of(
 
 
 def judge_request(
-    request: Any, outcome: Outcome, runtime: str | None = None, version: str = ""
+    request: Any,
+    outcome: Outcome,
+    runtime: str | None = None,
+    version: str = "",
+    fail_closed: bool = False,
 ) -> tuple[Runtime, Call, Verdict]:
     """Detect (or use the forced `runtime`), parse and judge; never raises.
 
     A forced runtime that is not a known name falls back to detection. The
-    call is judged by the rules of `version` of the runtime ("": the newest).
+    call is judged by the rules of `version` of the runtime ("": the newest),
+    for a hook whose settings make its failure block the action when
+    `fail_closed` (install passes that on as `--fail-closed`).
     If a runtime trips on a request it cannot read, the unknown runtime's
     reading is used instead, and a failure verdict says so in its failure_detail.
     """
-    adapter = reader_of(request, runtime).for_version(version or None)
+    adapter = reader_of(request, runtime).for_version(version).for_hook(fail_closed)
     try:
         call = adapter.parse(request)
-        verdict = adapter.judge(call, outcome)
+        verdict = adapter.judge_hook(call, outcome)
         return adapter, call, verdict
     except Exception as exc:
         problem = f"{adapter.name} adapter could not read this call ({type(exc).__name__}: {exc})"

@@ -52,7 +52,6 @@ _claude_blocks = {"ran": None, "is_error": True, "post_fires": False}
 # blocks the call; the model reads 'PreToolUse:Bash hook error: [<command>]: failed;
 # blocking because onFailure is "block"' and the hook's stderr. 2.1.197 ignored the key.
 _BLOCKING = 'blocking because onFailure is "block"'
-_ON_FAILURE = "onFailure: block makes a failed hook block (2.1.295; read as proceeds)"
 
 
 def _on_failure_block(name: str, answer: dict[str, Any], record: dict[str, Any], **more) -> Case:
@@ -62,7 +61,6 @@ def _on_failure_block(name: str, answer: dict[str, Any], record: dict[str, Any],
         content_has=more.pop("content_has", _BLOCKING),
         record=record,
         pre_handler={"onFailure": "block", **more.pop("pre_handler", {})},
-        disagreement=more.pop("disagreement", _ON_FAILURE),
         **{**_claude_blocks, **more},
     )
 
@@ -136,7 +134,6 @@ CLAUDE_ON_FAILURE = [
         notes_have=(_BLOCKING, "E2E-PEXIT1"),
         record={"decision": "allow"},
         post_record={"decision": "failure", "failure": "exit_code", "effect": "blocks"},
-        disagreement=_ON_FAILURE,
         **_PROCEEDS,
     ),
 ]
@@ -265,7 +262,6 @@ CLAUDE_PINNED = [
         answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
         content_has="E2E-EXIT2",
         record={"decision": "deny", "reason": "E2E-EXIT2", "exit_code": 2},
-        disagreement="exit 2 with schema-invalid JSON blocks since 2.1.214 (read as proceeds)",
         **_claude_blocks,
     ),
     Case(
@@ -303,7 +299,7 @@ CLAUDE_PINNED = [
             )
         },
         content_has="",
-        record={"decision": "deny", "reason": "E2E-DS"},
+        record={"decision": "deny", "reason": "E2E-DS", "answer_effects": {"stop": "E2E-STOP"}},
         **_claude_blocks,
     ),
     # Killed at its 2 s timeout before it could block: the tool runs.
@@ -354,7 +350,6 @@ CLAUDE_PINNED = [
         ends_turn=True,
         content_has="",
         record={"decision": "defer", "reason": "E2E-DEFER"},
-        disagreement="permissionDecision defer is its own answer (recorded as ask today)",
         **_claude_blocks,
     ),
 ]
@@ -368,7 +363,7 @@ CLAUDE_197_DIFFERS = [
         # 2.1.197: schema-invalid JSON on stdout made exit 2 a non-blocking error.
         answer={"stdout": _json(decision="allow"), "stderr": "E2E-EXIT2", "exit": 2},
         absent=("E2E-EXIT2",),
-        record={},
+        record={"decision": "failure", "failure": "unsupported", "effect": "proceeds"},
         **_PROCEEDS,
     ),
     Case(
@@ -388,7 +383,7 @@ CLAUDE_197_DIFFERS = [
             )
         },
         content_has="E2E-DS",
-        record={},
+        record={"decision": "deny", "reason": "E2E-DS"},
         **_claude_blocks,
     ),
     # 2.1.197 knew no onFailure: a failing hook let the call through.
@@ -396,7 +391,7 @@ CLAUDE_197_DIFFERS = [
         name="onfailure-block-exit1",
         answer={"stderr": "E2E-EXIT1", "exit": 1},
         pre_handler={"onFailure": "block"},
-        record={},
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
         **_PROCEEDS,
     ),
     Case(
@@ -404,7 +399,7 @@ CLAUDE_197_DIFFERS = [
         answer={"stdout": _json(decision="approve"), "sleep": 6},
         pre_handler={"onFailure": "block"},
         pre_timeout=2,
-        record={},
+        record={"decision": "failure", "failure": "timeout", "effect": "proceeds"},
         **_PROCEEDS,
     ),
 ]

@@ -42,7 +42,6 @@ _WRITE = Scenario(
     _claude("write it", "--output-format", "json"),
     steps=[_call("Write", file_path="{root}/outside.txt", content="E2E-WRITTEN")],
 )
-_GUARD = "a deny from this guard is a deny (read as allow today)"
 
 CLAUDE_EVENTS = [
     EventCase(
@@ -62,7 +61,6 @@ CLAUDE_EVENTS = [
         no_files=("skill-ran",),
         record={"decision": "deny", "reason": "E2E-SKILLDENY"},
         lets_through=False,
-        disagreement=_GUARD,
     ),
     EventCase(
         name="skill-shell-allow",
@@ -89,8 +87,11 @@ CLAUDE_EVENTS = [
         scenario=_SKILL_RUN,
         model_has=("the hook changed the command, which isn't supported here",),
         no_files=("skill-ran", "rewritten"),
+        record={
+            "decision": "deny",
+            "reason": "the hook changed the command, which isn't supported here",
+        },
         lets_through=False,
-        disagreement="updatedInput from PreSkillShellCommand blocks the line (read as modify)",
     ),
     EventCase(
         name="model-switch-deny",
@@ -109,7 +110,6 @@ CLAUDE_EVENTS = [
         ),
         record={"decision": "deny", "reason": "E2E-MODELDENY"},
         lets_through=False,
-        disagreement=_GUARD,
     ),
     EventCase(
         name="model-switch-ask-headless",
@@ -123,7 +123,6 @@ CLAUDE_EVENTS = [
         scenario=_MODEL_SWITCH,
         output_has=("blocked by a PreModelSwitch hook: E2E-MODELASK (run /model interactively",),
         record={"decision": "ask", "reason": "E2E-MODELASK"},
-        disagreement="ask from PreModelSwitch (read as allow)",
     ),
     EventCase(
         name="model-switch-allow",
@@ -166,6 +165,23 @@ CLAUDE_EVENTS = [
         files=("rewritten.txt",),
         record={"decision": "modify"},
         lets_through=True,
+    ),
+    EventCase(
+        name="permission-request-deny-interrupt",
+        spec=CLAUDE,
+        event="PermissionRequest",
+        # interrupt: true with the deny: the run aborts there.
+        answer={
+            "stdout": _hso(
+                "PermissionRequest",
+                decision={"behavior": "deny", "message": "E2E-PRSTOP", "interrupt": True},
+            )
+        },
+        scenario=_WRITE,
+        output_has=("aborted_tools",),
+        exit_code=1,
+        record={"decision": "deny", "reason": "E2E-PRSTOP", "answer_effects": {"interrupt": True}},
+        lets_through=False,
     ),
     EventCase(
         name="permission-request-wrong-shape-falls-through",

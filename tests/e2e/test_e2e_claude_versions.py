@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import wait_for_records
 from tests.e2e.cases_claude import CLAUDE_197_DIFFERS
 from tests.e2e.drivers import CLAUDE_197, DRIVERS
-from tests.e2e.flow import Case, assert_runtime_did, run_pair
+from tests.e2e.flow import Case, assert_records, assert_runtime_did, run_pair
 from tests.e2e.harness import Sandbox, hook_command, hooktui, skip_reason
 
 DRIVER = DRIVERS["claude-code"]
@@ -54,11 +54,6 @@ def test_claude_code_default_timeout_per_event(sandbox: Sandbox, event: str, sec
     assert seconds - 1 < waited < seconds + 15, waited
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 10: install/adapter: the tap must be told the timeout the runtime applies "
-    "(UserPromptSubmit without `timeout`: 30 s, not 600 s)",
-)
 def test_claude_code_record_has_the_default_timeout(sandbox: Sandbox) -> None:
     reason = skip_reason("claude-code")
     if reason:
@@ -80,7 +75,8 @@ def test_claude_code_record_has_the_default_timeout(sandbox: Sandbox) -> None:
 
 @pytest.mark.parametrize("case", CLAUDE_197_DIFFERS, ids=lambda c: c.name)
 def test_claude_code_2_1_197_behaved_otherwise(sandbox: Sandbox, case: Case) -> None:
-    """The cases whose behaviour changed, as the first pin did them (ORACLE.md)."""
+    """The cases whose behaviour changed, as the first pin did them (ORACLE.md), and
+    recorded by its rules (dated in claude_answers.py)."""
     reason = skip_reason(CLAUDE_197.cli)
     if reason:
         pytest.skip(reason)
@@ -88,3 +84,8 @@ def test_claude_code_2_1_197_behaved_otherwise(sandbox: Sandbox, case: Case) -> 
     assert pair.bare is not None
     assert_runtime_did(CLAUDE_197, pair, pair.bare, pair.bare_markers, case)
     assert_runtime_did(CLAUDE_197, pair, pair.tapped, pair.tapped_markers, case)
+    # The record reads the answer by 2.1.197's rules (the version is in AI_AGENT).
+    assert_records(CLAUDE_197, pair, case)
+    assert {r["runtime_version"] for r in pair.records} == {"2.1.197"}
+    # ...where nothing (a deny with continue: false included) stopped the turn.
+    assert all("stop" not in r.get("answer_effects", {}) for r in pair.records)

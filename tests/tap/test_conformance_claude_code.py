@@ -56,7 +56,7 @@ CASES = [
         failed("exit_code", "proceeds", detail="exit 1"),
     ),
     # JSON on stdout is read whatever the exit code, 2 aside: pinned against the
-    # real Claude Code 2.1.197 (tests/e2e: deny-json-with-exit1, deny-json-with-exit3,
+    # real Claude Code 2.1.332 (tests/e2e: deny-json-with-exit1, deny-json-with-exit3,
     # allow-json-with-exit1, plain-text-with-exit1, deny-json-with-exit2).
     (
         "exit1-json-deny",
@@ -98,13 +98,14 @@ CASES = [
         {"decision": "deny", "reason": "E2E-JD"},
     ),
     # An answer that fails the output schema or names another event is dropped
-    # whole, exit 2 included: pinned against the real Claude Code 2.1.197
-    # (invalid-answer-with-exit2, deny-without-hookEventName, deny-under-wrong-hookEventName).
+    # whole (pinned against the real Claude Code 2.1.332: deny-without-hookEventName,
+    # deny-under-wrong-hookEventName); since 2.1.214 exit 2 blocks all the same
+    # (invalid-answer-with-exit2; 2.1.197 let it proceed: test_claude_code_dated).
     (
         "exit2-invalid-answer",
         PRE,
         out({"decision": "allow"}, "E2E-EXIT2", exit=2),
-        failed("unsupported", "proceeds"),
+        {"decision": "deny", "reason": "E2E-EXIT2", "note": "exit 2 blocks all the same"},
     ),
     (
         "hso-without-event-name",
@@ -124,7 +125,8 @@ CASES = [
         "hso-other-event-name-exit2",
         PRE,
         out({"hookSpecificOutput": {"hookEventName": "Stop"}}, "blocked", exit=2),
-        failed("unsupported", "proceeds"),
+        # The answer is dropped; since 2.1.214 exit 2 blocks with stderr all the same.
+        {"decision": "deny", "reason": "blocked", "note": "exit 2 blocks all the same"},
     ),
     (
         "hso-unknown-event-name",
@@ -199,7 +201,7 @@ CASES = [
         "invalid-json",
         PRE,
         out('{"hookSpecificOutput": '),
-        # Pinned against the real Claude Code 2.1.197: broken JSON is plain text.
+        # Pinned against the real Claude Code 2.1.332: broken JSON is plain text.
         {"decision": "allow", "note": "not valid JSON"},
     ),
     # permissionDecision
@@ -224,8 +226,8 @@ CASES = [
     (
         "pd-defer",
         PRE,
-        out(_pre(permissionDecision="defer")),
-        {"decision": "ask", "reason": "defer"},
+        out(_pre(permissionDecision="defer", permissionDecisionReason="later")),
+        {"decision": "defer", "reason": "later"},
     ),
     (
         "pd-unknown",
@@ -292,14 +294,19 @@ CASES = [
         failed("unsupported", "proceeds"),
     ),
     # continue: false at a tool event: the tool still runs (PostToolUse fires), then
-    # the turn ends; a deny beside it blocks and the model reads its reason (the turn
-    # goes on). Pinned against the real Claude Code 2.1.197 (continue-false,
-    # deny-and-continue-false).
+    # the turn ends; a deny beside it blocks and ends the turn too (2.1.197: the model
+    # read the reason and went on). Pinned against the real Claude Code 2.1.332
+    # (continue-false, deny-and-continue-false).
     (
         "continue-false",
         PRE,
         out({"continue": False, "stopReason": "quota reached"}),
-        {"decision": "allow", "reason": "quota reached", "note": "ends the turn"},
+        {
+            "decision": "allow",
+            "reason": "quota reached",
+            "note": "ends the turn",
+            "answer_effects": {"stop": "quota reached"},
+        },
     ),
     (
         "continue-false-with-rewrite",
@@ -319,7 +326,7 @@ CASES = [
                 ),
             }
         ),
-        {"decision": "deny", "reason": "E2E-DS"},
+        {"decision": "deny", "reason": "E2E-DS", "answer_effects": {"stop": "s"}},
     ),
     (
         "continue-false-bare",
@@ -355,7 +362,7 @@ CASES = [
     ),
     # updatedToolOutput for a built-in tool must fit its output shape, else the
     # model gets the real output; updatedMCPToolOutput is for MCP tools only.
-    # Pinned against the real Claude Code 2.1.197 (post-updatedToolOutput-on-bash,
+    # Pinned against the real Claude Code 2.1.332 (post-updatedToolOutput-on-bash,
     # post-updatedToolOutput-bash-shaped).
     (
         "post-updated-output-text-on-bash",

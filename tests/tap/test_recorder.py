@@ -93,14 +93,12 @@ def test_plain_record_fields():
 
 
 def test_the_line_holds_every_record_field_in_order():
-    raw = json.dumps(REQUEST).encode()
-    fields = build_record(call(raw, b'{"decision":"block","reason":"no"}'))
-    order = [
-        f
-        for f in model.Record.__struct_fields__
-        if f not in ("updated_input", "updated_output", "held")
-    ]
-    assert list(fields) == order
+    raw = json.dumps({**REQUEST, "permission_mode": "plan"}).encode()
+    fields = build_record(call(raw, b'{"decision":"block","reason":"no","systemMessage":"m"}'))
+    optional = ("updated_input", "updated_output", "details", "held")  # absent when unset
+    order = [f for f in model.Record.__struct_fields__ if f not in optional or f in fields]
+    assert list(fields) == order and "details" in fields
+    assert fields["answer_effects"] == {"user_message": "m"}
     assert list(fields["hook"]) == [f for f in model.HookInfo.__struct_fields__ if f != "escaped"]
     assert list(fields["stdout"]) == list(model.Blob.__struct_fields__)
 

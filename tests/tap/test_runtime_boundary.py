@@ -9,7 +9,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from hooktui.tap import model
+from hooktui.tap import canonical, model
 from hooktui.tap.runtimes import ADAPTERS, RUNTIMES, UNKNOWN, module_name
 
 REPO = Path(__file__).resolve().parents[2]
@@ -18,6 +18,8 @@ PRODUCT = ("tap", "replay", "tui")
 # protocol on purpose (its docstring says which), so they name it.
 EXCLUDED = (REPO / "tap" / "runtimes", REPO / "tap" / "guards")
 CANONICAL = set(model.Call.__slots__) | set(model.Record.__struct_fields__)
+# The canonical names of request details and answer actions (any runtime fills them).
+CANONICAL |= set(canonical.DETAILS) | set(canonical.ACTIONS)
 
 
 def _example_call(runtime_name: str) -> model.Call:

@@ -242,3 +242,13 @@ def test_watch_streams_read_a_pipe_and_keep_it(tmp_path) -> None:
             assert not any(isinstance(m, StreamReset) for m in streams.poll())
     finally:
         streams.close()
+
+
+def test_the_default_timeout_is_the_runtimes_for_that_event() -> None:
+    # A record without a timeout (an older tap's): UserPromptSubmit's hooks get 30 s.
+    prompt = make_record(
+        0, native_event="UserPromptSubmit", duration_ms=28_000, hook=HookInfo(label="g")
+    )
+    assert "◷" in call_row(_entries([prompt])[0], 120, UTC, marked=False).plain
+    tool = make_record(1, duration_ms=28_000, hook=HookInfo(label="g"))
+    assert "◷" not in call_row(_entries([tool])[0], 120, UTC, marked=False).plain

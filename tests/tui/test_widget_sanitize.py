@@ -118,3 +118,28 @@ def test_sizes_are_counted_in_words_that_agree():
     from hooktui.tui.app.widgets.detail import clip
 
     assert clip("ab", 1).endswith("(1 more character)")
+
+
+def test_the_detail_summary_shows_what_the_answer_asked_for_and_the_request_told():
+    record = make_record(1, decision="allow")
+    record.answer_effects = {"user_message": "heads up", "watch_paths": ["a.txt"], HOSTILE: HOSTILE}
+    record.details = {"permission_mode": "plan", "effort": {"level": "high"}}
+    loaded = Loaded(Entry(0, 0, None), "s.jsonl", record, b"")
+    text = _shown(summary_view(loaded, UTC))
+    _assert_inert(text)
+    rows = {" ".join(line.split()[:2]): line for line in text.splitlines()}
+    assert rows["user message"].split()[-2:] == ["heads", "up"]
+    assert rows["watch paths"].split()[-1] == '["a.txt"]'
+    assert 'permission mode plan · effort {"level":"high"}' in rows["request permission"]
+
+
+def test_the_header_counts_a_rare_decision_once_one_happens():
+    from hooktui.tap.read.view import CallView
+    from hooktui.tui.app.widgets.header import HeaderState, header_text
+
+    view = CallView(["s.jsonl"])
+    view.add([Entry(0, 0, records.head(id="a", decision="allow"))])
+    assert "defer" not in header_text(view, HeaderState(), width=160).plain
+    view.add([Entry(0, 1, records.head(id="d", decision="defer"))])
+    assert "defer 1" in header_text(view, HeaderState(), width=160).plain
+    assert "defer 1" in header_text(view, HeaderState(), width=80, color=False).plain

@@ -122,6 +122,24 @@ def exit_status(record: Record | RecordHead) -> Text:
     return Text(f"exit {record.exit_code}", style="green" if record.exit_code == 0 else "red")
 
 
+def _named_value(value: Any) -> str:
+    return value if isinstance(value, str) else msgspec.json.encode(value).decode()
+
+
+def _answer_and_request_rows(grid: Table, record: Record) -> None:
+    """What the answer asked for besides its decision (a row each: the runtime acts on
+    them), and the request's details in one row."""
+    for name, value in (record.answer_effects or {}).items():
+        # The names come from the stream too: text, never markup.
+        grid.add_row(_t(name.replace("_", " "), limit=64), _t(_named_value(value), style="bold"))
+    if record.details:
+        told = " · ".join(
+            f"{name.replace('_', ' ')} {_named_value(value)}"
+            for name, value in record.details.items()
+        )
+        grid.add_row("request", _t(told))
+
+
 def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> RenderableType:
     entry, record = loaded.entry, loaded.record
     grid = _grid()
@@ -160,7 +178,7 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
     event = record.event + (f" ({record.native_event})" if record.native_event else "")
     grid.add_row("event", _t(f"{record.runtime} · {event}"))
     grid.add_row("time", _t(_when(record.ts, tz)))
-    timeout = effective_timeout_ms(record.runtime, record.hook.timeout_ms)
+    timeout = effective_timeout_ms(record.runtime, record.hook.timeout_ms, record.native_event)
     latency = Text(format_latency(record.duration_ms))
     if timeout:
         share = record.duration_ms / timeout * 100
@@ -179,6 +197,7 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         grid.add_row("cwd", _t(hook.cwd or record.cwd))
     if record.context:
         grid.add_row("context", _t(record.context))
+    _answer_and_request_rows(grid, record)
     ids = [
         f"{name} {value}"
         for name, value in (

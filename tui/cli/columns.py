@@ -171,7 +171,7 @@ def time_cell(head: RecordHead, tz: tzinfo | None, millis: bool) -> Cell:
 
 
 def latency_cell(head: RecordHead) -> Cell:
-    timeout = effective_timeout_ms(head.runtime, head.hook.timeout_ms)
+    timeout = effective_timeout_ms(head.runtime, head.hook.timeout_ms, head.native_event)
     close = near_timeout(head.duration_ms, timeout) or head.timed_out
     text = format_latency(head.duration_ms)
     style = latency_style(head.duration_ms)

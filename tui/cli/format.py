@@ -115,17 +115,20 @@ def near_timeout(duration_ms: float, timeout_ms: int | None) -> bool:
     return bool(timeout_ms) and duration_ms >= NEAR_TIMEOUT_RATIO * timeout_ms
 
 
-@lru_cache(maxsize=64)
-def default_timeout_ms(runtime: str) -> int | None:
-    """The runtime's default hook timeout, when its descriptor knows one."""
+@lru_cache(maxsize=256)
+def default_timeout_ms(runtime: str, native_event: str = "") -> int | None:
+    """The runtime's default hook timeout at that event (UserPromptSubmit's may be
+    shorter than the rest), when its descriptor knows one."""
     from hooktui.tap.runtimes import ADAPTERS
 
     found = ADAPTERS.get(runtime)
-    return found.timeouts.default_ms if found is not None else None
+    return found.timeout_for(native_event) if found is not None else None
 
 
-def effective_timeout_ms(runtime: str, timeout_ms: int | None) -> int | None:
-    return timeout_ms if timeout_ms else default_timeout_ms(runtime)
+def effective_timeout_ms(
+    runtime: str, timeout_ms: int | None, native_event: str = ""
+) -> int | None:
+    return timeout_ms if timeout_ms else default_timeout_ms(runtime, native_event)
 
 
 def _moment(epoch: float, tz: tzinfo | None) -> datetime | None:

@@ -38,6 +38,8 @@ PALETTE: dict[str, DecisionLook] = {
     "allow": DecisionLook("green3", "✓", False),
     "deny": DecisionLook("red1", "✗", True, plain=("bold",)),
     "ask": DecisionLook("gold1", "?", True, plain=("bold", "italic")),
+    # Handed to whoever runs the agent, to decide later: neither run nor refused now.
+    "defer": DecisionLook("light_pink3", "»", True, plain=("italic",)),
     # Far from deny's red in hue and in lightness: the two must never be confused.
     "modify": DecisionLook("medium_purple1", "✎", False, plain=("underline",)),
     "replace": DecisionLook("deep_sky_blue1", "⇄", False, plain=("italic", "underline")),

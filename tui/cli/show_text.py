@@ -160,7 +160,7 @@ class TextOut:
         fail_open = is_fail_open(e)
         # What failed says more than "failure".
         word = e.failure if e.decision == "failure" and e.failure else e.decision
-        timeout = fmt.effective_timeout_ms(e.runtime, e.hook.timeout_ms)
+        timeout = fmt.effective_timeout_ms(e.runtime, e.hook.timeout_ms, e.native_event)
         lat = fmt.format_latency(e.duration_ms)
         if fmt.near_timeout(e.duration_ms, timeout):
             lat = f"{fmt.NEAR_TIMEOUT_MARK}{lat}"

@@ -23,6 +23,9 @@ from hooktui.tui.cli.format import (
 from rich.text import Text
 from textual.widgets import Static
 
+# Decisions few runtimes have: counted in the header only once one happens.
+RARE_DECISIONS = frozenset({"defer"})
+
 
 class HeaderState:
     """Everything the header shows besides the view's stats."""
@@ -82,8 +85,8 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
         line2.append("so far: ", style="italic")
     for decision in DECISIONS:
         count = stats.decisions.get(decision, 0)
-        if not count and width < 120:
-            continue  # narrow: only what happened
+        if not count and (width < 120 or decision in RARE_DECISIONS):
+            continue  # narrow: only what happened; a rare decision only when it did
         # Without colour (NO_COLOR) a red or purple word would be grey on black.
         palette = DECISION_STYLES if color else NO_COLOR_STYLES
         style = palette[decision] if count else "dim"
