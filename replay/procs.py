@@ -37,6 +37,9 @@ _before: set[int] | None = None  # children that existed when the replay began
 _subreaper = False
 _window: int | None = None  # pid of the first hook since the last clean sweep
 _swept_at = 0.0  # time.monotonic() of the last sweep
+# Bumped by kill_running(): a hook started before a kill but registered after it
+# (the kill came between spawn and registration) is killed as it registers.
+_generation = 0
 
 
 def start() -> None:
@@ -76,6 +79,7 @@ def run(
     started = time.monotonic()
     with _lock:
         _busy += 1  # before the fork: a sweep must not take the new hook for a stray
+        generation = _generation
     pid = 0
     try:
         try:
@@ -92,6 +96,8 @@ def run(
             _running.add(pid)
             if _window is None:
                 _window = pid
+            if generation != _generation:  # killed while it was being started
+                _kill_group(pid)
         # The tap's pump keeps a bounded head of each output (what a record keeps
         # and more): a hook that floods its output cannot flood replay's memory.
         # A child the hook left holding its output does not hold replay up: what
@@ -130,7 +136,9 @@ def run(
 def kill_running() -> None:
     """Kill every hook still running (their groups): for Ctrl-C. What they left is
     swept as their runs end."""
+    global _generation
     with _lock:
+        _generation += 1
         pids = list(_running)
     for pid in pids:
         _kill_group(pid)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -69,3 +70,10 @@ def snap_compare(snap_compare):
         return snap_compare(app, *args, run_before=settled, **kwargs)
 
     return compare
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto` (pyproject's addopts): two workers per core, or what
+    PYTEST_XDIST_AUTO_NUM_WORKERS says. The suite mostly waits on subprocesses."""
+    wanted = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    return int(wanted) if wanted.isdigit() else 2 * (os.cpu_count() or 1)

@@ -103,7 +103,9 @@ def test_the_tap_records_the_runtime_that_called_not_the_one_installed_for(tmp_p
             timeout=30,
         )
         assert (done.returncode, done.stderr) == (1, b"oops\n")  # the answer is untouched
-    copilot, claude = wait_for_records(stream, 2)
+    # Two detached recorders: their records may land in either order.
+    by_runtime = {r["runtime"]: r for r in wait_for_records(stream, 2)}
+    copilot, claude = by_runtime["copilot"], by_runtime["claude-code"]
     assert (copilot["runtime"], copilot["runtime_version"]) == ("copilot", "1.0.102")
     assert (copilot["decision"], copilot["effect"]) == ("failure", "blocks")
     assert copilot["hook"]["fails"] == "closed"
