@@ -25,7 +25,7 @@ from hooktui.tap.hotpath.spawn import spawn, spawn_exit_code, spawn_message
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "
     "[--capture full|redacted|digest] [--timeout-ms N [--timeout-default]] [--fail-closed] "
-    "[--wait] -- COMMAND [ARGS...]\n"
+    "[--hook-env NAMES] [--wait] -- COMMAND [ARGS...]\n"
 )
 HELP = (
     USAGE
@@ -47,12 +47,14 @@ options:
   --timeout-default  the timeout is the runtime's default (the settings set none)
   --fail-closed      the hook's settings make its failure block the action
                      (install reads it there): recorded
+  --hook-env NAMES   comma-separated variables the settings set for this hook
+                     alone: recorded with the runtime's variables
   --wait             record before exiting (also HOOKTUI_TAP_WAIT=1)
 """
 )
 
 CAPTURES = ("full", "redacted", "digest")
-_VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms")
+_VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms", "--hook-env")
 # The largest timeout kept as given (exact in JSON, ~285,000 years); longer
 # ones are clamped to it. Any timeout this long means "never" in practice.
 MAX_TIMEOUT_MS = 2**53
@@ -365,6 +367,7 @@ def _tap_call(
         timeout_ms=opts.get("timeout_ms"),
         timeout_default=bool(opts.get("timeout_default")),
         fail_closed=bool(opts.get("fail_closed")),
+        hook_env=tuple(n for n in (opts.get("hook_env") or "").split(",") if n),
         forwarded=bool(opts.get("forwarded")),
         startup_ms=opts.get("startup_ms", 0.0),
         killed=killed,

@@ -176,7 +176,19 @@ def _hook_facts(runtime: Runtime, h: Handler) -> tuple[str, ...]:
     key, value = layout.fail_closed
     if key and key in h.handler and h.handler[key] == value:
         facts += ("--fail-closed",)
+    names = _hook_env_names(h.handler.get(layout.hook_env_key)) if layout.hook_env_key else ""
+    if names:
+        facts += ("--hook-env", names)
     return facts
+
+
+def _hook_env_names(env) -> str:
+    """The names of a hook's own variables, comma-separated; "" when there are none or
+    a name could not travel in that list (the record then just lacks them)."""
+    if not isinstance(env, dict):
+        return ""
+    names = sorted(k for k in env if isinstance(k, str) and k and "," not in k and "=" not in k)
+    return ",".join(names)
 
 
 def _tap(

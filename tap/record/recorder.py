@@ -153,7 +153,7 @@ def assemble(
         "fails": judged.fails,
     }
     fields["hook"] = hook_info(
-        call.argv, call.label, runtime_env_names(), default_label, runtime_view
+        call.argv, call.label, [*runtime_env_names(), *call.hook_env], default_label, runtime_view
     )
     fields.update(stdout=None, stderr=None, redactions=[], capture=call.capture)
     fields["tap_version"] = tap_version

@@ -42,7 +42,8 @@ class TapCall:
     stream), `label` (None: named after the command), `runtime` (None:
     detected), `capture`, `timeout_ms`, `timeout_default` (True: `timeout_ms`
     is the runtime's default, the settings set none), `fail_closed` (the
-    hook's settings ask that its failure block the action), `argv` (the hook
+    hook's settings ask that its failure block the action), `hook_env` (names
+    of variables the settings set for this hook alone: recorded too), `argv` (the hook
     command).
 
     What happened: `request` (the bytes the hook got on stdin), `stdout`,
@@ -65,6 +66,7 @@ class TapCall:
         "fail_closed",
         "forwarded",
         "held",
+        "hook_env",
         "killed",
         "label",
         "request",
@@ -99,6 +101,7 @@ class TapCall:
         timeout_ms: int | None = None,
         timeout_default: bool = False,
         fail_closed: bool = False,
+        hook_env: tuple[str, ...] = (),
         forwarded: bool = False,
         startup_ms: float = 0.0,
         killed: bool | None = None,
@@ -120,6 +123,7 @@ class TapCall:
         self.timeout_ms = timeout_ms
         self.timeout_default = timeout_default
         self.fail_closed = fail_closed
+        self.hook_env = hook_env
         self.forwarded = forwarded
         self.startup_ms = startup_ms
         self.killed = killed

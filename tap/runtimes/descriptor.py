@@ -141,6 +141,9 @@ class Layout(Facts):
     fail_closed: tuple[str, Any] = ("", None)
     fail_closed_since: str = ""
     fail_closed_ignored: frozenset[str] = frozenset()
+    # A handler key holding variables the runtime sets for that hook alone
+    # ({name: value}): install tells the tap their names, so the record keeps them.
+    hook_env_key: str = ""
     # How the runtime runs a command line: `<shell> -c <text>`, after replacing
     # each of `substitutions` in the text with a shell-quoted value.
     shell: str = "sh"

@@ -273,6 +273,7 @@ RUNTIME = GeminiCli(
         user_dir=".gemini",
         user_files=("settings.json",),
         comments=True,  # it reads settings.json through strip-json-comments
+        hook_env_key="env",  # 0.61: merged over the runtime's variables for that hook
         # hookRunner.ts: `bash -c <command>`, after replacing these (shell-quoted).
         shell="bash",
         substitutions=(

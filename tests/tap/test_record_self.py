@@ -188,3 +188,25 @@ def test_install_tells_the_tap_what_the_settings_say(tmp_path) -> None:
         "other.sh",
         "third.sh",
     ]
+
+
+def test_a_hooks_own_variables_from_its_settings_are_recorded(tmp_path) -> None:
+    # Gemini CLI 0.61 runs a hook with its handler's `env` merged over its own
+    # variables (its bundled hook runner, 0.61, read 2026-12-03): install names them.
+    path = tmp_path / "settings.json"
+    stream = tmp_path / "s.jsonl"
+    hook = {"type": "command", "command": "cat >/dev/null", "env": {"GUARD_MODE": "strict"}}
+    path.write_text(json.dumps({"hooks": {"BeforeTool": [{"hooks": [hook]}]}}))
+    opts = install.Options(runtime="gemini-cli", hooktui=HOOKTUI, stream=str(stream))
+    install.install(path, opts)
+    [written] = json.loads(path.read_text())["hooks"]["BeforeTool"][0]["hooks"]
+    args = read_shell(written["command"]).args
+    assert args[args.index("--hook-env") + 1] == "GUARD_MODE"
+    env = dict(os.environ, GUARD_MODE="strict", HOOKTUI_TAP_WAIT="1", GEMINI_PROJECT_DIR="/p")
+    req = {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {}}
+    proc = subprocess.run(
+        ["bash", "-c", written["command"]], input=json.dumps(req).encode(), env=env, timeout=60
+    )
+    assert proc.returncode == 0
+    [rec] = wait_for_records(stream, 1)
+    assert rec["hook"]["env"]["GUARD_MODE"] == "strict"
