@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hooktui.tap.command import script_name, split_words
+from hooktui.tap.command import split_words
 from hooktui.tap.hotpath.stream import default_stream_path
 from hooktui.tap.httphook.spec import HttpSpec
 from hooktui.tap.httphook.spec import from_line as http_from_line
@@ -35,8 +35,11 @@ from hooktui.tap.install.files import (
     write_atomic,
 )
 from hooktui.tap.install.hooks import Handler, Skipped, Walk, walk, where
+from hooktui.tap.install.tapargs import hook_facts as _hook_facts
+from hooktui.tap.install.tapargs import label as _label
+from hooktui.tap.install.tapargs import tap_of as _tap
+from hooktui.tap.install.tapargs import timeout_ms as _timeout_ms
 from hooktui.tap.install.wrapper import (
-    Tap,
     Wrapped,
     interpreter_of,
     read_exec,
@@ -143,68 +146,6 @@ def _has_hooks(path: Path, runtime: str) -> bool:
 
 
 # ------------------------------------------------------------------ the tap's options
-
-
-def _label(opts: Options, h: Handler, argv: list[str]) -> str:
-    if opts.label_from == "command" and (h.http or http_from_line(shlex.join(argv))):
-        return f"http {_url_place(h)}"
-    if opts.label_from == "command":
-        return script_name(argv) or "hook"
-    if isinstance(h.matcher, str) and h.matcher not in ("", "*"):
-        return f"{h.event}:{h.matcher}"
-    return h.event
-
-
-def _url_place(h: Handler) -> str:
-    """Host and path of an http hook's URL (no query: it may hold a token)."""
-    url = next(v for k, v in h.handler.items() if isinstance(v, str) and "://" in v)
-    return url.split("?", 1)[0].split("#", 1)[0].split("://", 1)[-1]
-
-
-def _timeout_ms(runtime: Runtime, h: Handler) -> int | None:
-    kind = runtime.settings.http.type if h.http else "command"
-    return runtime.timeouts.applied(h.handler.get(runtime.settings.timeout_key), h.event, kind)
-
-
-def _hook_facts(runtime: Runtime, h: Handler) -> tuple[str, ...]:
-    """What the tap is told of the hook's settings beyond its timeout: that the timeout
-    is the runtime's default (none is set), that its failure blocks the action."""
-    layout = runtime.settings
-    facts: tuple[str, ...] = ()
-    if runtime.timeouts.from_settings(h.handler.get(layout.timeout_key)) is None:
-        facts += ("--timeout-default",)
-    key, value = layout.fail_closed
-    if key and key in h.handler and h.handler[key] == value:
-        facts += ("--fail-closed",)
-    names = _hook_env_names(h.handler.get(layout.hook_env_key)) if layout.hook_env_key else ""
-    if names:
-        facts += ("--hook-env", names)
-    return facts
-
-
-def _hook_env_names(env) -> str:
-    """The names of a hook's own variables, comma-separated; "" when there are none or
-    a name could not travel in that list (the record then just lacks them)."""
-    if not isinstance(env, dict):
-        return ""
-    names = sorted(k for k in env if isinstance(k, str) and k and "," not in k and "=" not in k)
-    return ",".join(names)
-
-
-def _tap(
-    opts: Options,
-    python: str | None,
-    label: str,
-    timeout_ms: int | None,
-    facts: tuple[str, ...] = (),
-) -> Tap:
-    args = ["--label", label, "--runtime", opts.runtime]
-    if timeout_ms is not None:
-        args += ["--timeout-ms", str(timeout_ms)]
-    args += facts if timeout_ms is not None else [f for f in facts if f != "--timeout-default"]
-    if opts.stream:
-        args += ["--stream", opts.stream]
-    return Tap(opts.hooktui, python, tuple(args))
 
 
 def wrap_shell(command: str, opts: Options, label: str, timeout_ms: int | None) -> str:
