@@ -254,7 +254,7 @@ def _gone(pid: int) -> bool:
         try:
             with open(f"/proc/{pid}/stat") as f:
                 state = f.read().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
+        except OSError:  # gone, even between open and read (ESRCH)
             return True
         if state in ("Z", "X"):
             return True

@@ -126,7 +126,7 @@ def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
             state = f.read().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
+    except OSError:  # gone, even between open and read (ESRCH)
         return False
     return state not in ("Z", "X")
 
