@@ -19,26 +19,40 @@ import urllib.request
 from hooktui.tap.httphook.spec import HttpSpec, SpecError, from_args
 from hooktui.tap.runtimes import get_adapter
 
-_VAR = re.compile(r"\$\{([A-Z_][A-Z0-9_]*)\}|\$([A-Z_][A-Z0-9_]*)")
 _CUT = re.compile(r"[\r\n\x00]")
 
 
-def interpolate(value: str, allowed: set[str], environ) -> str:
+def interpolate(value: str, allowed: set[str], environ, pattern: str) -> str:
     def one(m: re.Match) -> str:
-        name = m.group(1) or m.group(2)
+        name = next(g for g in m.groups() if g)
         return environ.get(name, "") if name in allowed else ""
 
-    return _CUT.sub("", _VAR.sub(one, value))
+    return _CUT.sub("", re.sub(pattern, one, value))
+
+
+def _allowed(spec: HttpSpec) -> set[str]:
+    http = get_adapter(spec.runtime).settings.http
+    if http.withheld_any_case:
+        withheld = {v.upper() for v in http.withheld_env}
+        return {v for v in spec.allow_env if v.upper() not in withheld}
+    return set(spec.allow_env) - set(http.withheld_env)
+
+
+def url_for(spec: HttpSpec, environ) -> str:
+    http = get_adapter(spec.runtime).settings.http
+    if not http.interpolate_url:
+        return spec.url
+    return interpolate(spec.url, _allowed(spec), environ, http.var_pattern)
 
 
 def headers_for(spec: HttpSpec, environ) -> dict[str, str]:
     http = get_adapter(spec.runtime).settings.http
-    allowed = set(spec.allow_env) - set(http.withheld_env)
+    allowed = _allowed(spec)
     out = {"Content-Type": "application/json"}
     for name, value in spec.headers:
         if name.strip().lower() in http.ignored_headers:
             continue
-        out[name] = interpolate(value, allowed, environ)
+        out[name] = interpolate(value, allowed, environ, http.var_pattern)
     return out
 
 
@@ -47,21 +61,26 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # a 3xx is the answer, as for the runtime
 
 
-def post(spec: HttpSpec, body: bytes, environ) -> tuple[int | None, bytes, str]:
-    """(status, body, error): status None when no reply came."""
-    request = urllib.request.Request(
-        spec.url, data=body, headers=headers_for(spec, environ), method="POST"
-    )
-    opener = urllib.request.build_opener(_NoRedirect)
+def post(spec: HttpSpec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
+    """(status, body, error, content type): status None when no reply came."""
+    url = url_for(spec, environ)
+    refusal = get_adapter(spec.runtime).http_refusal(url)
+    if refusal:
+        return None, b"", refusal, ""
     try:
+        request = urllib.request.Request(
+            url, data=body, headers=headers_for(spec, environ), method="POST"
+        )
+        opener = urllib.request.build_opener(_NoRedirect)
         with opener.open(request) as reply:
-            return reply.status, reply.read(), ""
+            return reply.status, reply.read(), "", reply.headers.get("Content-Type", "")
     except urllib.error.HTTPError as exc:
         data = exc.read() if exc.fp is not None else b""
-        return exc.code, data, f"HTTP {exc.code} from {spec.url}"
+        kind = exc.headers.get("Content-Type", "") if exc.headers else ""
+        return exc.code, data, f"HTTP {exc.code} from {url}", kind
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
-        return None, b"", str(reason) or type(exc).__name__
+        return None, b"", str(reason) or type(exc).__name__, ""
 
 
 def main(args: list[str]) -> int:
@@ -73,8 +92,9 @@ def main(args: list[str]) -> int:
     except (SpecError, KeyError, ValueError) as exc:
         sys.stderr.write(f"hooktui http hook: {exc}\n")
         return 1
-    status, body, error = post(spec, sys.stdin.buffer.read(), os.environ)
-    out, err, code = runtime.http_answer(status, body, error)
+    request = sys.stdin.buffer.read()
+    status, body, error, kind = post(spec, request, os.environ)
+    out, err, code = runtime.http_answer(status, body, error, kind, request)
     sys.stdout.buffer.write(out)
     sys.stderr.buffer.write(err)
     return code

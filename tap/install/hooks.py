@@ -9,6 +9,7 @@ and a hooks section the runtime could not read is reported, never taken for
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,17 +114,25 @@ def _walk_group(out: Walk, runtime: Runtime, path: tuple, event: str, entry: dic
 def _http_policy(data: dict, runtime: Runtime) -> str:
     """Where the runtime's own policy on http hooks is set ("" when nowhere we can see)."""
     http = runtime.settings.http
-    if any(key in data for key in http.policy_keys):
+    if any(_has_key(data, key) for key in http.policy_keys):
         return "these settings"
     for name in http.policy_files:
         try:
-            with open(name, encoding="utf-8") as f:
+            with open(os.path.expanduser(name), encoding="utf-8") as f:
                 managed = json.load(f)
         except (OSError, ValueError):
             continue
-        if isinstance(managed, dict) and any(key in managed for key in http.policy_keys):
+        if any(_has_key(managed, key) for key in http.policy_keys):
             return name
     return ""
+
+
+def _has_key(data: Any, dotted: str) -> bool:
+    """Whether `a.b` is set in these settings (`a` an object holding `b`)."""
+    *outer, last = dotted.split(".")
+    for key in outer:
+        data = data.get(key) if isinstance(data, dict) else None
+    return isinstance(data, dict) and last in data
 
 
 def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h: dict) -> None:
@@ -135,7 +144,7 @@ def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h:
         return
     http = layout.http
     if http is not None and kind == http.type:
-        why = _http_problem(h, layout)
+        why = _http_problem(h, layout) or runtime.http_problem(h)
         if not why and out.http_policy is None:
             out.http_policy = _http_policy(out.data, runtime)
         if not why and out.http_policy:
@@ -156,6 +165,8 @@ def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h:
         return
     if kind != "command":
         why = _NOT_A_COMMAND.get(kind, "not a command hook") if isinstance(kind, str) else ""
+        if kind == "http" and layout.http_unwrapped:
+            why = layout.http_unwrapped
         out.skipped.append(Skipped(where(path), f"a {kind!r} hook: {why or 'not a command'}"))
         return
     if not isinstance(h.get(layout.command_key), str):

@@ -97,7 +97,9 @@ class ClaudeCode(Runtime):
 
         return claude_encode.encode(self.name, call, verdict)
 
-    def http_answer(self, status: int | None, body: bytes, error: str) -> tuple[bytes, bytes, int]:
+    def http_answer(
+        self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
+    ) -> tuple[bytes, bytes, int]:
         """How 2.1.332 reads an http hook's reply (its bundled code), as the command
         hook answer it reads the same way. No reply (refused, reset, a bad URL) and a
         non-2xx status: a non-blocking error (a block under `onFailure: "block"`),

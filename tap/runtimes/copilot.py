@@ -376,6 +376,13 @@ RUNTIME = Copilot(
         user_files=("hooks/*.json",),
         nested=False,  # hooks.<event> = [{type, bash, timeoutSec, ...}]
         handler_types=("command", "http", "prompt"),  # prompt: sessionStart only
+        http_unwrapped=(
+            "Copilot CLI 1.0.102 runs http hooks in its native runtime (runtime.node, not "
+            "its JS), so how it reads the reply (status, empty or non-JSON body, no "
+            "connection) is not known here; it also refuses plain-http URLs for preToolUse "
+            "/ permissionRequest and for hooks with allowedEnvVars (COPILOT_HOOK_ALLOW_*), a "
+            "check a wrapped command would bypass"
+        ),
         command_key="bash",
         timeout_key="timeoutSec",
         shell="bash",  # the `bash` key's command (a `powershell` key is for Windows)

@@ -98,8 +98,14 @@ class HttpHooks(Facts):
     headers_key: str = "headers"
     env_key: str = "allowedEnvVars"  # variables a header may interpolate ($V, ${V})
     ignored_headers: tuple[str, ...] = ()  # header names it drops (lower case)
-    # Variables it never interpolates into a header, whatever the hook allows.
+    # Variables it never interpolates into a header, whatever the hook allows
+    # (`withheld_any_case`: matched whatever their case).
     withheld_env: tuple[str, ...] = ()
+    withheld_any_case: bool = False
+    # What it reads as a variable in a header (group 1 or 2 is the name), and
+    # whether it interpolates the URL too.
+    var_pattern: str = r"\$\{([A-Z_][A-Z0-9_]*)\}|\$([A-Z_][A-Z0-9_]*)"
+    interpolate_url: bool = False
     # Settings keys of its own policy on http hooks (allowed URLs, ...), and the
     # files an administrator sets them in: a wrapped hook's POST is the tap's,
     # which that policy would not see, so install leaves such hooks alone.
@@ -136,6 +142,7 @@ class Layout(Facts):
     async_key: str = ""  # a true value here: the runtime does not wait for the answer
     async_keys: tuple[str, ...] = ()  # more keys that mean the same (they imply async)
     http: HttpHooks | None = None  # None: it has no http hooks (or install cannot wrap them)
+    http_unwrapped: str = ""  # why its http hooks are not wrapped ("": the general reason)
     # (key, value) of a handler whose failure blocks the action (fails closed);
     # the first version that reads it, and the native events where it is ignored.
     fail_closed: tuple[str, Any] = ("", None)
@@ -318,11 +325,22 @@ class Runtime(Facts):
     def request_for(self, call: Call) -> dict[str, Any]:
         raise NotImplementedError
 
-    def http_answer(self, status: int | None, body: bytes, error: str) -> tuple[bytes, bytes, int]:
+    def http_answer(
+        self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
+    ) -> tuple[bytes, bytes, int]:
         """An http hook's reply as the (stdout, stderr, exit code) of a command hook that
         this runtime reads the same way: `status` None when no reply came (`error` says
-        why). Only runtimes with `settings.http` have one."""
+        why); `request` is the body that was posted. Only runtimes with `settings.http`
+        have one."""
         raise NotImplementedError
+
+    def http_refusal(self, url: str) -> str:
+        """Why the runtime would not post to this URL at all ("" when it would)."""
+        return ""
+
+    def http_problem(self, handler: dict) -> str:
+        """Why install cannot wrap this http hook of the runtime's ("" when it can)."""
+        return ""
 
     # A runtime is itself: equal only to itself, hashable (a key in tables).
     __eq__ = object.__eq__

@@ -44,7 +44,7 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
-from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, Timeouts
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
 if TYPE_CHECKING:
@@ -109,6 +109,24 @@ def _reason_of(obj: dict) -> str:
 
 
 class QwenCode(Runtime):
+    # Its http hooks: qwen_http.py (loaded only by the http hook command and install).
+    def http_answer(
+        self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
+    ) -> tuple[bytes, bytes, int]:
+        from hooktui.tap.runtimes import qwen_http
+
+        return qwen_http.answer(status, body, error, content_type, request)
+
+    def http_refusal(self, url: str) -> str:
+        from hooktui.tap.runtimes import qwen_http
+
+        return qwen_http.refusal(url)
+
+    def http_problem(self, handler: dict) -> str:
+        from hooktui.tap.runtimes import qwen_http
+
+        return qwen_http.problem(handler)
+
     def detect(self, request: Any) -> bool:
         # Claude's names with a timestamp (as Gemini CLI, its parent) AND permission_mode
         # (on every event; Gemini and Copilot send none, Claude no timestamp).
@@ -306,6 +324,21 @@ RUNTIME = QwenCode(
         user_files=("settings.json",),
         async_key="async",
         handler_types=("command", "http", "function", "prompt"),
+        # 0.24.4 (qwen_http.py): url and headers interpolate allowedEnvVars, never its
+        # own tokens; security.allowedHttpHookUrls / allowPrivateNetworkHooks are its policy.
+        http=HttpHooks(
+            withheld_env=(
+                "QWEN_SERVER_TOKEN",
+                "QWEN_DAEMON_TOKEN",
+                "QWEN_CODE_EXTERNAL_TOOL_GUARD_TOKEN",
+                "QWEN_CODE_PRIVATE_ACP_CAPABILITY",
+            ),
+            withheld_any_case=True,
+            var_pattern=r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?",
+            interpolate_url=True,
+            policy_keys=("security.allowedHttpHookUrls", "security.allowPrivateNetworkHooks"),
+            policy_files=("/etc/qwen-code/settings.json", "~/.qwen/settings.json"),
+        ),
         comments=True,  # as Gemini CLI, whose settings loader it kept (not observed here)
         shell="sh",  # not observed: the wrapper runs the original under the shell it got
     ),

@@ -3,7 +3,8 @@
 Runs inside the run's loopback-only namespace (netns_run.py starts it as the
 "CLI"), so the runtime's http hook can reach it on 127.0.0.1. Each POST is
 logged (path, headers, body) to the spec's `log`; the answer for a path is
-the spec's `answers[path]`: `{"status": 200, "body": "..."}`. Stdlib only.
+the spec's `answers[path]`: `{"status": 200, "body": "...", "type": "..."}` (type: the
+Content-Type, application/json unless given). Stdlib only.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def serve(spec: dict) -> ThreadingHTTPServer:
             answer = answers.get(self.path, {"status": 404, "body": ""})
             payload = answer.get("body", "").encode()
             self.send_response(answer.get("status", 200))
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", answer.get("type", "application/json"))
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
