@@ -74,63 +74,48 @@ def run(
     kill what it left in its group, and (now and then) sweep stray descendants when it
     was the last hook running."""
     from hooktui.tap.hotpath import runner
+    from hooktui.tap.hotpath.capture import HEAD
 
-    global _busy, _window
-    started = time.monotonic()
+    global _busy
     with _lock:
         _busy += 1  # before the fork: a sweep must not take the new hook for a stray
         generation = _generation
-    pid = 0
-    try:
-        try:
-            pid, in_w, out_r, err_r = runner.spawn(argv, cwd=cwd, env=env, new_session=True)
-        except OSError as exc:
-            return Outcome(
-                exit_code=runner.spawn_exit_code(exc),
-                spawn_error=runner.spawn_message(argv[0] if argv else "", exc),
-                duration_ms=(time.monotonic() - started) * 1000,
-            )
-        except ValueError as exc:  # a NUL byte in a word or variable: no process carries it
-            return Outcome(exit_code=126, spawn_error=f"{argv[0]!r}: cannot be started ({exc})")
+    pids: list[int] = []
+
+    def register(pid: int) -> None:
+        global _window
+        pids.append(pid)
         with _lock:
             _running.add(pid)
             if _window is None:
                 _window = pid
             if generation != _generation:  # killed while it was being started
                 _kill_group(pid)
-        # The tap's pump keeps a bounded head of each output (what a record keeps
-        # and more): a hook that floods its output cannot flood replay's memory.
-        # A child the hook left holding its output does not hold replay up: what
-        # it writes within a short grace counts, then its group goes (end_group).
-        _, out_kept, err_kept, status, timed_out = runner.pump(
-            pid,
-            in_w,
-            out_r,
-            err_r,
-            feed=stdin,
+
+    try:
+        # Each output is kept up to the tap's bounded head (what a record keeps and
+        # more): a hook that floods its output cannot flood replay's memory. A child
+        # the hook left holding its output does not hold replay up: what it writes
+        # within the runner's short grace counts, then its group goes (end_group).
+        return runner.run_hook(
+            argv,
+            stdin,
+            cwd=cwd,
+            env=env,
             timeout_s=timeout_s,
-            kill_group=True,
-            linger_s=runner.GRACE_S,
+            new_session=True,
+            keep=HEAD,
+            on_started=register,
         )
-        out, err = out_kept.head, err_kept.head
     finally:
-        if pid:
+        for pid in pids:
             end_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
         with _lock:
-            _running.discard(pid)
+            _running.difference_update(pids)
             _busy -= 1
             idle = _busy == 0
         if idle and time.monotonic() - _swept_at >= SWEEP_EVERY_S:
             sweep()
-    code, sig = runner.decode_status(status)
-    return Outcome(
-        stdout=out,
-        stderr=err,
-        exit_code=code,
-        signal=sig,
-        timed_out=timed_out,
-        duration_ms=(time.monotonic() - started) * 1000,
-    )
 
 
 def kill_running() -> None:

@@ -1,7 +1,8 @@
 """Run a hook to completion: what replay uses, on the tap's own spawn and poll loop.
 
 `spawn` (spawn.py) starts a hook as execvp would, `pump` (pump.py) moves its
-traffic; `run_hook` puts them together for replay and builds the msgspec
+traffic; `run_hook` puts them together for replay (`replay/procs.py` adds the
+bookkeeping of the hooks it has running) and builds the msgspec
 `Outcome`, importing the model lazily so that the tap's hot path stays on
 `os`, `select` and `_signal`.
 """
@@ -17,7 +18,6 @@ __all__ = [
     "CwdError",
     "GRACE_S",
     "decode_status",
-    "kill_running",
     "pump",
     "read_all",
     "run_hook",
@@ -25,21 +25,6 @@ __all__ = [
     "spawn_exit_code",
     "spawn_message",
 ]
-
-
-# Hooks `run_hook` is waiting on: pid -> whether it leads its own group.
-_running: dict[int, bool] = {}
-
-
-def kill_running() -> None:
-    """Kill every hook `run_hook` is still waiting on (its group, when it has one).
-
-    For an interrupted replay: its hooks run in sessions of their own, so the
-    terminal's Ctrl-C never reaches them, and worker threads would otherwise
-    wait them out.
-    """
-    for pid, group in list(_running.items()):
-        kill(pid, group)
 
 
 def run_hook(
@@ -50,6 +35,8 @@ def run_hook(
     env: dict[str, str] | None = None,
     timeout_s: float | None = None,
     new_session: bool = False,
+    keep: int | None = None,
+    on_started=None,
 ):
     """Run one hook to completion and describe what it did (used by replay).
 
@@ -58,7 +45,9 @@ def run_hook(
     `timed_out` is set. A command that cannot start gives `exit_code=127`
     (126 when it exists but cannot be executed) and `spawn_error`. Output a
     background child holds open is waited for GRACE_S after the hook exits.
-    A timeout of NaN, infinity or beyond ~30 years is no timeout.
+    A timeout of NaN, infinity or beyond ~30 years is no timeout. `keep`
+    bounds what is kept of each output (None: all of it); `on_started(pid)`
+    is called once the hook runs, before its traffic moves.
     """
     from hooktui.tap.model import Outcome
 
@@ -71,8 +60,11 @@ def run_hook(
             spawn_error=spawn_message(argv[0] if argv else "", exc),
             duration_ms=(time.monotonic() - started) * 1000,
         )
-    _running[pid] = new_session
+    except ValueError as exc:  # a NUL byte in a word or variable: no process carries it
+        return Outcome(exit_code=126, spawn_error=f"{argv[0]!r}: cannot be started ({exc})")
     try:
+        if on_started is not None:
+            on_started(pid)
         _, out, err, status, timed_out = pump(
             pid,
             in_w,
@@ -82,13 +74,11 @@ def run_hook(
             timeout_s=timeout_s,
             kill_group=new_session,
             linger_s=GRACE_S,
-            keep=None,
+            keep=keep,
         )
     except BaseException:  # Ctrl-C in this thread: leave no hook running
         kill(pid, new_session)
         raise
-    finally:
-        _running.pop(pid, None)
     code, sig = decode_status(status)
     if timed_out and new_session:
         kill(pid, True)  # stragglers of the group
