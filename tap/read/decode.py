@@ -115,9 +115,10 @@ def decode_head(line: bytes, offset: int) -> RecordHead | BadLine:
         return bad_line(line, offset, f"unreadable: {exc}")
 
 
-def decode_heads(lines: Iterable[tuple[int, bytes]]) -> list[tuple[int, RecordHead | BadLine]]:
-    """decode_head over (offset, line) pairs, as (offset, entry) pairs."""
-    decode = _strict_head_decoder.decode
+def decode_heads(lines: Iterable[tuple[int, bytes]], decode=None) -> list[tuple[int, object]]:
+    """decode_head over (offset, line) pairs, as (offset, entry) pairs. `decode`: a
+    narrower decoder tried first (the index's); a line it refuses gets decode_head."""
+    decode = decode or _strict_head_decoder.decode
     out: list[tuple[int, RecordHead | BadLine]] = []
     append = out.append
     for offset, line in lines:

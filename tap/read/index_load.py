@@ -13,11 +13,10 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from hooktui.tap.read.index import DECODED, Columns, batch_of
 from hooktui.tap.read.reader import (
-    decode_head,
     decode_heads,
     open_input,
     partial_head_decoder,
@@ -94,7 +93,7 @@ def index_backward(
             size = window
             lines, _ = split_lines(buf[skip:], lo + skip)
             piece = batch.like()
-            piece.add_heads(source, _decoded(decode, lines))
+            piece.add_heads(source, decode_heads(lines, decode))
             batch.prepend(piece)
             done += hi - lo - skip
             hi = lo + skip
@@ -105,14 +104,3 @@ def index_backward(
         os.close(fd)
         if was_enabled:
             gc.enable()
-
-
-def _decoded(decode, lines: list[tuple[int, bytes]]) -> list[tuple[int, Any]]:
-    out = []
-    append = out.append
-    for offset, line in lines:
-        try:
-            append((offset, decode(line)))
-        except Exception:
-            append((offset, decode_head(line, offset)))
-    return out
