@@ -2,9 +2,11 @@
 
 Classes, one per record (they add up to the total):
 - ``unchanged``: same decision, same rewrite, same reason and context;
-- ``reason_only``: same decision and rewrite, only the reason or context text moved;
-- ``changed``: the decision differs, or a modify/replace now rewrites to something
-  else (compared key-order-insensitively), or a recorded failure now fails differently;
+- ``reason_only``: same decision and effects, only the reason text moved;
+- ``effect_changed``: same decision, but something else the runtime acts on differs
+  (`effects_of`: the new input or output, the added context, an answer effect such as
+  user_message or model_request; compared key-order-insensitively);
+- ``changed``: the decision differs, or a recorded failure now fails differently;
 - ``failed``: the policy did not answer (decision ``failure``), with why;
 - ``skipped``: not replayable (decided in ``hooktui.replay.policy``).
 
@@ -21,10 +23,13 @@ from hooktui.tap.model import UNSET, Verdict
 
 UNCHANGED = "unchanged"
 REASON_ONLY = "reason_only"
+EFFECT_CHANGED = "effect_changed"
 CHANGED = "changed"
 FAILED = "failed"
 SKIPPED = "skipped"
-CLASSES = (UNCHANGED, REASON_ONLY, CHANGED, FAILED, SKIPPED)
+CLASSES = (UNCHANGED, REASON_ONLY, EFFECT_CHANGED, CHANGED, FAILED, SKIPPED)
+# The classes worth a look (the report's changes, the screen's "changes only").
+NOTEWORTHY = (CHANGED, EFFECT_CHANGED, FAILED, REASON_ONLY)
 
 LOOSENED = "loosened"
 TIGHTENED = "tightened"
@@ -42,21 +47,42 @@ def canonical(value: Any) -> Any:
     return (type(value).__name__, value) if isinstance(value, bool) else value
 
 
-def same_effect(before: Verdict, after: Verdict) -> bool:
-    """Do both verdicts do the same thing to the call (the text aside)?"""
+def same_decision(before: Verdict, after: Verdict) -> bool:
+    """Same decision (and, for a failure, the same kind of failure with the same effect)?"""
     if before.decision != after.decision:
         return False
-    if before.decision == "modify":
-        return canonical(before.updated_input) == canonical(after.updated_input)
-    if before.decision == "replace":
-        return canonical(before.updated_output) == canonical(after.updated_output)
     if before.decision == "failure":
         return (before.failure, before.effect) == (after.failure, after.effect)
     return True
 
 
-def same_text(before: Verdict, after: Verdict) -> bool:
-    return before.reason == after.reason and before.context == after.context
+def effects_of(verdict: Verdict) -> dict[str, Any]:
+    """What the runtime acts on besides the decision, by name: the new input or output,
+    the added context, and the answer's effects (canonical.ACTIONS names)."""
+    out: dict[str, Any] = {}
+    if verdict.updated_input is not UNSET:
+        out["updated_input"] = verdict.updated_input
+    if verdict.updated_output is not UNSET:
+        out["updated_output"] = verdict.updated_output
+    if verdict.context:
+        out["context"] = verdict.context
+    out.update(verdict.answer_effects or {})
+    return out
+
+
+def changed_effects(before: Verdict, after: Verdict) -> list[str]:
+    """The names of the effects that differ (set on one side only, or set to another value)."""
+    was, now = effects_of(before), effects_of(after)
+    return sorted(
+        name
+        for name in was.keys() | now.keys()
+        if canonical(was.get(name, UNSET)) != canonical(now.get(name, UNSET))
+    )
+
+
+def same_effect(before: Verdict, after: Verdict) -> bool:
+    """Do both verdicts do the same thing to the call (the reason text aside)?"""
+    return same_decision(before, after) and not changed_effects(before, after)
 
 
 def verdict_key(verdict: Verdict) -> tuple:
@@ -72,6 +98,7 @@ def verdict_key(verdict: Verdict) -> tuple:
         verdict.effect,
         canonical(verdict.updated_input),
         canonical(verdict.updated_output),
+        canonical(verdict.answer_effects or {}),
     )
 
 
@@ -88,21 +115,24 @@ def direction(before: Verdict, after: Verdict) -> str:
 def classify(before: Verdict, after: Verdict) -> tuple[str, bool, str]:
     """(class, differs, direction) for one replayed record.
 
-    `differs` says whether the effect on the call changed: a failed record whose
-    recording failed the same way does not differ (the exit status ignores it).
+    `differs` says whether what the runtime does changed (the decision or an
+    effect): a failed record whose recording failed the same way does not differ
+    (the exit status ignores it).
     """
     differs = not same_effect(before, after)
     if after.decision == "failure":
         return FAILED, differs, direction(before, after) if differs else ""
-    if differs:
+    if not same_decision(before, after):
         return CHANGED, True, direction(before, after)
-    if not same_text(before, after):
+    if differs:
+        return EFFECT_CHANGED, True, ""  # same decision, so the call's fate is the same
+    if before.reason != after.reason:
         return REASON_ONLY, False, ""
     return UNCHANGED, False, ""
 
 
 # How much a run's class matters when several runs of one record disagree.
-_WEIGHT = {UNCHANGED: 0, REASON_ONLY: 1, FAILED: 2, CHANGED: 2}
+_WEIGHT = {UNCHANGED: 0, REASON_ONLY: 1, EFFECT_CHANGED: 2, FAILED: 3, CHANGED: 3}
 
 
 def classify_runs(before: Verdict, runs: list[Verdict]) -> tuple[str, bool, str, int]:

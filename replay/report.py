@@ -6,17 +6,20 @@ from typing import Any
 
 import msgspec
 from hooktui.replay.compare import (
-    CHANGED,
     CLASSES,
-    FAILED,
+    EFFECT_CHANGED,
     LOOSENED,
-    REASON_ONLY,
+    NOTEWORTHY,
     SKIPPED,
     TIGHTENED,
+    changed_effects,
+    effects_of,
 )
 from hooktui.tap.model import UNSET, Outcome, Record, Verdict
 
-FAIL_ON = ("changed", "loosened", "none")
+# What makes the exit status 1: "changed" (the decision or an effect), "decision"
+# (the decision only), "loosened" (a call stopped before goes ahead now), "none".
+FAIL_ON = ("changed", "decision", "loosened", "none")
 
 
 class Result(msgspec.Struct, kw_only=True):
@@ -51,6 +54,20 @@ class Result(msgspec.Struct, kw_only=True):
         """The verdict written in the session (by the rules of its day)."""
         return self.record.verdict
 
+    @property
+    def effects(self) -> list[str]:
+        """With the same decision, the names of the effects that changed (compare.effects_of)."""
+        if self.cls != EFFECT_CHANGED or self.after is None:
+            return []
+        return changed_effects(self.before, self.after)
+
+    def effect_pairs(self) -> list[tuple[str, Any, Any]]:
+        """(name, before, after) for each changed effect; UNSET on the side that lacks it."""
+        if self.after is None:
+            return []
+        was, now = effects_of(self.before), effects_of(self.after)
+        return [(name, was.get(name, UNSET), now.get(name, UNSET)) for name in self.effects]
+
 
 class Report(msgspec.Struct, kw_only=True):
     session: str = ""
@@ -78,8 +95,8 @@ class Report(msgspec.Struct, kw_only=True):
 
     @property
     def changes(self) -> list[Result]:
-        """Records worth a look: changed, failed, or with a new reason only."""
-        return [r for r in self.results if r.cls in (CHANGED, FAILED, REASON_ONLY)]
+        """Records worth a look: changed, effect changed, failed, or with a new reason only."""
+        return [r for r in self.results if r.cls in NOTEWORTHY]
 
     def exit_status(self, fail_on: str = "changed") -> int:
         """Like diff: 1 when something changed under `fail_on`, else 0."""
@@ -87,7 +104,15 @@ class Report(msgspec.Struct, kw_only=True):
             return 0
         if fail_on == "loosened":
             return 1 if any(r.direction == LOOSENED for r in self.results) else 0
-        # "changed": a new effect on any call, a failure that differs, or a flaky hook.
+        if fail_on == "decision":
+            # As "changed", less the records whose decision stayed (an effect moved).
+            return (
+                1
+                if any((r.differs and r.cls != EFFECT_CHANGED) or r.flaky for r in self.results)
+                else 0
+            )
+        # "changed": a new decision or effect on any call, a failure that differs, or a
+        # flaky hook.
         return 1 if any(r.differs or r.flaky for r in self.results) else 0
 
 
@@ -100,6 +125,8 @@ def side(verdict: Verdict) -> dict[str, Any]:
         out["updated_input"] = verdict.updated_input
     if verdict.updated_output is not UNSET:
         out["updated_output"] = verdict.updated_output
+    if verdict.answer_effects:
+        out["answer_effects"] = dict(verdict.answer_effects)
     if verdict.decision == "failure":
         out["failure"] = verdict.failure
         out["failure_detail"] = verdict.failure_detail
@@ -135,6 +162,8 @@ def to_builtins(report: Report) -> dict[str, Any]:
         item = _ident(r)
         item["class"] = r.cls
         item["direction"] = r.direction
+        if r.cls == EFFECT_CHANGED:
+            item["effects"] = r.effects
         item["before"] = side(r.before)
         item["after"] = side(r.after) if r.after is not None else None
         if r.rules_changed:

@@ -122,13 +122,15 @@ def test_reason_only_and_modify_changes(tmp_path: Path, workdir: Path):
     code, report = replay_json(str(stream), "--policy", guard_command(edited))
     assert code == 1  # the rewrite differs; the reason-only change alone would be 0
     assert by_id(report["changes"]) == {
-        records[0]["id"]: ("changed", ""),  # modify -> modify: both let it through
+        records[0]["id"]: ("effect_changed", ""),  # modify -> modify: another input
         records[1]["id"]: ("reason_only", ""),
     }
     change = {c["id"]: c for c in report["changes"]}
+    assert change[records[0]["id"]]["effects"] == ["updated_input"]
     assert change[records[0]["id"]]["after"]["updated_input"]["command"] == "git push"
     assert change[records[1]["id"]]["after"]["reason"] == "destructive, see policy"
-    assert (report["reason_only"], report["changed"], report["unchanged"]) == (1, 1, 1)
+    counts = ("reason_only", "effect_changed", "changed", "unchanged")
+    assert tuple(report[k] for k in counts) == (1, 1, 0, 1)
 
     # A rewrite with the same content in another key order is not a change.
     same = write_guard(tmp_path / "guard3.py", {**v1, "rm": ("deny", "destructive, see policy")})
@@ -590,7 +592,7 @@ def test_replace_compared_key_order_insensitively(tmp_path: Path, workdir: Path)
     code, report = replay_json(str(stream), "--policy", f"{PYTHON} {other}")
     assert code == 1
     (change,) = report["changes"]
-    assert (change["class"], change["direction"]) == ("changed", "")
+    assert (change["class"], change["direction"]) == ("effect_changed", "")
     assert change["before"]["updated_output"] == {"stdout": "", "code": 0}
     assert change["after"]["updated_output"] == {"code": 0, "stdout": "[hidden]"}
 

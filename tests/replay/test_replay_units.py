@@ -34,7 +34,23 @@ V = Verdict
             V(decision="deny", reason="b"),
             ("reason_only", False, ""),
         ),
-        (V(decision="allow"), V(decision="allow", context="note"), ("reason_only", False, "")),
+        # Same decision, another effect: the runtime acts on the context, input, effects.
+        (V(decision="allow"), V(decision="allow", context="note"), ("effect_changed", True, "")),
+        (
+            V(decision="allow", answer_effects={"user_message": "a"}),
+            V(decision="allow", answer_effects={"user_message": "b"}),
+            ("effect_changed", True, ""),
+        ),
+        (
+            V(decision="deny", reason="r"),
+            V(decision="deny", reason="r", answer_effects={"interrupt": True}),
+            ("effect_changed", True, ""),
+        ),
+        (
+            V(decision="modify", answer_effects={"model_request": {"a": 1, "b": 2}}),
+            V(decision="modify", answer_effects={"model_request": {"b": 2, "a": 1}}),
+            ("unchanged", False, ""),
+        ),
         (V(decision="deny"), V(decision="allow"), ("changed", True, "loosened")),
         (V(decision="ask"), V(decision="modify", updated_input={}), ("changed", True, "loosened")),
         (V(decision="allow"), V(decision="ask"), ("changed", True, "tightened")),
@@ -49,12 +65,12 @@ V = Verdict
         (
             V(decision="modify", updated_input={"b": [1, 2]}),
             V(decision="modify", updated_input={"b": [2, 1]}),
-            ("changed", True, ""),
+            ("effect_changed", True, ""),
         ),
         (
             V(decision="replace", updated_output={"x": True}),
             V(decision="replace", updated_output={"x": 1}),
-            ("changed", True, ""),
+            ("effect_changed", True, ""),
         ),
         (
             V(decision="deny"),
@@ -220,6 +236,7 @@ def test_report_counts_exit_and_json():
         "total": 5,
         "unchanged": 1,
         "reason_only": 1,
+        "effect_changed": 0,
         "changed": 1,
         "failed": 1,
         "skipped": 1,

@@ -135,7 +135,7 @@ def test_default_format_on_a_terminal_without_stdin_is_text(session):
         [HOOKTUI, "replay", str(stream), "--policy", guard_command(guard)], tty_stdout=True
     )
     assert code == 0, err
-    assert "replay of" in screen and "no decision changed" in screen
+    assert "replay of" in screen and "no decision or effect changed" in screen
 
 
 def test_progress_on_a_terminal_only(session):

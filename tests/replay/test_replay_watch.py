@@ -78,7 +78,7 @@ def test_watch_text_reprints_after_an_edit(tmp_path: Path):
     before = stream.read_bytes()
     proc, out = start(str(stream), "--policy", guard_command(guard), "--watch", "--format", "text")
     try:
-        first = out.until("no decision changed")
+        first = out.until("no decision or effect changed")
         assert any("replay #1" in line and str(guard) in line for line in first)
         write_guard(guard, V2)  # the edit
         out.until("replay #2")

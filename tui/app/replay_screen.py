@@ -13,21 +13,16 @@ import asyncio
 import threading
 from typing import ClassVar
 
-from hooktui.replay.compare import CHANGED, FAILED, LOOSENED, REASON_ONLY, SKIPPED, TIGHTENED
+from hooktui.replay.compare import NOTEWORTHY
 from hooktui.replay.report import Report, Result
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import Entry
 from hooktui.tap.read import filter_terms
 from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.palette import BindingCommands
-from hooktui.tui.app.replay_tabs import (
-    CLASS_LOOK,
-    RULES_MARK,
-    TAB_TITLES,
-    build_tabs,
-    left_out_text,
-    result_json,
-)
+from hooktui.tui.app.replay_header import HeaderState, header_text
+from hooktui.tui.app.replay_keys import BINDINGS, NOTES
+from hooktui.tui.app.replay_tabs import TAB_TITLES, build_tabs, left_out_text, result_json
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.keyed_rows import KeyedRows
@@ -35,21 +30,12 @@ from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.result_list import ResultList
 from hooktui.tui.app.widgets.rows import titles_row
 from hooktui.tui.cli.columns import REPLAY_COLUMNS
-from hooktui.tui.cli.format import printable
-from hooktui.tui.cli.replay_text import RULES_CHANGED
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
-
-NOTES = (
-    "before = the recorded verdict, after = the replayed one.\n"
-    "▲ loosened: stopped before, let through now.  ▼ tightened: the reverse.\n"
-    f"{RULES_MARK} before: {RULES_CHANGED}; before is today's reading of the recorded answer."
-)
 
 
 class ReplayScreen(Screen):
@@ -57,59 +43,7 @@ class ReplayScreen(Screen):
 
     COMMANDS = {BindingCommands}
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "o",
-            "changes_only",
-            "Changes only",
-            tooltip="changes only (changed, failed, reason only, flaky) on/off",
-            id="replay.changes_only",
-        ),
-        Binding(
-            "slash",
-            "filter",
-            "Filter",
-            tooltip="filter, the language of watch (checked as you type)",
-            id="replay.filter",
-        ),
-        Binding(
-            "escape",
-            "clear",
-            "Clear",
-            show=False,
-            tooltip="clear the filter, then close the detail",
-            id="replay.clear",
-        ),
-        *(
-            Binding(
-                str(i),
-                f"tab('{tab}')",
-                title,
-                show=False,
-                tooltip="detail tabs: summary, request, response, diff, raw",
-                id=f"replay.tab.{tab}",
-            )
-            for i, (tab, title) in enumerate(TAB_TITLES, 1)
-        ),
-        Binding(
-            "c",
-            "copy",
-            "Copy",
-            tooltip="copy the selected record and both verdicts as JSON",
-            id="replay.copy",
-        ),
-        # r too: inside watch, its own `r` would open a second replay on top.
-        Binding(
-            "r,R",
-            "rerun",
-            "Re-run",
-            tooltip="re-run the replay (with --watch: every save re-runs)",
-            id="replay.rerun",
-        ),
-        Binding("q", "close", "Quit", tooltip="quit (from watch: back to watch)", id="replay.quit"),
-        Binding("question_mark", "help", "Help", tooltip="this help", id="replay.help"),
-        Binding("ctrl+c", "quit_app", "Quit", show=False, priority=True, id="replay.interrupt"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = BINDINGS
 
     def __init__(
         self,
@@ -237,7 +171,7 @@ class ReplayScreen(Screen):
     # --- list -------------------------------------------------------------
 
     def _visible(self, r: Result) -> bool:
-        if self.changes_only and r.cls not in (CHANGED, FAILED, REASON_ONLY) and not r.flaky:
+        if self.changes_only and r.cls not in NOTEWORTHY and not r.flaky:
             return False
         if self._predicate is not None and not self._predicate(r.record):
             return False
@@ -268,47 +202,23 @@ class ReplayScreen(Screen):
         focus_now(self.list)
 
     def _update_header(self) -> None:
-        report = Report(results=self.results, repeat=self.options.repeat)
-        c = report.counts()
-        text = Text()
-        against = (
-            f"`{self.options.policy}`" if self.options.policy is not None else "recorded hooks"
+        self.header.update(
+            header_text(
+                HeaderState(
+                    results=self.results,
+                    repeat=self.options.repeat,
+                    policy=self.options.policy,
+                    session=self.session_label,
+                    generation=self.generation if self.watch_targets else None,
+                    shown=len(self._shown),
+                    total=len(self.entries),
+                    running=self.running,
+                    changes_only=self.changes_only,
+                    filter_expr=self.filter_expr,
+                    left_out=left_out_text(self.left_out, self.left_out_hint),
+                )
+            )
         )
-        text.append(f"replay {printable(self.session_label)} ", style="bold")
-        text.append(f"against {printable(against)}")
-        if self.watch_targets:
-            text.append(f"  watching ({self.generation})", style="italic")
-        text.append("\n")
-        done = len(self.results)
-        text.append(f"{len(self._shown)}/{done} shown", style="bold")
-        if self.running:
-            text.append(f"  running {done}/{len(self.entries)}", style="italic gold1")
-        for label, key, style in (
-            ("unchanged", "unchanged", ""),
-            ("changed", CHANGED, CLASS_LOOK[CHANGED][1]),
-            ("loosened", LOOSENED, "bold red1"),
-            ("tightened", TIGHTENED, "bold green3"),
-            ("reason only", REASON_ONLY, CLASS_LOOK[REASON_ONLY][1]),
-            ("failed", FAILED, CLASS_LOOK[FAILED][1]),
-            ("skipped", SKIPPED, ""),
-        ):
-            text.append(f"  {label} ")
-            text.append(str(c[key]), style=style if c[key] else "grey50")
-        if self.options.repeat > 1:
-            text.append("  flaky ")
-            text.append(str(c["flaky"]), style="bold magenta" if c["flaky"] else "grey50")
-        if c["rules_changed"]:
-            text.append(f"  {RULES_MARK}rules changed ", style="yellow")
-            text.append(str(c["rules_changed"]), style="bold yellow")
-        if self.changes_only:
-            text.append("  [changes only]", style="reverse")
-        if self.filter_expr:
-            text.append(f"  filter: {printable(self.filter_expr)}", style="italic")
-        left_out = left_out_text(self.left_out, self.left_out_hint)
-        if left_out is not None:
-            text.append("\n")
-            text.append_text(left_out)
-        self.header.update(text)
 
     @property
     def current_result(self) -> Result | None:

@@ -10,7 +10,15 @@ import difflib
 import shlex
 
 import msgspec
-from hooktui.replay.compare import CHANGED, FAILED, LOOSENED, REASON_ONLY, SKIPPED, TIGHTENED
+from hooktui.replay.compare import (
+    CHANGED,
+    EFFECT_CHANGED,
+    FAILED,
+    LOOSENED,
+    REASON_ONLY,
+    SKIPPED,
+    TIGHTENED,
+)
 from hooktui.replay.report import Result, side
 from hooktui.tap.model import Blob, Verdict
 from hooktui.tui.app.widgets.detail import clip, safe_text
@@ -23,7 +31,7 @@ from hooktui.tui.cli.format import (
     short_event,
     short_runtime,
 )
-from hooktui.tui.cli.replay_text import RULES_CHANGED
+from hooktui.tui.cli.replay_text import RULES_CHANGED, effect_raw
 from rich.console import RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -55,6 +63,7 @@ CLASS_LOOK = {
     "unchanged": ("=", "grey50"),
     REASON_ONLY: ("~ reason", "deep_sky_blue1"),
     CHANGED: ("≠", "bold gold1"),
+    EFFECT_CHANGED: ("≈ effect", "gold1"),
     FAILED: ("✗ failed", "bold dark_orange"),
     SKIPPED: ("- skipped", "grey50 italic"),
 }
@@ -139,6 +148,21 @@ def summary_text(r: Result, color: bool = True) -> Text:
     if r.flaky:
         text.append("\nruns      ", style="bold magenta")
         text.append(short(", ".join(v.decision for v in r.runs)) + "\n")
+    text.append_text(effects_block(r))
+    return text
+
+
+def effects_block(r: Result) -> Text:
+    """Same decision, another effect: each changed effect, before and after."""
+    text = Text()
+    pairs = r.effect_pairs()
+    if not pairs:
+        return text
+    text.append("\neffect changed (same decision)\n", style="bold underline")
+    for name, was, now in pairs:
+        text.append(f"{short(name, 64)}\n", style="bold gold1")
+        text.append(f"  before  {_field(effect_raw(was))}\n", style="grey62")
+        text.append(f"  after   {_field(effect_raw(now))}\n")
     return text
 
 
@@ -200,6 +224,7 @@ def result_json(r: Result) -> str:
         "line": r.line,
         "class": r.cls,
         "direction": r.direction,
+        "effects": r.effects,
         "flaky": r.flaky,
         "skip_reason": r.skip_reason,
         "before": side(r.before),

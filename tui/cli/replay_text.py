@@ -8,13 +8,23 @@ characters as visible escapes, never interpreted by the terminal.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
+from typing import Any
 
-from hooktui.replay.compare import CHANGED, FAILED, LOOSENED, REASON_ONLY, SKIPPED, TIGHTENED
+from hooktui.replay.compare import (
+    CHANGED,
+    EFFECT_CHANGED,
+    FAILED,
+    LOOSENED,
+    REASON_ONLY,
+    SKIPPED,
+    TIGHTENED,
+)
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import plural
-from hooktui.tap.model import Verdict
+from hooktui.tap.model import UNSET, Verdict
 from hooktui.tap.read.sanitize import safe_text
 from rich.console import Console
 from rich.text import Text
@@ -31,6 +41,7 @@ CLASS_STYLES = {
     "unchanged": "dim",
     REASON_ONLY: "blue",
     CHANGED: "bold yellow",
+    EFFECT_CHANGED: "yellow",
     FAILED: "bold red",
     SKIPPED: "dim italic",
 }
@@ -73,6 +84,7 @@ def summary_line(report: Report) -> Text:
     part("changed", c[CHANGED], CLASS_STYLES[CHANGED])
     part("loosened", c[LOOSENED], DIRECTION_STYLES[LOOSENED])
     part("tightened", c[TIGHTENED], DIRECTION_STYLES[TIGHTENED])
+    part("effect changed", c[EFFECT_CHANGED], CLASS_STYLES[EFFECT_CHANGED])
     part("reason only", c[REASON_ONLY], CLASS_STYLES[REASON_ONLY])
     part("failed", c[FAILED], CLASS_STYLES[FAILED])
     part("skipped", c[SKIPPED], "")
@@ -86,6 +98,8 @@ def summary_line(report: Report) -> Text:
 def label_text(r: Result) -> Text:
     text = Text()
     text.append(f"{r.cls.replace('_', ' ')}", style=CLASS_STYLES.get(r.cls, ""))
+    if r.cls == EFFECT_CHANGED:
+        text.append(f": {clean(', '.join(r.effects), 80)}", style=CLASS_STYLES[EFFECT_CHANGED])
     if r.direction:
         text.append(f" {r.direction}", style=DIRECTION_STYLES[r.direction])
     if r.flaky:
@@ -130,6 +144,29 @@ def change_lines(r: Result) -> list[Text]:
     if len(r.runs) > 1 and r.flaky:
         decisions = ", ".join(v.decision for v in r.runs)
         lines.append(Text(f"    runs    {decisions}", style="magenta"))
+    lines += effect_lines(r)
+    return lines
+
+
+def effect_raw(value: Any) -> str:
+    """One effect's value: text as it is, anything else as JSON; `(none)` when unset."""
+    if value is UNSET:
+        return "(none)"
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def effect_value(value: Any, width: int = 160) -> str:
+    """effect_raw on one line, made safe for a terminal and cut at `width`."""
+    return clean(effect_raw(value), width)
+
+
+def effect_lines(r: Result) -> list[Text]:
+    """For each effect that changed under the same decision: its name, then before/after."""
+    lines = []
+    for name, was, now in r.effect_pairs():
+        lines.append(Text(f"    effect  {clean(name, 60)}", style="yellow"))
+        lines.append(Text(f"      before  {effect_value(was)}", style="dim"))
+        lines.append(Text(f"      after   {effect_value(now)}"))
     return lines
 
 
@@ -211,7 +248,7 @@ def render_report(console: Console, report: Report) -> None:
     bad = [Text(f"  line {n}: {clean(why, 200)}", style="dim") for n, why in report.bad_line_errors]
     _section(console, "bad lines", bad)
     if not shown:
-        console.print(Text("no decision changed", style="green"))
+        console.print(Text("no decision or effect changed", style="green"))
 
 
 class Progress:

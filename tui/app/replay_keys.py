@@ -1,0 +1,69 @@
+"""The replay screen's keys and its help notes (the help screen and the palette read them)."""
+
+from __future__ import annotations
+
+from hooktui.tui.app.replay_tabs import RULES_MARK, TAB_TITLES
+from hooktui.tui.cli.replay_text import RULES_CHANGED
+from textual.binding import Binding, BindingType
+
+NOTES = (
+    "before = the recorded verdict, after = the replayed one.\n"
+    "≈ effect: same decision, but what the runtime acts on changed (input, context, ...).\n"
+    "▲ loosened: stopped before, let through now.  ▼ tightened: the reverse.\n"
+    f"{RULES_MARK} before: {RULES_CHANGED}; before is today's reading of the recorded answer."
+)
+
+
+BINDINGS: list[BindingType] = [
+    Binding(
+        "o",
+        "changes_only",
+        "Changes only",
+        tooltip="changes only (changed, effect changed, failed, reason only, flaky) on/off",
+        id="replay.changes_only",
+    ),
+    Binding(
+        "slash",
+        "filter",
+        "Filter",
+        tooltip="filter, the language of watch (checked as you type)",
+        id="replay.filter",
+    ),
+    Binding(
+        "escape",
+        "clear",
+        "Clear",
+        show=False,
+        tooltip="clear the filter, then close the detail",
+        id="replay.clear",
+    ),
+    *(
+        Binding(
+            str(i),
+            f"tab('{tab}')",
+            title,
+            show=False,
+            tooltip="detail tabs: summary, request, response, diff, raw",
+            id=f"replay.tab.{tab}",
+        )
+        for i, (tab, title) in enumerate(TAB_TITLES, 1)
+    ),
+    Binding(
+        "c",
+        "copy",
+        "Copy",
+        tooltip="copy the selected record and both verdicts as JSON",
+        id="replay.copy",
+    ),
+    # r too: inside watch, its own `r` would open a second replay on top.
+    Binding(
+        "r,R",
+        "rerun",
+        "Re-run",
+        tooltip="re-run the replay (with --watch: every save re-runs)",
+        id="replay.rerun",
+    ),
+    Binding("q", "close", "Quit", tooltip="quit (from watch: back to watch)", id="replay.quit"),
+    Binding("question_mark", "help", "Help", tooltip="this help", id="replay.help"),
+    Binding("ctrl+c", "quit_app", "Quit", show=False, priority=True, id="replay.interrupt"),
+]
