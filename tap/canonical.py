@@ -77,7 +77,10 @@ DETAILS = {
 }
 
 # What an answer makes the runtime do besides its decision (`Verdict.answer_effects`):
-# the names a runtime uses where one of these fits (else the answer's own field name).
+# every runtime names what its answers ask for by these names, and only these (the
+# README's "Answer effects" table is generated from this one and checked against it).
+# Records written before a name was settled are read with today's names
+# (Runtime.effect_names_before, applied by model.Record at decode).
 ACTIONS = {
     "user_message": "a message the runtime shows the user",
     "hide_output": "the hook's output is kept out of the transcript",
@@ -97,6 +100,11 @@ ACTIONS = {
     "worktree_path": "the worktree folder the hook made",
     "async": "the hook went on in the background: the runtime did not wait for it",
     "terminal_sequence": "a terminal escape sequence the runtime prints",
+    "model_request": "the request sent to the model, rewritten",
+    "model_response": "the model's answer, replaced (or given instead of asking the model)",
+    "tool_config": "which tools the model may call, restricted",
+    "follow_up_call": "a tool call the runtime makes next; the model gets its result instead",
+    "clear_context": "the conversation history is cleared",
 }
 
 # The DETAILS that hold the model's words or a tool's output: kept as digests only

@@ -18,7 +18,9 @@ so every decoder of a Record does it, once, at decode):
   `is_error` (the canonical call), `runtime_version`, and in `hook` the
   effective `timeout_ms` with its `timeout_source` and the failure mode `fails`;
   later taps add `details` (request fields beyond the call, absent when none) and
-  `answer_effects` (what the answer asked for besides its decision).
+  `answer_effects` (what the answer asked for besides its decision). The first of
+  those taps wrote some runtimes' effects by the answer's own keys (Gemini CLI's
+  `llm_request`, ...): they are read by today's canonical.ACTIONS names.
 """
 
 from __future__ import annotations
@@ -175,6 +177,8 @@ class Record(msgspec.Struct, kw_only=True):
         # (`v` stays as written: it says what the tap that wrote it knew).
         if self.v < SCHEMA_VERSION:
             _upgrade(self)
+        if self.answer_effects:
+            self.answer_effects = runtimes.effects_today(self.runtime, self.answer_effects)
 
     @property
     def call(self) -> Call:

@@ -199,6 +199,9 @@ class Runtime(Facts):
     # Native tool names the demo uses: a shell command, a file read.
     shell_tool: str = ""
     read_tool: str = ""
+    # answer_effects names earlier taps wrote for this runtime -> today's canonical.ACTIONS
+    # names: records already on disk are read with today's (model.Record).
+    effect_names_before: Mapping[str, str] = Factory(dict)
     # Set by for_version / for_hook, not by a runtime's file: the version whose rules
     # these are ("": the newest), and whether the hook's settings make its failure block.
     version: str = ""

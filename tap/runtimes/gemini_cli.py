@@ -25,9 +25,11 @@ convertPlainTextToHookOutput) and what the real 0.61 runtime did (PROTOCOLS.md):
   BeforeToolSelection `toolConfig` restricts the callable tools (modify);
   AfterTool `tailToolCallRequest` runs a follow-up call whose result the model
   gets instead; AfterAgent deny re-prompts with the reason, with the history
-  cleared when `clearContext` is set. Each such field is kept, as given, in the
-  verdict's `answer_effects` (the tool's own input/output fields stay unset: a
-  model request is not a tool input), as is `systemMessage` (shown to the user).
+  cleared when `clearContext` is set. Each such field's value is kept, as given, in
+  the verdict's `answer_effects` under its canonical.ACTIONS name (_EFFECT_NAMES),
+  as is `systemMessage` (shown to the user: user_message); the tool's own
+  input/output fields stay unset (a model request is not a tool input). Taps before
+  the names were settled wrote the answer's own keys: `effect_names_before`.
 - Per-hook `env` in the settings is merged over the variables below (it can
   override them); the runtime sets GEMINI_PROJECT_DIR, GEMINI_PLANS_DIR,
   GEMINI_CWD, GEMINI_SESSION_ID and, for compatibility, CLAUDE_PROJECT_DIR.
@@ -76,29 +78,40 @@ GEMINI_ONLY = {
 }
 
 _DENY = {"deny", "block"}
-# The hookSpecificOutput fields each event's answer acts on without a deny
-# (llm_response at BeforeModel counts only with one: _DENY_EFFECTS), and the
-# verdict they make when applied (AfterTool's tail call lets the tool through).
+# The answer's fields the runtime acts on -> their canonical.ACTIONS names.
+_EFFECT_NAMES = {
+    "llm_request": "model_request",
+    "llm_response": "model_response",
+    "toolConfig": "tool_config",
+    "tailToolCallRequest": "follow_up_call",
+    "clearContext": "clear_context",
+    "systemMessage": "user_message",
+}
+# The effects each event's answer acts on without a deny (a model response at
+# BeforeModel counts only with one: _DENY_EFFECTS), and the verdict they make when
+# applied (AfterTool's follow-up call lets the tool through).
 _APPLIED = {
-    "BeforeModel": ("llm_request",),
-    "AfterModel": ("llm_response",),
-    "BeforeToolSelection": ("toolConfig",),
-    "AfterTool": ("tailToolCallRequest",),
+    "BeforeModel": ("model_request",),
+    "AfterModel": ("model_response",),
+    "BeforeToolSelection": ("tool_config",),
+    "AfterTool": ("follow_up_call",),
 }
 _REWRITES = {"BeforeModel": "modify", "AfterModel": "replace", "BeforeToolSelection": "modify"}
 _DENY_EFFECTS = {
-    "BeforeModel": ("llm_response", "systemMessage"),  # the synthetic answer, model skipped
-    "AfterAgent": ("clearContext", "systemMessage"),  # re-prompted with the history cleared
+    "BeforeModel": ("model_response", "user_message"),  # the synthetic answer, model skipped
+    "AfterAgent": ("clear_context", "user_message"),  # re-prompted with the history cleared
 }
 
 
 def _effects(obj: dict, hso: dict) -> dict:
-    """The answer's fields this event may act on, as given (a fresh dict)."""
-    found = {k: hso[k] for k in ("llm_request", "llm_response", "toolConfig") if k in hso}
+    """The answer's fields this event may act on, as given, by canonical name (a fresh dict)."""
+    found = {
+        _EFFECT_NAMES[k]: hso[k] for k in ("llm_request", "llm_response", "toolConfig") if k in hso
+    }
     if "tailToolCallRequest" in hso and isinstance(hso["tailToolCallRequest"], dict):
-        found["tailToolCallRequest"] = hso["tailToolCallRequest"]
+        found["follow_up_call"] = hso["tailToolCallRequest"]
     if hso.get("clearContext") is True:
-        found["clearContext"] = True
+        found["clear_context"] = True
     found.update(_shown(obj))
     return found
 
@@ -106,7 +119,7 @@ def _effects(obj: dict, hso: dict) -> dict:
 def _shown(obj: dict) -> dict:
     """`systemMessage`: Gemini CLI shows it to the user, whatever the decision."""
     message = obj.get("systemMessage")
-    return {"systemMessage": message} if isinstance(message, str) and message else {}
+    return {"user_message": message} if isinstance(message, str) and message else {}
 
 
 class GeminiCli(Runtime):
@@ -199,7 +212,7 @@ class GeminiCli(Runtime):
             )
         decision = obj.get("decision")
         if decision in _DENY:
-            kept = _DENY_EFFECTS.get(native, ("systemMessage",))
+            kept = _DENY_EFFECTS.get(native, ("user_message",))
             return Verdict(
                 decision="deny",
                 reason=reason,
@@ -290,4 +303,5 @@ RUNTIME = GeminiCli(
     path_keys=("file_path", "absolute_path", "path"),
     shell_tool="run_shell_command",
     read_tool="read_file",
+    effect_names_before=_EFFECT_NAMES,  # the taps of 2026-12 wrote the answer's own keys
 )

@@ -157,6 +157,16 @@ def call_of(runtime: str, request: Any) -> Call:
     return Call(runtime=UNKNOWN, event="other")
 
 
+def effects_today(runtime: str, effects: dict[str, Any]) -> dict[str, Any]:
+    """A record's answer_effects by today's canonical.ACTIONS names: the names an earlier
+    tap wrote for `runtime` (its `effect_names_before`) renamed; `effects` itself when
+    none is (a fresh dict otherwise)."""
+    before = ADAPTERS.get(runtime, ADAPTERS[UNKNOWN]).effect_names_before
+    if not before or before.keys().isdisjoint(effects):
+        return effects
+    return {before.get(name, name): value for name, value in effects.items()}
+
+
 def env_vars() -> tuple[str, ...]:
     """Every variable any runtime sets for hooks, sorted."""
     return tuple(sorted({v for runtime in ADAPTERS.values() for v in runtime.env_vars}))

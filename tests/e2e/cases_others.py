@@ -14,22 +14,23 @@ from tests.e2e.capture_specs import CODEX, _codex, _text
 from tests.e2e.cases_events import CODEX_EVENTS, GEMINI_EVENTS
 from tests.e2e.events import EventCase
 
-# case -> (the record's decision, the answer field the runtime acted on)
+# case -> (the record's decision, the answer field the runtime acted on, its
+# canonical.ACTIONS name in the record)
 _EFFECTS = {
-    "before-model-llm-request": ("modify", "llm_request"),
-    "before-model-deny-with-synthetic-response": ("deny", "llm_response"),
-    "after-model-llm-response": ("replace", "llm_response"),
-    "before-tool-selection-tool-config": ("modify", "toolConfig"),
-    "after-tool-tail-call": ("allow", "tailToolCallRequest"),
-    "after-agent-deny-clear-context": ("deny", "clearContext"),
+    "before-model-llm-request": ("modify", "llm_request", "model_request"),
+    "before-model-deny-with-synthetic-response": ("deny", "llm_response", "model_response"),
+    "after-model-llm-response": ("replace", "llm_response", "model_response"),
+    "before-tool-selection-tool-config": ("modify", "toolConfig", "tool_config"),
+    "after-tool-tail-call": ("allow", "tailToolCallRequest", "follow_up_call"),
+    "after-agent-deny-clear-context": ("deny", "clearContext", "clear_context"),
 }
 
 
 def _with_effect(case: EventCase) -> EventCase:
-    decision, field = _EFFECTS[case.name]
+    decision, field, name = _EFFECTS[case.name]
     answer = json.loads(case.answer["stdout"])
     record = {**case.record, "decision": decision}
-    record["answer_effects"] = {field: answer["hookSpecificOutput"][field]}
+    record["answer_effects"] = {name: answer["hookSpecificOutput"][field]}
     return dataclasses.replace(case, record=record)
 
 

@@ -1,7 +1,8 @@
 """Gemini CLI 0.61: the model-level answers the runtime acts on, read from the requests
 the real CLI sent (tests/tap/fixtures/captured/gemini-cli). What each does was pinned
 inside the real CLI, with its own hook runner (tests/e2e, GEMINI_EVENTS and
-test_e2e_gemini.py); here, that the verdict says so and keeps the fields it acted on."""
+test_e2e_gemini.py); here, that the verdict says so and keeps the fields it acted on,
+by their canonical names (canonical.ACTIONS)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from hooktui.tap.canonical import ACTIONS
 from hooktui.tap.model import UNSET
 from hooktui.tap.runtimes import ADAPTERS
 
@@ -34,7 +36,7 @@ CASES = [
         "BeforeModel",
         specific("BeforeModel", llm_request=REQUEST),
         "modify",
-        {"llm_request": REQUEST},
+        {"model_request": REQUEST},
     ),
     (
         "synthetic-alone-ignored",
@@ -48,28 +50,28 @@ CASES = [
         "BeforeModel",
         {"decision": "deny", "reason": "r", **specific("BeforeModel", llm_response=RESPONSE)},
         "deny",
-        {"llm_response": RESPONSE},
+        {"model_response": RESPONSE},
     ),
     (
         "after-model-response",
         "AfterModel",
         specific("AfterModel", llm_response=RESPONSE),
         "replace",
-        {"llm_response": RESPONSE},
+        {"model_response": RESPONSE},
     ),
     (
         "tool-config",
         "BeforeToolSelection",
         specific("BeforeToolSelection", toolConfig=TOOLS),
         "modify",
-        {"toolConfig": TOOLS},
+        {"tool_config": TOOLS},
     ),
     (
         "tail-call",
         "AfterTool",
         specific("AfterTool", tailToolCallRequest=TAIL),
         "allow",
-        {"tailToolCallRequest": TAIL},
+        {"follow_up_call": TAIL},
     ),
     ("after-agent-deny", "AfterAgent", {"decision": "deny", "reason": "again"}, "deny", {}),
     (
@@ -77,7 +79,7 @@ CASES = [
         "AfterAgent",
         {"decision": "deny", "reason": "again", **specific("AfterAgent", clearContext=True)},
         "deny",
-        {"clearContext": True},
+        {"clear_context": True},
     ),
     (
         "clear-context-without-deny",
@@ -93,7 +95,7 @@ CASES = [
         "allow",
         {},
     ),
-    ("system-message", "BeforeTool", {"systemMessage": "note"}, "allow", {"systemMessage": "note"}),
+    ("system-message", "BeforeTool", {"systemMessage": "note"}, "allow", {"user_message": "note"}),
 ]
 
 
@@ -104,6 +106,7 @@ def test_model_level_answers(event, answer, decision, effects) -> None:
     verdict = judged(event, answer)
     assert verdict.decision == decision, verdict
     assert verdict.answer_effects == effects, verdict
+    assert set(verdict.answer_effects) <= set(ACTIONS)
     # A model request or answer is not the tool's input or output.
     assert verdict.updated_input is UNSET and verdict.updated_output is UNSET
 
