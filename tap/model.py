@@ -200,6 +200,15 @@ class Record(msgspec.Struct, kw_only=True):
         )
 
     @property
+    def sent_instead(self) -> HeldAnswer | None:
+        """What the runtime got instead of the hook's answer (a person decided at a
+        breakpoint), or None when the hook's own answer went through."""
+        held = self.held
+        if held is msgspec.UNSET or held.sent is None or not held.sent.decision:
+            return None
+        return held.sent
+
+    @property
     def verdict(self) -> Verdict:
         return Verdict(
             decision=self.decision,
@@ -239,9 +248,14 @@ class HookHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     timeout_ms: int | None = None
 
 
+class SentHead(msgspec.Struct, omit_defaults=True, kw_only=True):
+    decision: str = ""  # the verdict the runtime took from what was sent
+
+
 class HeldHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     released_by: str = ""  # "" when the call was not held
     action: str = ""
+    sent: SentHead | None = None  # None: the hook's own answer went through
 
 
 class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
@@ -249,6 +263,10 @@ class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
 
     Decoding only these fields skips the request and the captured bytes, which
     are most of a line; the full Record is decoded lazily, for the detail pane.
+
+    `decision` is the verdict the runtime got: for a call a person decided at a
+    breakpoint, what was sent instead (`held.sent`); `hook_decision` is always the
+    hook's own (the record's `decision`). Both are set at decode (runtime_decision).
     """
 
     v: int = SCHEMA_VERSION
@@ -271,6 +289,22 @@ class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     agent_id: str = ""
     hook: HookHead = msgspec.field(default_factory=HookHead)
     held: HeldHead = msgspec.field(default_factory=HeldHead)
+    hook_decision: str = ""  # not in the line: set at decode
+
+    def __post_init__(self) -> None:
+        runtime_decision(self)
+
+
+def runtime_decision(head: Any) -> None:
+    """`decision` := what the runtime got, `hook_decision` := the hook's own answer.
+
+    The __post_init__ of RecordHead and of every partial head (read.decode): an
+    answer a person sent at a breakpoint is the verdict the runtime acted on.
+    """
+    head.hook_decision = head.decision
+    held = head.held
+    if held is not None and held.sent is not None and held.sent.decision:
+        head.decision = held.sent.decision
 
 
 # One reusable encoder/decoder per type (msgspec builds them once).

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 import msgspec
-from hooktui.tap.model import RecordHead
+from hooktui.tap.model import RecordHead, runtime_decision
 
 PREVIEW_CHARS = 120
 
@@ -43,6 +43,7 @@ class _StrictHead(RecordHead, kw_only=True):
 
 _strict_head_decoder = msgspec.json.Decoder(_StrictHead)
 _REQUIRED = ("id", "ts", "decision")
+_DECISION_NEEDS = ("held", "hook_decision")
 
 
 @functools.lru_cache(maxsize=32)
@@ -55,7 +56,8 @@ def partial_head_decoder(fields: frozenset[str]) -> msgspec.json.Decoder:
     """
     known = {f.name: f for f in msgspec.structs.fields(RecordHead)}
     spec: list = []
-    for name in sorted(set(fields) | set(_REQUIRED)):
+    # `decision` is what the runtime got: a breakpoint's answer (`held`) is read to know it.
+    for name in sorted(set(fields) | set(_REQUIRED) | set(_DECISION_NEEDS)):
         f = known.get(name)
         if f is None:
             continue
@@ -65,7 +67,13 @@ def partial_head_decoder(fields: frozenset[str]) -> msgspec.json.Decoder:
             spec.append((name, f.type, msgspec.field(default_factory=f.default_factory)))
         else:
             spec.append((name, f.type, f.default))
-    partial = msgspec.defstruct("PartialHead", spec, kw_only=True, gc=False)
+    partial = msgspec.defstruct(
+        "PartialHead",
+        spec,
+        kw_only=True,
+        gc=False,
+        namespace={"__post_init__": runtime_decision},
+    )
     return msgspec.json.Decoder(partial)
 
 

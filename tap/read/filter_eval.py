@@ -65,8 +65,8 @@ def _text_field(gen: Gen, tok: Tok, name: str) -> tuple[str, str]:
     exact = op in ("=", "!=")
     if name == "event" and low in _EVENT_ALIASES:
         code = f"h.event == {gen.const(_EVENT_ALIASES[low])}"
-    elif name == "decision" and low in _DECISION_ALIASES:
-        code = f"h.decision == {gen.const(_DECISION_ALIASES[low])}"
+    elif name in ("decision", "hook_decision") and low in _DECISION_ALIASES:
+        code = f"{field} == {gen.const(_DECISION_ALIASES[low])}"
     elif exact or not low:
         code = f"{field}.lower() == {gen.const(low)}"
     elif _GLOB_CHARS.intersection(low):

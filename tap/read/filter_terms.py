@@ -29,8 +29,16 @@ TERMS: tuple[Term, ...] = (
         "decision",
         "text",
         "decision",
-        "allow deny ask modify replace failure (block = deny, approve = allow)",
+        "what the runtime got: allow deny ask modify replace failure (block = deny)",
         "decision:deny",
+    ),
+    Term(
+        "hook_decision",
+        "text",
+        "hook_decision",
+        "the hook's own decision (differs where a breakpoint's answer replaced it)",
+        "hook_decision:allow",
+        ("said",),
     ),
     Term(
         "runtime", "text", "runtime", "the runtime that called the hook", f"runtime:{RUNTIMES[1]}"

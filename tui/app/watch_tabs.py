@@ -30,6 +30,7 @@ from hooktui.tui.cli.format import (
     pretty_json,
     printable,
 )
+from hooktui.tui.cli.held_text import held_note
 from rich.console import Group, RenderableType
 from rich.syntax import Syntax
 from rich.table import Table
@@ -151,12 +152,19 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         grid.add_row("starts", _t(record.preview))
         return grid
     fail_open = is_fail_open(record.decision, record.effect)
+    sent = record.sent_instead  # a person decided at a breakpoint: what the runtime got
+    shown = sent.decision if sent is not None else record.decision
     # A span, not the cell's style: a fail-open badge stays the width of its words.
-    label, style = decision_cell(record.decision, record.effect, color=color)
+    label, style = decision_cell(shown, record.effect if sent is None else "", color=color)
     decision = Text.assemble((printable(label), style))
     grid.add_row("decision", decision)
+    if sent is not None and sent.reason:
+        grid.add_row("reason", _t(sent.reason))
+    held = held_note(record)
+    if held:
+        grid.add_row("held", _t(held, style="bold yellow"))
     if record.reason:
-        grid.add_row("reason", _t(record.reason))
+        grid.add_row("hook's reason" if sent is not None else "reason", _t(record.reason))
     if record.decision == "failure":
         why = record.failure or "unknown"
         if record.failure_detail:

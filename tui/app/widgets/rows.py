@@ -21,6 +21,7 @@ from hooktui.tui.cli.columns import (
     short,
 )
 from hooktui.tui.cli.format import BAD_LINE_STYLE, MARK_MARK
+from hooktui.tui.cli.held_text import held_word
 from rich.style import Style
 from rich.text import Text
 
@@ -96,23 +97,15 @@ def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool, color: b
         # The hook's reason beside the input: why it was denied, at a glance.
         summary.append(f"  {short(head.reason)}", style=Style(dim=True))
     if head.held.released_by:  # held at a breakpoint: say what became of it, first
-        summary = Text.assemble((f"⏸ {held_word(head)} ", HELD), summary, no_wrap=True, end="")
+        # The decision column says what the runtime got; the hook's own answer here.
+        said = f" (hook: {head.hook_decision})" if head.hook_decision != head.decision else ""
+        mark = f"⏸ {held_word(head)}{said} "
+        summary = Text.assemble((mark, HELD), summary, no_wrap=True, end="")
     cells["summary"] = summary
     return cells_row(WATCH_COLUMNS, width, cells)
 
 
 HELD = Style(color="yellow", bold=True)
-_HELD_WORDS = {"allow": "allowed", "deny": "denied", "edit": "edited", "answer": "answered"}
-
-
-def held_word(head: RecordHead) -> str:
-    """`denied`, `passed` (the hook's answer, by a person), `deadline`, `gone`..."""
-    held = head.held
-    if held.released_by != "person":
-        return {"dashboard-gone": "gone", "runtime-ended": "ended"}.get(
-            held.released_by, held.released_by
-        )
-    return _HELD_WORDS.get(held.action, "passed")
 
 
 def columns_for(width: int) -> SimpleNamespace:

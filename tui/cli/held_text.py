@@ -1,0 +1,47 @@
+"""How a call held at a breakpoint reads: the word a row shows, the sentence the detail shows.
+
+The list's decision column, the header counts and `decision:` say what the runtime
+got (model.RecordHead); these keep the hook's own answer in sight beside it.
+"""
+
+from __future__ import annotations
+
+from hooktui.tap.model import Record, RecordHead
+from hooktui.tui.cli.format import format_latency
+
+_HELD_WORDS = {"allow": "allowed", "deny": "denied", "edit": "edited", "answer": "answered"}
+_RELEASED = {
+    "person": "by a person",
+    "deadline": "at the deadline",
+    "dashboard-gone": "when the dashboard went away",
+    "runtime-ended": "when the runtime ended the call",
+}
+
+
+def held_word(head: RecordHead) -> str:
+    """`denied`, `passed` (the hook's answer, by a person), `deadline`, `gone`..."""
+    held = head.held
+    if held.released_by != "person":
+        return {"dashboard-gone": "gone", "runtime-ended": "ended"}.get(
+            held.released_by, held.released_by
+        )
+    return _HELD_WORDS.get(held.action, "passed")
+
+
+def held_note(record: Record) -> str:
+    """One sentence: what the hook said and what became of it at the breakpoint ("" when
+    the call was not held). E.g. `hook said allow; denied at a breakpoint after 3.2 s`."""
+    held = record.held
+    if not held or not held.released_by:
+        return ""
+    after = f"after {format_latency(held.held_ms)}"
+    sent = record.sent_instead
+    if sent is None:
+        how = _RELEASED.get(held.released_by, held.released_by)
+        own = f"the hook's own answer ({record.decision})"
+        return f"held {after} at a breakpoint; {own} went through {how}"
+    word = _HELD_WORDS.get(held.action, "answered")
+    note = f"hook said {record.decision}; {word} at a breakpoint {after}"
+    if word not in ("allowed", "denied"):
+        note += f" (the runtime got {sent.decision})"
+    return note
