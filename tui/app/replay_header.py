@@ -22,7 +22,9 @@ from hooktui.tui.app.replay_tabs import CLASS_LOOK, RULES_MARK
 from hooktui.tui.cli.format import printable
 from rich.text import Text
 
-# The counts, in the order the header shows them: (label, Report.counts key, style).
+# The counts, in the order the header shows them: (label, Report.counts key, style);
+# those in SHOWN_IF_ANY only when not 0 (the header fits 100 columns).
+SHOWN_IF_ANY = frozenset({EFFECT_CHANGED})
 COUNTS = (
     ("unchanged", "unchanged", ""),
     ("changed", CHANGED, CLASS_LOOK[CHANGED][1]),
@@ -64,6 +66,8 @@ def header_text(state: HeaderState) -> Text:
     if state.running:
         text.append(f"  running {done}/{state.total}", style="italic gold1")
     for label, key, style in COUNTS:
+        if key in SHOWN_IF_ANY and not c[key]:
+            continue
         text.append(f"  {label} ")
         text.append(str(c[key]), style=style if c[key] else "grey50")
     if state.repeat > 1:
