@@ -1,7 +1,7 @@
 """The header's counts, latencies and rates over the shown rows of the index (`index.Columns`).
 
-The same figures as `stats.Stats` (which show's tally keeps), read from
-columns instead of heads: "now" is the newest shown call, not the clock.
+The same figures as `stats.Stats` (which show's tally keeps; both a `tally.Tally`),
+read from columns instead of heads: "now" is the newest shown call, not the clock.
 """
 
 from __future__ import annotations
@@ -11,18 +11,18 @@ from array import array
 from collections import Counter
 from collections.abc import Sequence
 
-from hooktui.tap.model import DECISIONS
 from hooktui.tap.read.index import Columns
-from hooktui.tap.read.stats import (
+from hooktui.tap.read.tally import (
     RATE_MINUTES,
     RATE_SAMPLE,
     SPARK_MINUTES,
     STRAGGLERS,
-    nearest_rank,
+    Tally,
+    rate_of,
 )
 
 
-class ColumnStats:
+class ColumnStats(Tally):
     """Counts over the rows `add_rows` was given (rows of `columns`)."""
 
     def __init__(self, columns: Columns, shown: Sequence[int]) -> None:
@@ -31,11 +31,7 @@ class ColumnStats:
         self.clear()
 
     def clear(self) -> None:
-        self.decisions: Counter[str] = Counter({d: 0 for d in DECISIONS})
-        self.bad = 0
-        self.fail_open = 0
-        self._durations = array("d")
-        self._sorted: array | None = None
+        super().clear()
         self._version = 0
         self._per_minute: tuple[int, int, list[int]] | None = None
         self._rate: tuple[int, int, float] | None = None
@@ -54,31 +50,17 @@ class ColumnStats:
         self.bad += len(rows) - len(calls)
         codes = Counter(map(decision.__getitem__, calls))
         names = cols.tables["decision"].values
-        for code, n in codes.items():
-            self.decisions[names[code]] += n
+        self._count(
+            Counter({names[code]: n for code, n in codes.items()}),
+            map(cols.duration_ms.__getitem__, calls),
+        )
         failure = cols.tables["decision"].codes.get("failure")
         if failure in codes:
             blocks = cols.tables["effect"].codes.get("blocks", -1)
             self.fail_open += sum(
                 1 for i in calls if decision[i] == failure and effect[i] != blocks
             )
-        durations = cols.duration_ms
-        self._durations.extend(map(durations.__getitem__, calls))
-        self._sorted = None
         self._version += 1
-
-    @property
-    def calls(self) -> int:
-        return len(self._durations)
-
-    @property
-    def failures(self) -> int:
-        return self.decisions["failure"]
-
-    def percentile(self, p: float) -> float | None:
-        if self._sorted is None:
-            self._sorted = array("d", sorted(self._durations))
-        return nearest_rank(self._sorted, p)
 
     def _newest_ends(self, count: int) -> list[float]:
         """When the newest `count` shown calls answered (those with a time), newest first."""
@@ -95,17 +77,7 @@ class ColumnStats:
         """Calls per minute over the last `minutes` up to the newest call (see Stats.rate)."""
         if self._rate is not None and self._rate[:2] == (self._version, minutes):
             return self._rate[2]
-        times = self._newest_ends(RATE_SAMPLE)
-        value = 0.0
-        if times:
-            newest = max(times[:STRAGGLERS])
-            cutoff = newest - minutes * 60
-            inside = [t for t in times if cutoff < t <= newest]
-            if len(inside) == len(times) and len(times) == RATE_SAMPLE:
-                value = len(inside) / max((newest - min(inside)) / 60, 1 / 60)
-            else:
-                span = newest - min(inside) if len(inside) == len(times) else minutes * 60
-                value = len(inside) / max(span / 60, 1.0)
+        value = rate_of(self._newest_ends(RATE_SAMPLE), minutes)
         self._rate = (self._version, minutes, value)
         return value
 

@@ -6,45 +6,41 @@ whenever it is opened.
 
 from __future__ import annotations
 
-import math
-from array import array
 from collections import Counter
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
-from hooktui.tap.model import DECISIONS, RecordHead
+from hooktui.tap.model import RecordHead
 from hooktui.tap.read.reader import end_time
+from hooktui.tap.read.tally import (
+    RATE_MINUTES,
+    RATE_SAMPLE,
+    SPARK_MINUTES,
+    STRAGGLERS,
+    Tally,
+    is_fail_open,
+    nearest_rank,
+    rate_of,
+)
 
-# How many minutes of calls-per-minute history the header's sparkline shows.
-SPARK_MINUTES = 30
-# Out-of-order records tolerated when looking back for the newest minutes.
-STRAGGLERS = 256
-# The window `Stats.rate` averages over, and how many calls it parses at most
-# (past that, the rate is taken over the newest RATE_SAMPLE calls' own span).
-RATE_MINUTES = 5
-RATE_SAMPLE = 5000
+__all__ = [
+    "RATE_MINUTES",
+    "RATE_SAMPLE",
+    "SPARK_MINUTES",
+    "STRAGGLERS",
+    "Stats",
+    "is_fail_open",
+    "nearest_rank",
+]
 
 # Minute buckets are keyed by the timestamp's text up to the minute: slicing is
 # ten times cheaper than parsing, and records are written in UTC.
 _MINUTE_FORMAT = "%Y-%m-%dT%H:%M"
 
 
-def is_fail_open(head: RecordHead) -> bool:
-    """A failure the runtime let through (same rule as Verdict.lets_through)."""
-    return head.decision == "failure" and head.effect != "blocks"
-
-
-def nearest_rank(sorted_values: list[float], p: float) -> float | None:
-    """Nearest-rank percentile of already sorted values; None when there are none."""
-    if not sorted_values:
-        return None
-    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
-    return sorted_values[rank - 1]
-
-
-class Stats:
-    """Counts and latencies over the shown entries.
+class Stats(Tally):
+    """Counts and latencies over the shown entries (heads).
 
     With `keep_heads=False` (show's tally over a stream of any size) it keeps
     8 bytes per call (its latency, for exact percentiles) and no rates.
@@ -55,11 +51,7 @@ class Stats:
         self.clear()
 
     def clear(self) -> None:
-        self.decisions: Counter[str] = Counter({d: 0 for d in DECISIONS})
-        self.bad = 0
-        self.fail_open = 0
-        self._durations = array("d")
-        self._sorted: list[float] | None = None
+        super().clear()
         self._heads: list[RecordHead] = []  # in view order, for minutes and rates
         self._per_minute: tuple[int, list[int]] | None = None
         self._rate: tuple[int, int, float] | None = None
@@ -74,11 +66,9 @@ class Stats:
     def add_heads(self, calls: list[RecordHead]) -> None:
         if not calls:
             return
-        self.decisions.update([h.decision for h in calls])
+        self._count([h.decision for h in calls], [h.duration_ms for h in calls])
         if self.decisions["failure"]:
             self.fail_open += sum(1 for h in calls if is_fail_open(h))
-        self._durations.extend([h.duration_ms for h in calls])
-        self._sorted = None
         if self.keep_heads:
             self._heads += calls
             self._per_minute = None
@@ -86,20 +76,6 @@ class Stats:
 
     def add(self, entry: Any) -> None:
         self.add_all((entry,))
-
-    @property
-    def calls(self) -> int:
-        return len(self._durations)
-
-    @property
-    def failures(self) -> int:
-        return self.decisions["failure"]
-
-    def percentile(self, p: float) -> float | None:
-        """Nearest-rank percentile of latency, in ms; None without calls."""
-        if self._sorted is None:
-            self._sorted = sorted(self._durations)
-        return nearest_rank(self._sorted, p)
 
     # -- over time -----------------------------------------------------------
 
@@ -121,17 +97,7 @@ class Stats:
             t = end_time(head)
             if t == t:  # not NaN
                 times.append(t)
-        if not times:
-            return 0.0
-        newest = max(times[:STRAGGLERS])
-        cutoff = newest - minutes * 60
-        inside = [t for t in times if cutoff < t <= newest]
-        if len(inside) == len(times) and len(times) == RATE_SAMPLE:
-            # More calls in the window than we parse: their own span gives the rate.
-            span = newest - min(inside)
-            return len(inside) / max(span / 60, 1 / 60)
-        span = newest - min(inside) if len(inside) == len(times) else minutes * 60
-        return len(inside) / max(span / 60, 1.0)
+        return rate_of(times, minutes)
 
     def per_minute(self, minutes: int = SPARK_MINUTES) -> list[int]:
         """Calls per minute for the last `minutes` minutes up to the newest call.
