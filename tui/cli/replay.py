@@ -46,11 +46,12 @@ USAGE = (
     "hooktui replay [SESSION | -] [--policy COMMAND] [--hook NAME|all] [--filter EXPR]\n"
     "                      [--id ID [--edit] [--print-command]] [--jobs N] [--timeout S]\n"
     "                      [--format tui|text|json] [--watch[=PATH]]\n"
-    "                      [--fail-on changed|loosened|none] [--repeat N]"
+    "                      [--fail-on changed|decision|loosened|none] [--repeat N]"
 )
 DESCRIPTION = (
     "Re-run the requests of a recorded session against a hook (the edited policy, or each "
-    "record's own hook) and show which decisions change. Only hooks run, never tools; each "
+    "record's own hook) and show which decisions, and which effects under the same "
+    "decision (new input, context, messages), change. Only hooks run, never tools; each "
     "runs in the recorded cwd with HOOKTUI_REPLAY=1. The baseline is today's reading of each "
     "recorded answer, so a newer hooktui's rules never show as a policy change (records "
     "whose reading changed are listed apart)."
@@ -68,7 +69,9 @@ def _epilog() -> str:
         "With --policy, only the records of the hook it replaces are replayed (see --hook). "
         "Relative paths in --policy are taken from the current folder. "
         "Exit status: 0 nothing changed (per --fail-on), 1 something did, 2 bad usage or a "
-        "bad session."
+        "bad session. --fail-on changed (the default): a decision or an effect changed, a "
+        "failure differs or a hook is flaky; decision: the same but an effect alone; "
+        "loosened: a call stopped before goes ahead now; none: never."
     )
 
 
