@@ -122,3 +122,15 @@ async def test_screen_counts_and_shows_the_changed_effect(tmp_path: Path):
         assert "before  checked by guard v1" in summary
         assert "after   checked by guard v2" in summary
         assert "after   the repo is frozen until Friday" in summary
+
+
+def test_one_record_by_id_shows_the_changed_effects(tmp_path: Path):
+    stream, edited = _claude_session(tmp_path)
+    rid = json.loads(stream.read_text().splitlines()[0])["id"]
+    args = (str(stream), "--id", rid, "--policy", f"{PYTHON} {edited}")
+    proc = replay_cli(*args, "--format", "text")
+    assert proc.returncode == 1
+    assert "result  effect changed: context, user_message" in proc.stdout
+    assert "after   checked by guard v2" in proc.stdout
+    proc = replay_cli(*args, "--format", "json")
+    assert json.loads(proc.stdout)["record"]["effects"] == ["context", "user_message"]

@@ -131,6 +131,7 @@ def render_one(console, r: Result, *, edited: bool) -> None:
     from hooktui.tui.cli.replay_text import (
         RULES_CHANGED,
         clean,
+        effect_lines,
         label_text,
         record_head,
         verdict_line,
@@ -149,6 +150,8 @@ def render_one(console, r: Result, *, edited: bool) -> None:
     result = Text("    result  ")
     result.append_text(label_text(r))
     console.print(result)
+    for line in effect_lines(r):
+        console.print(line)
     console.print(Text(f"    ran     {_outcome_line(r.outcome)}", style="dim"))
     if r.outcome is not None:
         for name, data in (("stdout", r.outcome.stdout), ("stderr", r.outcome.stderr)):
@@ -164,6 +167,7 @@ def _detail(r: Result) -> dict[str, Any]:
         "line": r.line,
         "class": r.cls,
         "direction": r.direction,
+        "effects": r.effects,
         "recorded": side(r.recorded),
         "today": side(r.before),
         "rules_changed": r.rules_changed,
