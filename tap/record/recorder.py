@@ -68,7 +68,20 @@ def record(call: TapCall) -> dict | None:
         stream.append_line(path, line)
     except OSError as exc:
         stream.log_error(path, f"cannot write the stream: {exc}")
+    _keep_compiled_patterns()
     return built
+
+
+def _keep_compiled_patterns() -> None:
+    """Once the record is in: patterns `re` compiled for it go to the cache (sre_cache.py)."""
+    from sys import modules
+
+    cache = modules.get("hooktui.tap.record.sre_cache")
+    if cache is not None:
+        try:
+            cache.save()
+        except Exception:  # a cache that cannot be written costs time, never a record
+            pass
 
 
 def build_record(call: TapCall, *, tap_version: str = __version__) -> dict:

@@ -2,8 +2,9 @@
 
 Loaded in steps, so a record without secrets costs next to nothing: `KEYWORDS`
 (every rule's keywords, lowercase) is all a record is checked against first;
-the rules themselves, `re`, and each rule's compiled pattern are loaded only
-when one of a rule's keywords turns up.
+the rules themselves and each rule's compiled pattern are loaded only when
+one of a rule's keywords turns up, and the patterns come from a cache of
+what `re` compiled them into, so `re` itself is not loaded (sre_cache.py).
 
 Matching follows gitleaks: a rule runs only where one of its keywords occurs;
 its secret is the rule's secret group (or the first group that matched, or the
@@ -14,9 +15,12 @@ through, is no finding.
 
 from __future__ import annotations
 
+from hooktui.tap.record import sre_cache
 from hooktui.tap.record.gitleaks_keywords import KEYWORDS as _GITLEAKS_KEYWORDS
 from hooktui.tap.record.local_rules import ASSIGNMENT as _ASSIGNMENT
 from hooktui.tap.record.local_rules import LOCAL as _LOCAL
+
+ASCII = 256  # re.ASCII, without importing `re` (sre_cache.py)
 
 # How far from a keyword a rule with no bound on its length is looked for.
 UNBOUNDED_REACH = 16384
@@ -69,9 +73,7 @@ class Rule:
 
     def pattern(self):
         if self._pattern is None:
-            import re
-
-            self._pattern = re.compile(self.source, re.ASCII)
+            self._pattern = sre_cache.compile(self.source, ASCII)
         return self._pattern
 
     def compiled_allowlists(self) -> list:
@@ -97,8 +99,6 @@ def _alternation(patterns: tuple[str, ...]):
     if not patterns:
         return None
     if patterns not in _ALTERNATIONS:
-        import re
-
         branches = []
         for p in patterns:  # a leading global flag becomes the branch's own
             flags = p[2 : p.index(")")] if p.startswith("(?") and p[2:3].isalpha() else ""
@@ -106,7 +106,7 @@ def _alternation(patterns: tuple[str, ...]):
                 branches.append(f"(?{flags}:{p[len(flags) + 3 :]})")
             else:
                 branches.append(f"(?:{p})")
-        _ALTERNATIONS[patterns] = re.compile("|".join(branches), re.ASCII)
+        _ALTERNATIONS[patterns] = sre_cache.compile("|".join(branches), ASCII)
     return _ALTERNATIONS[patterns]
 
 

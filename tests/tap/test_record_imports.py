@@ -6,6 +6,7 @@ plain classes and helpers that let it skip msgspec, typing, dataclasses and shle
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import random
 import shlex
@@ -43,13 +44,15 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 
 def _loaded(tmp_path, raw: bytes, capture: str = "redacted") -> set[str]:
     stream = tmp_path / "s.jsonl"
+    before = stream.read_bytes().count(b"\n") if stream.exists() else 0
     proc = subprocess.run(
         [sys.executable, "-c", _RECORD_ONE, str(stream), capture],
         input=raw,
         capture_output=True,
         check=True,
+        env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache")),
     )
-    assert stream.read_bytes().count(b"\n") == 1
+    assert stream.read_bytes().count(b"\n") == before + 1
     return set(json.loads(proc.stdout))
 
 
@@ -64,11 +67,18 @@ def test_recording_a_plain_call_loads_nothing_heavy(tmp_path, fixture, capture) 
     assert "hooktui.tap.model" not in loaded and "hooktui.tap.runtimes.registry" in loaded
 
 
-def test_a_secret_loads_the_rules_and_re_only_then(tmp_path) -> None:
+def test_a_secret_loads_the_rules_and_re_only_until_the_patterns_are_cached(tmp_path) -> None:
     req = request("claude_pre_bash")
     req["tool_input"]["command"] = "export GITHUB_TOKEN=ghp_R2d2C3poL8k9J7h6G5f4D3s2A1z0Y9x8W7v6"
-    loaded = _loaded(tmp_path, json.dumps(req).encode())
-    assert "re" in loaded and not loaded & {"msgspec", "typing", "dataclasses", "inspect"}
+    first = _loaded(tmp_path, json.dumps(req).encode())
+    assert "re" in first and not first & {"msgspec", "typing", "dataclasses", "inspect"}
+    assert "hooktui.tap.record.rules" in first
+    # The next call finds what `re` compiled in the user's cache (sre_cache.py).
+    req["tool_input"]["command"] = "export GH=ghp_0123456789abcdefghijABCDEFGHIJ012345"
+    again = _loaded(tmp_path, json.dumps(req).encode())
+    assert "hooktui.tap.record.rules" in again and not again & set(HEAVY), again & set(HEAVY)
+    text = (tmp_path / "s.jsonl").read_text()
+    assert "0123456789abcdefghij" not in text and "R2d2C3poL8k9J7h6G5f4" not in text
 
 
 # --- the plain classes ------------------------------------------------------

@@ -1,0 +1,217 @@
+"""The redaction rules' regular expressions, compiled without `re` when a cache allows.
+
+`import re` (enum, functools, collections, its parser and compiler) and
+compiling a rule's pattern cost a recorder more than everything else it does
+for a call whose request holds a secret. What `re` compiles a pattern into is
+the argument list it hands to the C engine, `_sre.compile(...)`; for a given
+pattern and flags it depends only on the Python build. So the recorder keeps
+those arguments, per Python build, in a file in the user's cache directory,
+and next time hands them to `_sre.compile` itself (`_sre` and `marshal` are
+built into the interpreter: nothing to load).
+
+The cache can make redaction cheaper, never different:
+- an entry is only ever written after the pattern it rebuilds compared equal
+  (flags, source and compiled code: `_sre`'s own equality) to `re.compile`'s;
+- each entry carries the sha256 of its bytes and its own source and flags, so
+  a torn, corrupt or stale entry is not used; a file of another build is
+  another file; one not owned by this user, or writable by others, is not read;
+- whenever anything is off (absent, unreadable, corrupt, a failing
+  `_sre.compile`), `re.compile` compiles the pattern as it always did.
+Writes (save(), called by the recorder after its record is appended) go to a
+new file renamed over the old, merged with what the file held, so recorders
+running in parallel do not tear it and converge on the union of their entries.
+"""
+
+from __future__ import annotations
+
+import _sre
+import marshal
+import os
+import sys
+
+from hooktui.tap.record.sha import sha256
+
+_FORMAT = b"hooktui sre cache 1\n"
+_CODE_ITEM = {2: "H", 4: "I"}[_sre.CODESIZE]  # the engine's code words, in bytes
+_MAX_ENTRIES = 4096  # a file past this is started afresh (old hooktui versions' rules)
+_MAX_BYTES = 16 << 20
+
+# Everything the compiled code depends on: the file is this build's alone.
+_BUILD = f"{sys.implementation.cache_tag} {_sre.MAGIC} {_sre.CODESIZE} {sys.version}"
+
+_compiled: dict[tuple[str, int], object] = {}  # this process's patterns
+_stored: dict | None = None  # the cache file's entries, once read
+_new: dict[tuple[str, int], bytes] = {}  # entries to add on save()
+
+
+def compile(source: str, flags: int):  # noqa: A001 - the name says what `re.compile` would
+    """The pattern `re.compile(source, flags)` returns, from the cache when it can."""
+    key = (source, flags)
+    pattern = _compiled.get(key)
+    if pattern is None:
+        pattern = _from_cache(key)
+        if pattern is None:
+            pattern = _from_re(source, flags)
+        _compiled[key] = pattern
+    return pattern
+
+
+def cache_path() -> str | None:
+    """`$XDG_CACHE_HOME/hooktui/` (XDG default `~/.cache`), one file per Python build."""
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):  # the XDG spec says relative values are to be ignored
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    build = sha256(_BUILD.encode()).hexdigest()[:16]
+    return os.path.join(base, "hooktui", f"sre-{sys.implementation.cache_tag}-{build}.bin")
+
+
+def save() -> None:
+    """Add this process's new entries to the cache file (quietly, if it cannot)."""
+    if not _new:
+        return
+    path = cache_path()
+    if path is None:
+        return
+    try:
+        entries = _read(path) or {}
+        if len(entries) + len(_new) > _MAX_ENTRIES:
+            entries = {}
+        entries.update(_new)
+        _write(path, _FORMAT + marshal.dumps(entries))
+    except (OSError, ValueError):
+        return
+    _new.clear()
+
+
+# --- reading --------------------------------------------------------------
+
+
+def _from_cache(key: tuple[str, int]):
+    global _stored
+    if _stored is None:
+        path = cache_path()
+        _stored = (_read(path) if path else None) or {}
+    entry = _stored.get(key)
+    if entry is None:
+        return None
+    try:
+        return _rebuild(key, entry)
+    except Exception:  # whatever is wrong with it, `re` compiles instead
+        return None
+
+
+def _read(path: str) -> dict | None:
+    """The file's entries, or None when there is no file this process may trust."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.getuid() or st.st_mode & 0o022 or st.st_size > _MAX_BYTES:
+            return None
+        data = _read_all(fd, st.st_size)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not data.startswith(_FORMAT):
+        return None
+    try:
+        entries = marshal.loads(memoryview(data)[len(_FORMAT) :])
+    except Exception:  # EOFError, ValueError, TypeError: a file it cannot vouch for
+        return None
+    return entries if isinstance(entries, dict) else None
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(fd, max(size, 1 << 16))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _rebuild(key: tuple[str, int], entry: bytes):
+    """The pattern an entry holds, once its digest, source and flags check out."""
+    digest, body = entry[:32], entry[32:]
+    if sha256(body).digest() != digest:
+        return None
+    source, flags, code, groups, groupindex, indexgroup = marshal.loads(body)
+    if source != key[0] or flags | key[1] != flags:
+        return None
+    words = memoryview(code).cast(_CODE_ITEM).tolist()
+    return _sre.compile(source, flags, words, groups, groupindex, indexgroup)
+
+
+# --- compiling with `re`, and keeping what it made -------------------------
+
+
+def _from_re(source: str, flags: int):
+    import re
+
+    pattern = re.compile(source, flags)
+    try:
+        args = _compiler_args(source, flags)
+        rebuilt = _sre.compile(*args)
+        if rebuilt == pattern and rebuilt.groupindex == pattern.groupindex:
+            _new[(source, flags)] = _entry(args)
+    except Exception:  # `re`'s internals moved: no cache, same patterns
+        pass
+    return pattern
+
+
+def _compiler_args(source: str, flags: int) -> tuple:
+    """What `re._compiler.compile` passes to `_sre.compile` (Python 3.11 to 3.14)."""
+    from re import _compiler, _parser
+
+    parsed = _parser.parse(source, flags)
+    code = _compiler._code(parsed, flags)
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return (
+        source,
+        flags | parsed.state.flags,
+        [int(word) for word in code],
+        parsed.state.groups - 1,
+        groupindex,
+        tuple(indexgroup),
+    )
+
+
+def _entry(args: tuple) -> bytes:
+    """The entry for one pattern: sha256 of its body, then the body (code as bytes)."""
+    source, flags, code, groups, groupindex, indexgroup = args
+    packed = memoryview(bytearray(len(code) * _sre.CODESIZE)).cast(_CODE_ITEM)
+    for i, word in enumerate(code):
+        packed[i] = word
+    body = marshal.dumps((source, flags, packed.tobytes(), groups, groupindex, indexgroup))
+    return sha256(body).digest() + body
+
+
+def _write(path: str, data: bytes) -> None:
+    folder = os.path.dirname(path)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.close(fd)
+        fd = -1
+        os.replace(tmp, path)
+    except BaseException:
+        if fd != -1:
+            os.close(fd)
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

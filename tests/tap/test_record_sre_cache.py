@@ -1,0 +1,249 @@
+"""The compiled-pattern cache (sre_cache.py): the same patterns as `re`, or `re` itself.
+
+A recorder reads the redaction rules' compiled code from a file in the user's
+cache directory instead of importing `re` and compiling. These tests pin that
+the rebuilt patterns are `re`'s exactly, that a warm cache still masks every
+planted secret (plain, JSON-escaped, in keys) without loading `re`, and that a
+cache that is torn, corrupt, swapped, foreign or unwritable changes nothing
+but the time it takes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from hooktui.tap.record import gitleaks_rules, rules, sre_cache
+
+from tests.tap.secrets import KINDS
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    """An empty cache directory, and sre_cache as a new process finds it."""
+    home = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    _forget()
+    yield home
+    _forget()
+
+
+def _forget() -> None:
+    """This process's compiled patterns and read file dropped, as in a new process."""
+    sre_cache._compiled.clear()
+    sre_cache._new.clear()
+    sre_cache._stored = None
+
+
+def every_source() -> list[str]:
+    """Each rule's pattern and each allowlist alternation, as rules.py compiles them."""
+    rules.candidates(set(rules.KEYWORDS))
+    sources = [rule.source for rule in rules._RULES]
+    lists = [*gitleaks_rules.GLOBAL_ALLOWLISTS]
+    lists += [a for rule in rules._RULES for a in rule.allowlists]
+    for _target, patterns, _stopwords in lists:
+        if patterns:
+            sources.append(_alternation_source(patterns))
+    return sources
+
+
+def _alternation_source(patterns) -> str:
+    rules._ALTERNATIONS.pop(patterns, None)
+    return rules._alternation(patterns).pattern
+
+
+def test_every_pattern_rebuilt_from_the_cache_is_res_own(cache_home) -> None:
+    sources = every_source()
+    _forget()
+    for source in sources:
+        sre_cache.compile(source, rules.ASCII)
+    assert len(sre_cache._new) == len(set(sources)) > 200  # each one was kept
+    sre_cache.save()
+    _forget()
+    for source in sources:
+        rebuilt = sre_cache.compile(source, rules.ASCII)
+        expected = re.compile(source, re.ASCII)
+        # _sre's equality compares the flags, the source and the compiled code.
+        assert rebuilt == expected and rebuilt is not expected, source
+        assert rebuilt.groups == expected.groups and rebuilt.groupindex == expected.groupindex
+    assert not sre_cache._new  # every one came from the file
+
+
+def test_the_file_is_the_users_alone_and_named_for_the_python_build(cache_home) -> None:
+    sre_cache.compile(r"gh[pousr]_\w{20,}", rules.ASCII)
+    sre_cache.save()
+    (path,) = (cache_home / "hooktui").iterdir()
+    assert str(path) == sre_cache.cache_path()
+    assert sys.implementation.cache_tag in path.name
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert (cache_home / "hooktui").stat().st_mode & 0o777 == 0o700
+
+
+# --- a warm cache redacts as a cold one, without `re` -----------------------
+
+# The bench's request (tests/bench/recorder_cpu.py), and every planted kind.
+BENCH = {
+    "command": "curl -H 'Authorization: Bearer abcdefghijklmnop1234' https://u:hunter22@x.io",
+    "description": "GITHUB_TOKEN=ghp_R2d2C3poL8k9J7h6G5f4D3s2A1z0Y9x8W7v6",
+}
+BENCH_SECRETS = ["abcdefghijklmnop1234", "hunter22", "ghp_R2d2C3poL8k9J7h6G5f4D3s2A1z0Y9x8W7v6"]
+
+
+def planted_tree() -> tuple[dict, list[str]]:
+    """Every secret plainly, JSON-escaped (twice), and as a key; and the secrets."""
+    texts = {name: text for name, (text, _) in KINDS.items()} | BENCH
+    secrets = [secret for _, secret in KINDS.values()] + BENCH_SECRETS
+    tree = {
+        "plain": texts,
+        "json": {name: json.dumps({"command": "a\n" + t}) for name, t in texts.items()},
+        "json twice": [json.dumps(json.dumps({"cmd": "é\t" + t})) for t in texts.values()],
+        "keys": {t: name for name, t in texts.items()},
+    }
+    return tree, secrets
+
+
+_REDACT = """
+import json, sys
+for name in [m for m in sys.modules if m == "re" or m.startswith("re.")]:
+    del sys.modules[name]  # an editable install's finder loads it at start-up
+from hooktui.tap.record import jsonio, redact, sre_cache
+tree = jsonio.loads(sys.stdin.buffer.read())
+walked, found = redact.redact_tree(tree)
+sre_cache.save()
+sys.stdout.buffer.write(jsonio.dumps({"tree": walked, "found": found, "re": "re" in sys.modules}))
+"""
+
+
+def redact_in_a_new_process(tree: dict, cache_home) -> dict:
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache_home))
+    proc = subprocess.run(
+        [sys.executable, "-c", _REDACT],
+        input=json.dumps(tree).encode(),
+        capture_output=True,
+        check=True,
+        env=env,
+    )
+    return json.loads(proc.stdout)
+
+
+def test_a_warm_cache_masks_every_planted_secret_without_loading_re(cache_home) -> None:
+    tree, secrets = planted_tree()
+    cold = redact_in_a_new_process(tree, cache_home)
+    warm = redact_in_a_new_process(tree, cache_home)
+    assert cold["re"] and not warm["re"]
+    assert warm["tree"] == cold["tree"] and warm["found"] == cold["found"]
+    text = json.dumps(warm["tree"])
+    assert [s for s in secrets if s in text or json.dumps(s)[1:-1] in text] == []
+    assert len(warm["found"]) >= 4 * len(secrets)
+    assert set(warm["tree"]["keys"].values()) == set(tree["keys"].values())  # no key lost
+
+
+# --- whatever is wrong with the file, `re` compiles ---------------------------
+
+SOURCES = [rule[2] for rule in gitleaks_rules.RULES[:40]]
+
+
+def _warm(cache_home):
+    for source in SOURCES:
+        sre_cache.compile(source, rules.ASCII)
+    sre_cache.save()
+    _forget()
+    return cache_home / "hooktui" / os.path.basename(sre_cache.cache_path())
+
+
+def _all_like_re() -> int:
+    """Each pattern as `re` has it; how many of them came from the file."""
+    from_file = 0
+    for source in SOURCES:
+        pattern = sre_cache.compile(source, rules.ASCII)
+        assert pattern == re.compile(source, re.ASCII), source
+        from_file += (source, rules.ASCII) not in sre_cache._new
+    return from_file
+
+
+def test_a_torn_file_is_not_used(cache_home) -> None:
+    path = _warm(cache_home)
+    data = path.read_bytes()
+    for cut in (0, 5, len(data) // 3, len(data) // 2, len(data) - 1):
+        path.write_bytes(data[:cut])
+        _forget()
+        assert _all_like_re() == 0, cut
+
+
+@pytest.mark.parametrize("where", ["source", "code"])
+def test_a_corrupt_entry_is_not_used_and_the_rest_are(cache_home, where) -> None:
+    path = _warm(cache_home)
+    data = bytearray(path.read_bytes())
+    source = SOURCES[0].encode()
+    at = data.index(source, data.index(source) + 1)  # in the first entry (after its key)
+    if where == "source":
+        at += 40
+    else:  # its code's literal `A` (`\bA3-`) made `@`: a valid program, another one
+        at = data.index(ord("A").to_bytes(sre_cache._sre.CODESIZE, sys.byteorder), at + len(source))
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+    assert 0 < _all_like_re() < len(SOURCES)
+
+
+def test_an_entry_filed_under_another_pattern_is_not_used(cache_home) -> None:
+    import marshal
+
+    path = _warm(cache_home)
+    data = path.read_bytes()
+    head = b"hooktui sre cache 1\n"
+    entries = marshal.loads(data[len(head) :])
+    keys = list(entries)
+    swapped = {keys[0]: entries[keys[1]], keys[1]: entries[keys[0]]}
+    path.write_bytes(head + marshal.dumps(entries | swapped))
+    assert _all_like_re() == len(SOURCES) - 2
+
+
+def test_garbage_a_foreign_file_and_one_others_may_write_are_not_read(cache_home) -> None:
+    path = _warm(cache_home)
+    good = path.read_bytes()
+    path.write_bytes(b"hooktui sre cache 1\n" + os.urandom(4000))
+    assert _all_like_re() == 0
+    path.write_bytes(good)
+    _forget()
+    path.chmod(0o622)
+    assert _all_like_re() == 0
+    path.chmod(0o600)
+    _forget()
+    assert _all_like_re() == len(SOURCES)
+
+
+def test_a_cache_that_cannot_be_written_is_passed_over(cache_home) -> None:
+    cache_home.mkdir()
+    (cache_home / "hooktui").write_text("a file where the folder should be")
+    sre_cache.compile(SOURCES[0], rules.ASCII)
+    sre_cache.save()  # quietly: no file, nothing raised
+    assert sre_cache._new and (cache_home / "hooktui").is_file()
+
+
+def test_the_tap_records_the_bench_secrets_masked_cold_and_warm(hooktui, tmp_path) -> None:
+    """The real tap and its detached recorder, twice: once filling the cache, once reading it."""
+    from tests.conftest import wait_for_records
+
+    stream = tmp_path / "s.jsonl"
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    hook = ["/bin/sh", "-c", "cat >/dev/null; echo '{}'"]
+    request = {"session_id": "s", "hook_event_name": "PreToolUse", "cwd": str(tmp_path)}
+    request |= {"tool_name": "Bash", "tool_input": BENCH, "tool_use_id": "t"}
+    for n in (1, 2):
+        subprocess.run(
+            [hooktui, "tap", "--stream", str(stream), "--", *hook],
+            input=json.dumps(request).encode(),
+            capture_output=True,
+            check=True,
+            env=env,
+        )
+        records = wait_for_records(stream, n)
+    assert list((tmp_path / "cache" / "hooktui").iterdir())  # the first one filled it
+    text = stream.read_text()
+    assert [s for s in BENCH_SECRETS if s in text] == []
+    cold, warm = ([(r["pointer"], r["kind"]) for r in rec["redactions"]] for rec in records)
+    assert cold == warm and {"github_pat", "url_credentials"} <= {k for _, k in cold}
