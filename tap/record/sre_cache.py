@@ -41,7 +41,7 @@ _BUILD = f"{sys.implementation.cache_tag} {_sre.MAGIC} {_sre.CODESIZE} {sys.vers
 
 _compiled: dict[tuple[str, int], object] = {}  # this process's patterns
 _stored: dict | None = None  # the cache file's entries, once read
-_new: dict[tuple[str, int], bytes] = {}  # entries to add on save()
+_new: dict[tuple[str, int], object] = {}  # what `re` compiled here, for save()
 
 
 def compile(source: str, flags: int):  # noqa: A001 - the name says what `re.compile` would
@@ -69,21 +69,31 @@ def cache_path() -> str | None:
 
 
 def save() -> None:
-    """Add this process's new entries to the cache file (quietly, if it cannot)."""
-    if not _new:
-        return
-    path = cache_path()
+    """Add the patterns `re` compiled here to the cache file (quietly, if it cannot).
+
+    The recorder calls this once its record is appended: the extra work a
+    cold cache costs (each pattern's compiler output, rebuilt and compared
+    with `re`'s) delays no record, and is skipped where no file can be written.
+    """
+    path = cache_path() if _new else None
     if path is None:
         return
     try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        if not os.access(os.path.dirname(path), os.W_OK):
+            return
         entries = _read(path) or {}
         if len(entries) + len(_new) > _MAX_ENTRIES:
             entries = {}
-        entries.update(_new)
+        for key, pattern in _new.items():
+            entry = _checked_entry(key, pattern)
+            if entry is not None:
+                entries[key] = entry
         _write(path, _FORMAT + marshal.dumps(entries))
     except (OSError, ValueError):
         return
-    _new.clear()
+    finally:
+        _new.clear()
 
 
 # --- reading --------------------------------------------------------------
@@ -155,14 +165,20 @@ def _from_re(source: str, flags: int):
     import re
 
     pattern = re.compile(source, flags)
-    try:
-        args = _compiler_args(source, flags)
-        rebuilt = _sre.compile(*args)
-        if rebuilt == pattern and rebuilt.groupindex == pattern.groupindex:
-            _new[(source, flags)] = _entry(args)
-    except Exception:  # `re`'s internals moved: no cache, same patterns
-        pass
+    _new[(source, flags)] = pattern
     return pattern
+
+
+def _checked_entry(key: tuple[str, int], pattern) -> bytes | None:
+    """The entry for `re`'s `pattern`, if what it rebuilds is that pattern exactly."""
+    try:
+        args = _compiler_args(*key)
+        rebuilt = _sre.compile(*args)
+    except Exception:  # `re`'s internals moved: no cache, same patterns
+        return None
+    if rebuilt != pattern or rebuilt.groupindex != pattern.groupindex:
+        return None
+    return _entry(args)
 
 
 def _compiler_args(source: str, flags: int) -> tuple:
@@ -196,8 +212,6 @@ def _entry(args: tuple) -> bytes:
 
 
 def _write(path: str, data: bytes) -> None:
-    folder = os.path.dirname(path)
-    os.makedirs(folder, mode=0o700, exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:

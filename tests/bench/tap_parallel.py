@@ -2,14 +2,16 @@
 
 Plain script, run on demand (not collected by pytest):
 
-    .venv/bin/python tests/bench/tap_parallel.py [CALLS] [--hooktui PATH]
+    .venv/bin/python tests/bench/tap_parallel.py [CALLS] [--hooktui PATH] [--secrets]
 
 Eight threads each start calls one after another (as eight agents or
 subagents would); a tapped round ends when every record is in the stream, so
 the detached recorders' CPU counts: at this load the machine is CPU-bound on
 them (issue 12 measured 21 tapped calls/s against 613 bare). Bare and tapped
 rounds alternate, three each; the medians and their ratio are printed.
-`--hooktui` picks the launcher (default: the one beside this interpreter).
+`--hooktui` picks the launcher (default: the one beside this interpreter);
+`--secrets` sends a request holding secrets (recorder_cpu.py's), so every
+record is redacted (from the user's cache of compiled patterns, once warm).
 """
 
 from __future__ import annotations
@@ -23,16 +25,23 @@ import time
 from pathlib import Path
 
 WORKERS = 8
+SECRETS = False
 REQUEST = (
     b'{"session_id":"bench","hook_event_name":"PreToolUse","cwd":"/tmp","tool_name":"Bash",'
     b'"tool_input":{"command":"git status --short"},"tool_use_id":"toolu_bench"}'
+)
+SECRET_REQUEST = (
+    b'{"session_id":"bench","hook_event_name":"PreToolUse","cwd":"/tmp","tool_name":"Bash",'
+    b'"tool_input":{"command":"curl -H \'Authorization: Bearer abcdefghijklmnop1234\' '
+    b'https://u:hunter22@x.io","description":"GITHUB_TOKEN=ghp_R2d2C3poL8k9J7h6G5f4D3s2A1z0Y9x8W7v6"},'
+    b'"tool_use_id":"toolu_bench"}'
 )
 HOOK = ["/bin/sh", "-c", 'cat >/dev/null; printf \'{"decision":"allow"}\\n\'']
 
 
 def call(argv: list[str]) -> None:
     r, w = os.pipe()
-    os.write(w, REQUEST)
+    os.write(w, SECRET_REQUEST if SECRETS else REQUEST)
     os.close(w)
     null = os.open(os.devnull, os.O_WRONLY)
     actions = [(os.POSIX_SPAWN_DUP2, r, 0), (os.POSIX_SPAWN_DUP2, null, 1)]
@@ -79,6 +88,9 @@ def main() -> int:
         i = args.index("--hooktui")
         hooktui = args[i + 1]
         del args[i : i + 2]
+    global SECRETS
+    SECRETS = "--secrets" in args
+    args = [a for a in args if a != "--secrets"]
     calls = int(args[0]) if args else 160
     with tempfile.TemporaryDirectory() as tmp:
         stream = os.path.join(tmp, "stream.jsonl")

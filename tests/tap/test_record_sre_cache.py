@@ -219,9 +219,11 @@ def test_garbage_a_foreign_file_and_one_others_may_write_are_not_read(cache_home
 def test_a_cache_that_cannot_be_written_is_passed_over(cache_home) -> None:
     cache_home.mkdir()
     (cache_home / "hooktui").write_text("a file where the folder should be")
-    sre_cache.compile(SOURCES[0], rules.ASCII)
-    sre_cache.save()  # quietly: no file, nothing raised
-    assert sre_cache._new and (cache_home / "hooktui").is_file()
+    assert sre_cache.compile(SOURCES[0], rules.ASCII) == re.compile(SOURCES[0], re.ASCII)
+    sre_cache.save()  # quietly: nothing raised, nothing written
+    assert (cache_home / "hooktui").is_file() and os.listdir(cache_home) == ["hooktui"]
+    _forget()
+    assert _all_like_re() == 0
 
 
 def test_the_tap_records_the_bench_secrets_masked_cold_and_warm(hooktui, tmp_path) -> None:
@@ -247,3 +249,26 @@ def test_the_tap_records_the_bench_secrets_masked_cold_and_warm(hooktui, tmp_pat
     assert [s for s in BENCH_SECRETS if s in text] == []
     cold, warm = ([(r["pointer"], r["kind"]) for r in rec["redactions"]] for rec in records)
     assert cold == warm and {"github_pat", "url_credentials"} <= {k for _, k in cold}
+
+
+_SAVE_SLICE = """
+import sys
+from hooktui.tap.record import gitleaks_rules, sre_cache
+for rule in gitleaks_rules.RULES[int(sys.argv[1]) :: 8]:
+    sre_cache.compile(rule[2], 256)
+sre_cache.save()
+"""
+
+
+def test_recorders_saving_at_once_leave_one_whole_file(cache_home) -> None:
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache_home))
+    procs = [
+        subprocess.Popen([sys.executable, "-c", _SAVE_SLICE, str(i)], env=env) for i in range(8)
+    ]
+    assert [p.wait() for p in procs] == [0] * 8
+    assert os.listdir(cache_home / "hooktui") == [os.path.basename(sre_cache.cache_path())]
+    stored = sre_cache._read(sre_cache.cache_path())
+    assert len(stored) >= len(gitleaks_rules.RULES) // 8  # at least the last writer's
+    for source, flags in stored:
+        assert sre_cache.compile(source, flags) == re.compile(source, re.ASCII)
+    assert not sre_cache._new  # each from the file, none of them torn
