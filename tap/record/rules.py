@@ -15,7 +15,6 @@ through, is no finding.
 
 from __future__ import annotations
 
-from hooktui.tap.record import sre_cache
 from hooktui.tap.record.gitleaks_keywords import KEYWORDS as _GITLEAKS_KEYWORDS
 from hooktui.tap.record.local_rules import ASSIGNMENT as _ASSIGNMENT
 from hooktui.tap.record.local_rules import LOCAL as _LOCAL
@@ -73,6 +72,8 @@ class Rule:
 
     def pattern(self):
         if self._pattern is None:
+            from hooktui.tap.record import sre_cache
+
             self._pattern = sre_cache.compile(self.source, ASCII)
         return self._pattern
 
@@ -99,6 +100,8 @@ def _alternation(patterns: tuple[str, ...]):
     if not patterns:
         return None
     if patterns not in _ALTERNATIONS:
+        from hooktui.tap.record import sre_cache
+
         branches = []
         for p in patterns:  # a leading global flag becomes the branch's own
             flags = p[2 : p.index(")")] if p.startswith("(?") and p[2:3].isalpha() else ""

@@ -65,6 +65,7 @@ def test_recording_a_plain_call_loads_nothing_heavy(tmp_path, fixture, capture) 
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
     # ... nor anything a reader needs: the model is msgspec's.
     assert "hooktui.tap.model" not in loaded and "hooktui.tap.runtimes.registry" in loaded
+    assert "hooktui.tap.record.sre_cache" not in loaded
 
 
 def test_a_secret_loads_the_rules_and_re_only_until_the_patterns_are_cached(tmp_path) -> None:
