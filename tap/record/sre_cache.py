@@ -32,12 +32,18 @@ import sys
 from hooktui.tap.record.sha import sha256
 
 _FORMAT = b"hooktui sre cache 1\n"
-_CODE_ITEM = {2: "H", 4: "I"}[_sre.CODESIZE]  # the engine's code words, in bytes
+# The engine's code words, as bytes (None: an engine this cache does not know, so `re`).
+_CODE_ITEM = {2: "H", 4: "I"}.get(_sre.CODESIZE)
 _MAX_ENTRIES = 4096  # a file past this is started afresh (old hooktui versions' rules)
 _MAX_BYTES = 16 << 20
 
-# Everything the compiled code depends on: the file is this build's alone.
-_BUILD = f"{sys.implementation.cache_tag} {_sre.MAGIC} {_sre.CODESIZE} {sys.version}"
+# Everything the compiled code depends on: the file is this build's alone (a home
+# shared between machines holds one file per kind of machine).
+_BUILD = (
+    f"{sys.implementation.cache_tag} {sys.version} {sys.platform} {os.uname().machine}"
+    f" {sys.byteorder} {sys.maxsize} {_sre.MAGIC} {_sre.CODESIZE} {_sre.MAXREPEAT}"
+    f" {_sre.MAXGROUPS}"
+)
 
 _compiled: dict[tuple[str, int], object] = {}  # this process's patterns
 _stored: dict | None = None  # the cache file's entries, once read
@@ -49,7 +55,10 @@ def compile(source: str, flags: int):  # noqa: A001 - the name says what `re.com
     key = (source, flags)
     pattern = _compiled.get(key)
     if pattern is None:
-        pattern = _from_cache(key)
+        try:
+            pattern = _from_cache(key) if _CODE_ITEM else None
+        except Exception:  # whatever is wrong with the cache, `re` compiles
+            pattern = None
         if pattern is None:
             pattern = _from_re(source, flags)
         _compiled[key] = pattern
@@ -75,7 +84,7 @@ def save() -> None:
     cold cache costs (each pattern's compiler output, rebuilt and compared
     with `re`'s) delays no record, and is skipped where no file can be written.
     """
-    path = cache_path() if _new else None
+    path = cache_path() if _new and _CODE_ITEM else None
     if path is None:
         return
     try:
@@ -102,15 +111,11 @@ def save() -> None:
 def _from_cache(key: tuple[str, int]):
     global _stored
     if _stored is None:
+        _stored = {}  # read once, even if reading fails
         path = cache_path()
         _stored = (_read(path) if path else None) or {}
     entry = _stored.get(key)
-    if entry is None:
-        return None
-    try:
-        return _rebuild(key, entry)
-    except Exception:  # whatever is wrong with it, `re` compiles instead
-        return None
+    return None if entry is None else _rebuild(key, entry)
 
 
 def _read(path: str) -> dict | None:
@@ -174,11 +179,11 @@ def _checked_entry(key: tuple[str, int], pattern) -> bytes | None:
     try:
         args = _compiler_args(*key)
         rebuilt = _sre.compile(*args)
+        if rebuilt != pattern or rebuilt.groupindex != pattern.groupindex:
+            return None
+        return _entry(args)
     except Exception:  # `re`'s internals moved: no cache, same patterns
         return None
-    if rebuilt != pattern or rebuilt.groupindex != pattern.groupindex:
-        return None
-    return _entry(args)
 
 
 def _compiler_args(source: str, flags: int) -> tuple:
