@@ -72,6 +72,19 @@ def snap_compare(snap_compare):
     return compare
 
 
+def pytest_configure(config) -> None:
+    # Taps the tests start keep their cache of compiled redaction patterns in
+    # $XDG_CACHE_HOME: one folder per test process, never the user's ~/.cache.
+    if "HOOKTUI_TEST_CACHE" not in os.environ:  # xdist's workers inherit the controller's
+        import atexit
+        import shutil
+        import tempfile
+
+        os.environ["HOOKTUI_TEST_CACHE"] = tempfile.mkdtemp(prefix="hooktui-test-cache-")
+        atexit.register(shutil.rmtree, os.environ["HOOKTUI_TEST_CACHE"], True)
+    os.environ["XDG_CACHE_HOME"] = os.environ["HOOKTUI_TEST_CACHE"]
+
+
 def pytest_xdist_auto_num_workers(config) -> int:
     """`-n auto` (pyproject's addopts): two workers per core, or what
     PYTEST_XDIST_AUTO_NUM_WORKERS says. The suite mostly waits on subprocesses."""
