@@ -52,7 +52,9 @@ def headers_for(spec: HttpSpec, environ) -> dict[str, str]:
     for name, value in spec.headers:
         if name.strip().lower() in http.ignored_headers:
             continue
-        out[name] = interpolate(value, allowed, environ, http.var_pattern)
+        text = interpolate(value, allowed, environ, http.var_pattern)
+        # http.client writes a value as latin-1: these are the bytes the runtime sends.
+        out[name] = text.encode(http.header_encoding).decode("latin-1")
     return out
 
 
@@ -93,8 +95,12 @@ def main(args: list[str]) -> int:
         sys.stderr.write(f"hooktui http hook: {exc}\n")
         return 1
     request = sys.stdin.buffer.read()
-    status, body, error, kind = post(spec, request, os.environ)
-    out, err, code = runtime.http_answer(status, body, error, kind, request)
+    early = runtime.http_check(spec, os.environ)  # the runtime would not post at all
+    if early is not None:
+        out, err, code = early
+    else:
+        status, body, error, kind = post(spec, request, os.environ)
+        out, err, code = runtime.http_answer(status, body, error, kind, request)
     sys.stdout.buffer.write(out)
     sys.stderr.buffer.write(err)
     return code

@@ -1,8 +1,9 @@
 """An http hook's settings as the arguments of the command that makes its POST.
 
 `<python> -m hooktui.tap.httphook --runtime R --url U [--header NAME VALUE]...
-[--allow-env VAR]...`: the header values stay as written (`Bearer $TOKEN`);
-the command interpolates them when it runs, as the runtime would.
+[--allow-env VAR]... [--event E]`: the header values stay as written (`Bearer $TOKEN`);
+the command interpolates them when it runs, as the runtime would. `--event`: the
+hook's native event, for a runtime whose checks before the POST depend on it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from collections import namedtuple
 MODULE = "hooktui.tap.httphook"
 
 
-class HttpSpec(namedtuple("HttpSpec", "runtime url headers allow_env", defaults=((), ()))):
-    """runtime name, URL, headers ((name, value as written), ...), allowed variables."""
+class HttpSpec(
+    namedtuple("HttpSpec", "runtime url headers allow_env event", defaults=((), (), ""))
+):
+    """runtime name, URL, headers ((name, value as written), ...), allowed variables,
+    native event ("" when the runtime does not need it)."""
 
     __slots__ = ()
 
@@ -25,6 +29,8 @@ def to_argv(spec: HttpSpec, python: str) -> list[str]:
         argv += ["--header", name, value]
     for var in spec.allow_env:
         argv += ["--allow-env", var]
+    if spec.event:
+        argv += ["--event", spec.event]
     return argv
 
 
@@ -41,13 +47,14 @@ class SpecError(ValueError):
 def from_args(args: list[str]) -> HttpSpec:
     """The spec from the arguments after `-m hooktui.tap.httphook`; SpecError when bad."""
     runtime = url = None
+    event = ""
     headers: list[tuple[str, str]] = []
     allow: list[str] = []
     i = 0
     while i < len(args):
         arg = args[i]
         want = 2 if arg == "--header" else 1
-        if arg not in ("--runtime", "--url", "--header", "--allow-env"):
+        if arg not in ("--runtime", "--url", "--header", "--allow-env", "--event"):
             raise SpecError(f"unknown argument {arg!r}")
         if i + want >= len(args):
             raise SpecError(f"{arg} needs {'a name and a value' if want == 2 else 'a value'}")
@@ -57,12 +64,14 @@ def from_args(args: list[str]) -> HttpSpec:
             url = args[i + 1]
         elif arg == "--header":
             headers.append((args[i + 1], args[i + 2]))
+        elif arg == "--event":
+            event = args[i + 1]
         else:
             allow.append(args[i + 1])
         i += want + 1
     if not runtime or not url:
         raise SpecError("--runtime and --url are required")
-    return HttpSpec(runtime, url, tuple(headers), tuple(allow))
+    return HttpSpec(runtime, url, tuple(headers), tuple(allow), event)
 
 
 def from_line(line: str, python: str | None = None) -> HttpSpec | None:

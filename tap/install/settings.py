@@ -179,7 +179,9 @@ def _http_spec(runtime: Runtime, opts: Options, h: Handler) -> HttpSpec:
     http = runtime.settings.http
     headers = h.handler.get(http.headers_key) or {}
     env = h.handler.get(http.env_key) or []
-    return HttpSpec(opts.runtime, h.handler[http.url_key], tuple(headers.items()), tuple(env))
+    event = h.event if http.checks_event else ""
+    url = h.handler[http.url_key]
+    return HttpSpec(opts.runtime, url, tuple(headers.items()), tuple(env), event)
 
 
 def _python_beside(hooktui: str) -> str:

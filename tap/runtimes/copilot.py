@@ -26,6 +26,8 @@ the runtime wins over PROTOCOLS.md where they differ):
   with `Tool result blocked: <reason>`. Non-zero exits are ignored there.
 - agentStop/subagentStop `decision: block` + reason; permissionRequest flat
   `behavior` allow|deny + `message` (not pinned here).
+- `http` hooks: copilot_http.py (a 2xx JSON object is the answer; anything else
+  fails as a command's exit 1 would, or is no answer).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from hooktui.tap.runtimes.base import (
     str_field,
 )
 from hooktui.tap.runtimes.claude_code import parse_pascal
-from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, Timeouts
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
 if TYPE_CHECKING:
@@ -90,6 +92,8 @@ _POST = {"postToolUse", "PostToolUse"}
 _STOPS = {"agentStop", "subagentStop", "Stop", "SubagentStop"}
 _PERMISSIONS = ("allow", "deny", "ask")
 _TITLE = "Copilot"
+# What an http hook's header value reads as a variable (`${NAME:-x}` is NAME's value).
+HTTP_VARS = r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)"
 
 
 def camel_event(r: dict) -> str:
@@ -120,7 +124,7 @@ def camel_event(r: dict) -> str:
     return ""
 
 
-def _answer(raw: bytes) -> tuple[str, Any]:
+def read_stdout(raw: bytes) -> tuple[str, Any]:
     """("empty" | "json" | "text", value) of stdout, progress lines left out."""
     text = raw.decode("utf-8", errors="replace").strip()
     lines = []
@@ -248,7 +252,7 @@ class Copilot(Runtime):
                 f"exit {code}: {_TITLE} reads it as a hook error; {consequence}",
                 effect,
             )
-        kind, value = _answer(outcome.stdout)
+        kind, value = read_stdout(outcome.stdout)
         if kind != "json" or not isinstance(value, dict):
             value = {}  # no answer
         if pre:
@@ -330,6 +334,24 @@ class Copilot(Runtime):
             return (json_line(ctx) if ctx else b""), b"", 0
         raise cannot(self.name, verdict, native)
 
+    # Its http hooks: copilot_http.py (loaded only by the http hook command and install).
+    def http_answer(
+        self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
+    ) -> tuple[bytes, bytes, int]:
+        from hooktui.tap.runtimes import copilot_http
+
+        return copilot_http.answer(status, body, error, content_type, request)
+
+    def http_check(self, spec: Any, environ: Any) -> tuple[bytes, bytes, int] | None:
+        from hooktui.tap.runtimes import copilot_http
+
+        return copilot_http.check(spec, environ)
+
+    def http_problem(self, handler: dict) -> str:
+        from hooktui.tap.runtimes import copilot_http
+
+        return copilot_http.problem(handler)
+
 
 def _post(obj: dict) -> Verdict:
     context = obj.get("additionalContext")
@@ -364,7 +386,7 @@ RUNTIME = Copilot(
     ),
     version_env=("COPILOT_CLI_BINARY_VERSION",),  # seen: 1.0.102
     caller_env=("COPILOT_CLI=1",),
-    # 30 s for a command hook per PROTOCOLS.md / RUNTIMES-E2E.md: not measured here.
+    # 30 s for a command and an http hook alike (measured, 1.0.102).
     timeouts=Timeouts(default_ms=30_000, unit_ms=1000),
     # `.github/hooks/*.json` (and ~/.copilot/hooks). Copilot also runs the hooks of
     # `.claude/settings.json` in Claude's layout: that file is claude-code's to install
@@ -376,12 +398,13 @@ RUNTIME = Copilot(
         user_files=("hooks/*.json",),
         nested=False,  # hooks.<event> = [{type, bash, timeoutSec, ...}]
         handler_types=("command", "http", "prompt"),  # prompt: sessionStart only
-        http_unwrapped=(
-            "Copilot CLI 1.0.102 runs http hooks in its native runtime (runtime.node, not "
-            "its JS), so how it reads the reply (status, empty or non-JSON body, no "
-            "connection) is not known here; it also refuses plain-http URLs for preToolUse "
-            "/ permissionRequest and for hooks with allowedEnvVars (COPILOT_HOOK_ALLOW_*), a "
-            "check a wrapped command would bypass"
+        # 1.0.102 (copilot_http.py): headers interpolate allowedEnvVars; whether it
+        # posts at all depends on the event, the URL and COPILOT_HOOK_ALLOW_* at call time.
+        http=HttpHooks(
+            ignored_headers=("content-type",),
+            var_pattern=HTTP_VARS,
+            header_encoding="utf-8",
+            checks_event=True,
         ),
         command_key="bash",
         timeout_key="timeoutSec",

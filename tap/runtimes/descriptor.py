@@ -106,11 +106,15 @@ class HttpHooks(Facts):
     # whether it interpolates the URL too.
     var_pattern: str = r"\$\{([A-Z_][A-Z0-9_]*)\}|\$([A-Z_][A-Z0-9_]*)"
     interpolate_url: bool = False
+    header_encoding: str = "latin-1"  # how a header value's text goes out as bytes
     # Settings keys of its own policy on http hooks (allowed URLs, ...), and the
     # files an administrator sets them in: a wrapped hook's POST is the tap's,
     # which that policy would not see, so install leaves such hooks alone.
     policy_keys: tuple[str, ...] = ()
     policy_files: tuple[str, ...] = ()
+    # Whether the runtime's own checks before the POST depend on the hook's event
+    # (install then writes `--event` into the command, for `http_check`).
+    checks_event: bool = False
 
 
 class Layout(Facts):
@@ -340,6 +344,12 @@ class Runtime(Facts):
     def http_refusal(self, url: str) -> str:
         """Why the runtime would not post to this URL at all ("" when it would)."""
         return ""
+
+    def http_check(self, spec: Any, environ: Mapping[str, str]) -> tuple[bytes, bytes, int] | None:
+        """What the command answers instead of posting, when the runtime would not post
+        this hook's request at all (it skips the hook, or refuses its URL or headers):
+        (stdout, stderr, exit code); None to post. `spec` is the hook's HttpSpec."""
+        return None
 
     def http_problem(self, handler: dict) -> str:
         """Why install cannot wrap this http hook of the runtime's ("" when it can)."""

@@ -181,12 +181,3 @@ def test_qwen_http_policy_in_its_security_settings_leaves_hooks_alone(tmp_path):
     assert len(listed) == 1 and "security.allowPrivateNetworkHooks" in listed[0], told
     assert path.read_bytes() == original
 
-
-def test_copilot_http_hooks_say_why_they_are_not_wrapped(tmp_path):
-    path = tmp_path / ".github" / "hooks" / "h.json"
-    path.parent.mkdir(parents=True)
-    hooks = [{"type": "http", "url": "https://h/x"}, {"type": "command", "bash": "./g.sh"}]
-    path.write_text(json.dumps({"version": 1, "hooks": {"preToolUse": hooks}}))
-    run = _hooktui(tmp_path, "install", "copilot", "--settings", str(path))
-    listed = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]
-    assert len(listed) == 1 and "native runtime" in listed[0], run.stdout + run.stderr

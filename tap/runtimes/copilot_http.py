@@ -1,0 +1,232 @@
+"""How GitHub Copilot CLI 1.0.102 runs an `http` hook (its native hook runner), as the
+command hook it reads the same way. Measured from the real CLI (tests/e2e/ORACLE.md).
+
+Loading (the hook is skipped, with a logged error, when it fails; nothing is posted):
+- a URL that is not http: / https: (install leaves such a hook alone);
+- plain http: at an authorization event (preToolUse, preMcpToolCall,
+  permissionRequest) unless `COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS=1`, or the host is
+  localhost / a loopback address and `COPILOT_HOOK_ALLOW_LOCALHOST=1`;
+- plain http: with `allowedEnvVars` unless localhost and `COPILOT_HOOK_ALLOW_LOCALHOST=1`.
+  Only the value `1` counts (`true`, `yes`, ` 1`, `2` do not).
+
+The POST (per call): the host's addresses must not be blocked (below), else an
+error; body = the request a command hook reads on stdin (the camelCase dialect);
+`Content-Type: application/json` whatever the hook says; the hook's other headers
+as written (Host, Accept, User-Agent too), their values interpolating `$NAME`,
+`${NAME}` and `${NAME:-...}` (the name's value: the default is never used) of
+`allowedEnvVars` only (case-sensitive; any other name, or an unset one, is
+empty); a value holding a control character (tab aside) fails the request, and
+non-ASCII goes out as UTF-8. The URL is not interpolated. No redirect is
+followed. Timeout: `timeoutSec` seconds, else 30 s; a timeout fails open, as a
+command's does (the runtime stops this command at the same timeout).
+
+Blocked addresses (literal, or any address the name resolves to): 0.0.0.0/8,
+10/8, 100.64/10, 127/8, 169.254/16, 172.16/12, 192.168/16, 198.18/15, ::1,
+fc00::/7, fe80::/10, 64:ff9b::/96, 100::/64, and ::ffff:a.b.c.d of a blocked
+IPv4 address. `COPILOT_HOOK_ALLOW_LOCALHOST=1` lifts 127/8 and ::1 (not their
+::ffff: form).
+
+The reply: no reply (refused, reset, timeout aside), a non-2xx status or a 3xx
+is an error: preToolUse fails closed ("hook errored"), elsewhere it is ignored,
+exactly as a command's exit 1. A 2xx body, whatever its Content-Type, is read
+as JSON (a BOM and surrounding whitespace ignored): an object is the answer, as
+a command's stdout would be; anything else (empty, text, an array, broken JSON,
+a progress line before the answer) is no answer.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+import socket
+import urllib.parse
+
+from hooktui.tap.runtimes.copilot import HTTP_VARS, read_stdout
+
+_ALLOW_LOCALHOST = "COPILOT_HOOK_ALLOW_LOCALHOST"
+_ALLOW_HTTP_AUTH = "COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS"
+_AUTH_EVENTS = ("preToolUse", "preMcpToolCall", "permissionRequest")
+_BLOCKED = tuple(
+    ipaddress.ip_network(n)
+    for n in (
+        "0.0.0.0/8",
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.168.0.0/16",
+        "198.18.0.0/15",
+        "fc00::/7",
+        "fe80::/10",
+        "64:ff9b::/96",
+        "100::/64",
+    )
+)
+_LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _ipv4(host: str) -> ipaddress.IPv4Address | None:
+    """The address a WHATWG URL parser makes of this host (`127.1`, `2130706433`,
+    `0x7f.0.0.1`), or None when it is a name."""
+    parts = host.split(".")
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()
+    numbers = []
+    for part in parts:
+        base = 10
+        if part[:2].lower() == "0x":
+            part, base = part[2:] or "0", 16
+        elif len(part) > 1 and part.startswith("0"):
+            part, base = part[1:], 8
+        try:
+            numbers.append(int(part, base))
+        except ValueError:
+            return None
+    if not 1 <= len(numbers) <= 4 or any(n > 255 for n in numbers[:-1]):
+        return None
+    if numbers[-1] >= 256 ** (5 - len(numbers)):
+        return None
+    value = numbers[-1]
+    for i, n in enumerate(numbers[:-1]):
+        value += n << (8 * (3 - i))
+    return ipaddress.IPv4Address(value)
+
+
+def _address(host: str):
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return _ipv4(host)
+
+
+def _blocked(ip, allow_loopback: bool) -> bool:
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return _blocked(ip.ipv4_mapped, False)  # the ::ffff: form is never lifted
+    if any(ip in n for n in _LOOPBACK if n.version == ip.version):
+        return not allow_loopback
+    return any(ip in n for n in _BLOCKED if n.version == ip.version)
+
+
+def _is_localhost(host: str) -> bool:
+    ip = _address(host)
+    if ip is None:
+        return host == "localhost"
+    return any(ip in n for n in _LOOPBACK if n.version == ip.version)
+
+
+def refusal(url: str, environ) -> str:
+    """Why Copilot refuses to post to this URL ("" when it posts)."""
+    try:
+        host = (urllib.parse.urlsplit(url).hostname or "").rstrip(".") or ""
+    except ValueError:
+        return f"HTTP hook fetch failed: POST {url}"
+    allow = environ.get(_ALLOW_LOCALHOST) == "1"
+    ip = _address(host)
+    if ip is not None:
+        found = [ip]
+    else:
+        try:
+            found = [_address(info[4][0].split("%")[0]) for info in socket.getaddrinfo(host, None)]
+        except (OSError, UnicodeError) as exc:
+            return f"failed to lookup address information: {exc}"
+    for address in found:
+        if address is not None and _blocked(address, allow):
+            return (
+                f'HTTP hook URL "{url}" resolves to blocked address {address}. URLs must '
+                "not target loopback, private, or link-local addresses."
+            )
+    return ""
+
+
+def skipped(spec, environ) -> str:
+    """Why Copilot would have skipped this hook when loading it ("" when it runs it)."""
+    parts = urllib.parse.urlsplit(spec.url)
+    if parts.scheme.lower() != "http":
+        return ""
+    local = _is_localhost((parts.hostname or "").rstrip(".")) and (
+        environ.get(_ALLOW_LOCALHOST) == "1"
+    )
+    if spec.event in _AUTH_EVENTS and not (local or environ.get(_ALLOW_HTTP_AUTH) == "1"):
+        return (
+            "Authorization-affecting HTTP hooks (preToolUse, preMcpToolCall, "
+            "permissionRequest) must use https:// (Copilot skips this hook unless "
+            f"{_ALLOW_HTTP_AUTH}=1, or localhost with {_ALLOW_LOCALHOST}=1)"
+        )
+    if spec.allow_env and not local:
+        return (
+            "HTTP hooks with allowedEnvVars must use https:// (Copilot skips this hook "
+            f"unless it is localhost with {_ALLOW_LOCALHOST}=1)"
+        )
+    return ""
+
+
+def _bad_header(spec, environ) -> str:
+    allowed = set(spec.allow_env)
+
+    def one(m: re.Match) -> str:
+        name = m.group(1) or m.group(2)
+        return environ.get(name, "") if name in allowed else ""
+
+    for name, value in spec.headers:
+        if _CONTROL.search(re.sub(HTTP_VARS, one, value)):
+            return f"HTTP hook fetch failed: POST {spec.url} (the value of {name} is invalid)"
+    return ""
+
+
+def check(spec, environ) -> tuple[bytes, bytes, int] | None:
+    """The command's answer when Copilot would post nothing; None to post."""
+    why = skipped(spec, environ)
+    if why:  # as if there were no hook: no answer
+        return b"", f"hooktui http hook: {why}\n".encode(), 0
+    why = refusal(spec.url, environ) or _bad_header(spec, environ)
+    if why:
+        return b"", why.encode(), 1
+    return None
+
+
+def problem(handler: dict) -> str:
+    """Why install leaves this http hook alone ("" when it wraps it)."""
+    try:
+        parts = urllib.parse.urlsplit(handler.get("url", ""))
+        parts.port  # noqa: B018 (raises on a bad port)
+    except ValueError:
+        return "its URL does not parse; Copilot CLI skips the hook"
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return "its URL is not http: or https:; Copilot CLI skips the hook"
+    if parts.username is not None or parts.password is not None:
+        return "its URL holds a user name or password, which the tap's POST would not send alike"
+    return ""
+
+
+def _no_constants(name: str):
+    raise ValueError(name)  # NaN / Infinity are not JSON
+
+
+def _reply_object(body: bytes) -> tuple[str, dict | None]:
+    """(the body's text, stripped; the object Copilot reads from it, or None)."""
+    text = body.decode("utf-8", "replace").lstrip("\ufeff").strip(" \t\r\n")
+    try:
+        value = json.loads(text, parse_constant=_no_constants)
+    except ValueError:
+        return text, None
+    return text, value if isinstance(value, dict) else None
+
+
+def answer(
+    status: int | None, body: bytes, error: str, content_type: str, request: bytes
+) -> tuple[bytes, bytes, int]:
+    if status is None:
+        return b"", (error or "HTTP hook fetch failed").encode(), 1
+    if not 200 <= status < 300:
+        what = "redirect" if 300 <= status < 400 else "non-success status"
+        return b"", f"HTTP hook returned {what} {status} ({error})".encode(), 1
+    text, value = _reply_object(body)
+    if value is None:
+        return b"", b"", 0
+    # The body as it came, unless a command's stdout would read otherwise (a
+    # one-line `{"type": "progress", ...}` is skipped there): then one key a line.
+    if read_stdout(text.encode()) == ("json", value):
+        return text.encode(), b"", 0
+    return json.dumps(value, indent=1).encode(), b"", 0

@@ -1,0 +1,194 @@
+"""`http` hooks in the real GitHub Copilot CLI 1.0.102, bare and installed through hooktui.
+
+One Copilot session per mode (bare, then installed), one shell call per case
+(batch.py's tags); the hooks' server (http_hook_server.py) answers each call by
+its tag. Installed, each http hook is a command that makes the same POST in the
+tap: every case must leave the same marker and send the model the same tool
+result, the server must get the same POSTs (path, body, content type, the
+interpolated header), and each call must have a record that agrees with what
+Copilot did. Uninstall gives the settings back byte for byte.
+
+Copilot posts a preToolUse hook over plain http only to localhost with
+COPILOT_HOOK_ALLOW_LOCALHOST=1 (set here); a plain-http preToolUse hook to
+another host is skipped when loading; wrapped, it answers nothing (`/skipped`,
+whose host this namespace cannot reach: had the wrapped command posted, the call
+would fail closed).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from tests.conftest import wait_for_records
+from tests.e2e.batch import _result, tag_of, tagged
+from tests.e2e.drivers import ORIGINAL, REWRITTEN
+from tests.e2e.drivers_chat import COPILOT as DRIVER
+from tests.e2e.harness import HERE, Sandbox, hooktui, skip_reason
+
+_skip = skip_reason("copilot")
+pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
+PORT = 38602  # the hooks' server, beside the fake model (harness.PORT) in the namespace
+ENV = {"COPILOT_HOOK_ALLOW_LOCALHOST": "1", "HOOK_USER": "ada"}
+
+
+def _json(value: dict, status: int = 200, **more) -> dict:
+    return {"status": status, "body": json.dumps(value), **more}
+
+
+def _deny(reason: str) -> dict:
+    return {"permissionDecision": "deny", "permissionDecisionReason": reason}
+
+
+REWRITE = {"command": REWRITTEN, "description": "leave a marker"}
+# name: (preToolUse reply, postToolUse reply, marker left, tool result holds, record says)
+CASES = {
+    "deny": (_json(_deny("E2E-HDENY")), None, None, "Denied by preToolUse hook: E2E-HDENY", "deny"),
+    "allow": (_json({"permissionDecision": "allow"}), None, "marker-original", "original-ran", "allow"),
+    "rewrite": (_json({"modifiedArgs": REWRITE}), None, "marker-rewritten", "rewritten-ran", "modify"),
+    "status-500": (_json(_deny("E2E-500"), 500), None, None, "(hook errored)", "failure"),
+    "no-reply": ({"drop": True}, None, None, "(hook errored)", "failure"),
+    "text": ({"status": 200, "body": "plain words", "type": "text/plain"}, None, "marker-original", "original-ran", "allow"),
+    "json-as-text": (_json(_deny("E2E-TDENY"), type="text/plain"), None, None, "E2E-TDENY", "deny"),
+    "progress-object": (_json({"type": "progress", **_deny("E2E-PDENY")}), None, None, "E2E-PDENY", "deny"),
+    "post-context": (_json({}), _json({"additionalContext": "E2E-HCTX"}), "marker-original", "E2E-HCTX", "allow"),
+    "post-block": (_json({}), _json({"decision": "block", "reason": "E2E-HBLOCK"}), "marker-original", "Tool result blocked: E2E-HBLOCK", "allow"),
+}  # fmt: skip
+POST_RECORDS = {"post-context": "allow", "post-block": "deny"}
+TAGS = {name: f"t{i}" for i, name in enumerate(CASES, start=1)}
+
+
+def _handler(path: str, **more) -> dict:
+    return {"type": "http", "url": f"http://127.0.0.1:{PORT}{path}", "timeoutSec": 10, **more}
+
+
+def _settings(sb: Sandbox) -> bytes:
+    header = {"headers": {"X-Hook-User": "user $HOOK_USER"}, "allowedEnvVars": ["HOOK_USER"]}
+    skipped = {"type": "http", "url": f"http://198.51.100.7:{PORT}/skipped", "timeoutSec": 10}
+    hooks = {
+        "preToolUse": [_handler("/pre", **header), skipped],
+        "postToolUse": [_handler("/post")],
+    }
+    path = DRIVER.settings_path(sb)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"version": 1, "hooks": hooks}, indent=2) + "\n")
+    return path.read_bytes()
+
+
+def _answers() -> dict:
+    pre, post = {}, {}
+    for name, (pre_reply, post_reply, *_) in CASES.items():
+        tag = TAGS[name]  # a rewritten command keeps the case's tag
+        pre[tag] = json.loads(tagged(json.dumps(pre_reply), tag))
+        post[tag] = post_reply or {"status": 200, "body": ""}
+    return {"/pre": {"by_tag": pre}, "/post": {"by_tag": post}}
+
+
+def _run(sb: Sandbox, name: str) -> dict:
+    log = sb.root / f"{name}.http.jsonl"
+    spec = sb.root / f"{name}.http.json"
+    spec.write_text(json.dumps({"port": PORT, "log": str(log), "answers": _answers()}))
+    server = [sys.executable, str(HERE / "http_hook_server.py"), str(spec), "--"]
+    steps = [
+        {"text": f"case {tag}", "calls": [{"name": DRIVER.tool, "input": _input(tag)}]}
+        for tag in TAGS.values()
+    ]
+    run = sb.run(
+        name, "copilot", [*server, *DRIVER.argv(sb)], DRIVER.env(sb) | ENV, {"steps": steps}
+    )
+    assert run.exit_code == 0, run.describe()
+    posts = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+    seen = {}
+    for index, (case, tag) in enumerate(TAGS.items(), start=1):
+        seen[case] = {
+            "markers": sorted(p.name.removesuffix(f"-{tag}") for p in sb.project.glob(f"*-{tag}")),
+            "result": _result(DRIVER, run, f"call_e2e_{index}_0", tag),
+            "posts": [_brief(p) for p in posts if tag_of(p["body"]) == tag],
+        }
+    seen["_untagged"] = [p for p in posts if tag_of(p["body"]) is None]
+    return seen
+
+
+def _input(tag: str) -> dict:
+    return json.loads(tagged(json.dumps(DRIVER.tool_input(ORIGINAL)), tag))
+
+
+def _brief(post: dict) -> dict:
+    """What the hook's server got, less what differs run to run (ids, times)."""
+    headers = {k.lower(): v for k, v in post["headers"].items()}
+    body = json.loads(post["body"])
+    for key in DRIVER.volatile:
+        body.pop(key, None)
+    return {
+        "method": post["method"],
+        "path": post["path"],
+        "content-type": headers.get("content-type"),
+        "x-hook-user": headers.get("x-hook-user"),
+        "body": body,
+    }
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> tuple[dict, dict, list[dict], bytes, Sandbox]:
+    sb = Sandbox(tmp_path_factory.mktemp("copilot-http"))
+    sb.fresh_run_dirs()
+    _settings(sb)
+    bare = _run(sb, "bare")
+    sb.fresh_run_dirs()
+    original = _settings(sb)
+    installed = hooktui(
+        "install", "copilot", "--stream", str(sb.stream), cwd=sb.project,
+        env={"HOME": str(sb.home)},
+    )  # fmt: skip
+    assert installed.returncode == 0 and "wrapped 3" in installed.stdout, installed.stdout
+    assert "not wrapped" not in installed.stdout + installed.stderr
+    tapped = _run(sb, "tapped")
+    calls = sum(len(s["posts"]) for k, s in tapped.items() if k != "_untagged")
+    # The skipped hook, wrapped, runs (and posts nothing) after /pre let the call on:
+    # Copilot runs a call's preToolUse hooks in turn and stops at a deny or an error.
+    calls += sum(1 for case in CASES.values() if case[2])
+    records = wait_for_records(sb.stream, calls)
+    restored = hooktui("uninstall", "copilot", cwd=sb.project, env={"HOME": str(sb.home)})
+    assert restored.returncode == 0, restored.stderr
+    assert DRIVER.settings_path(sb).read_bytes() == original
+    return bare, tapped, records, original, sb
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_copilot_http_hook_same_bare_and_installed(runs, case: str) -> None:
+    bare, tapped, *_ = runs
+    _pre, post_reply, marker, holds, _verdict = CASES[case]
+    assert bare[case]["markers"] == ([marker] if marker else []), bare[case]
+    assert holds in bare[case]["result"]["content"], bare[case]["result"]
+    assert tapped[case]["markers"] == bare[case]["markers"]
+    assert tapped[case]["result"] == bare[case]["result"]
+    assert tapped[case]["posts"] == bare[case]["posts"]
+    paths = [p["path"] for p in bare[case]["posts"]]
+    assert paths == (["/pre", "/post"] if marker else ["/pre"]), paths
+    for post in bare[case]["posts"]:
+        assert post["method"] == "POST" and post["content-type"] == "application/json"
+        assert post["body"]["toolName"] == "bash" and "hookName" not in post["body"]
+    assert bare[case]["posts"][0]["x-hook-user"] == "user ada"
+    assert bare["_untagged"] == tapped["_untagged"] == []  # nothing reached /skipped
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_copilot_http_hook_record_agrees(runs, case: str) -> None:
+    _bare, _tapped, records, _original, _sb = runs
+    tag = TAGS[case]
+    mine = [r for r in records if tag_of(json.dumps(r.get("request"))) == tag]
+    pre = [r for r in mine if "/pre" in " ".join(r["hook"]["argv"])]
+    skipped = [r for r in mine if "/skipped" in " ".join(r["hook"]["argv"])]
+    post = [r for r in mine if "/post" in " ".join(r["hook"]["argv"])]
+    assert len(pre) == 1 and len(skipped) == (1 if CASES[case][2] else 0), mine
+    assert all(r["runtime"] == "copilot" for r in mine)
+    assert pre[0]["native_event"] == "preToolUse" and pre[0]["decision"] == CASES[case][4], pre
+    if pre[0]["decision"] == "failure":  # Copilot denied the call: the record says it blocks
+        assert pre[0]["effect"] == "blocks", pre[0]
+    for record in skipped:  # no answer, as if absent; the record says why
+        assert record["decision"] == "allow", record
+        assert "Copilot skips this hook" in record["stderr"]["data"], record
+    if case in POST_RECORDS:
+        assert len(post) == 1 and post[0]["decision"] == POST_RECORDS[case], post
