@@ -46,7 +46,9 @@ from hooktui.tap.runtimes.copilot import HTTP_VARS, read_stdout
 
 _ALLOW_LOCALHOST = "COPILOT_HOOK_ALLOW_LOCALHOST"
 _ALLOW_HTTP_AUTH = "COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS"
-_AUTH_EVENTS = ("preToolUse", "preMcpToolCall", "permissionRequest")
+# (and their names in Claude Code's settings, which it runs too)
+_AUTH_EVENTS = ("preToolUse", "preMcpToolCall", "permissionRequest", "PreToolUse")
+_AUTH_EVENTS += ("PreMcpToolCall", "PermissionRequest")
 _BLOCKED = tuple(
     ipaddress.ip_network(n)
     for n in (

@@ -119,7 +119,7 @@ def _brief(post: dict) -> dict:
     """What the hook's server got, less what differs run to run (ids, times)."""
     headers = {k.lower(): v for k, v in post["headers"].items()}
     body = json.loads(post["body"])
-    for key in DRIVER.volatile:
+    for key in (*DRIVER.volatile, "session_id"):  # the Claude dialect's too
         body.pop(key, None)
     return {
         "method": post["method"],
@@ -192,3 +192,94 @@ def test_copilot_http_hook_record_agrees(runs, case: str) -> None:
         assert "Copilot skips this hook" in record["stderr"]["data"], record
     if case in POST_RECORDS:
         assert len(post) == 1 and post[0]["decision"] == POST_RECORDS[case], post
+
+
+# --- Claude Code's http hooks, which Copilot runs too ------------------------------------
+# Installed by `hooktui install claude-code`, the command is Claude Code's; run by
+# Copilot (its environment says so), it posts and reads the reply by Copilot's rules.
+# A text reply tells them apart: no answer for Copilot (the tool runs), a hook error
+# for Claude Code (which Copilot, at PreToolUse, would read as a deny).
+CLAUDE_DENY = {
+    "hookSpecificOutput": {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": "E2E-CDENY",
+    }
+}
+CLAUDE_CASES = {
+    "claude-deny": (_json(CLAUDE_DENY), "Denied by preToolUse hook: E2E-CDENY", "deny"),
+    "claude-text": ({"status": 200, "body": "plain", "type": "text/plain"}, "original-ran", "allow"),
+    "claude-500": (_json(CLAUDE_DENY, 500), "(hook errored)", "failure"),
+}  # fmt: skip
+CLAUDE_TAGS = {name: f"t{i}" for i, name in enumerate(CLAUDE_CASES, start=1)}
+
+
+def _claude_run(sb: Sandbox, name: str) -> tuple[dict, list[dict]]:
+    log = sb.root / f"claude-{name}.http.jsonl"
+    spec = sb.root / f"claude-{name}.http.json"
+    answers = {"/cpre": {"by_tag": {CLAUDE_TAGS[c]: v[0] for c, v in CLAUDE_CASES.items()}}}
+    spec.write_text(json.dumps({"port": PORT, "log": str(log), "answers": answers}))
+    server = [sys.executable, str(HERE / "http_hook_server.py"), str(spec), "--"]
+    steps = [
+        {"text": f"case {tag}", "calls": [{"name": DRIVER.tool, "input": _input(tag)}]}
+        for tag in CLAUDE_TAGS.values()
+    ]
+    run = sb.run(
+        f"claude-{name}", "copilot", [*server, *DRIVER.argv(sb)], DRIVER.env(sb) | ENV,
+        {"steps": steps},
+    )  # fmt: skip
+    assert run.exit_code == 0, run.describe()
+    posts = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+    seen = {}
+    for index, (case, tag) in enumerate(CLAUDE_TAGS.items(), start=1):
+        seen[case] = {
+            "markers": sorted(p.name.removesuffix(f"-{tag}") for p in sb.project.glob(f"*-{tag}")),
+            "result": _result(DRIVER, run, f"call_e2e_{index}_0", tag),
+            "posts": [_brief(p) for p in posts if tag_of(p["body"]) == tag],
+        }
+    return seen, posts
+
+
+def _claude_settings(sb: Sandbox) -> bytes:
+    handler = {"type": "http", "url": f"http://127.0.0.1:{PORT}/cpre", "timeout": 10}
+    path = sb.project / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}
+    path.write_text(json.dumps({"hooks": hooks}, indent=2) + "\n")
+    return path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def claude_runs(tmp_path_factory) -> tuple[dict, dict, list[dict]]:
+    sb = Sandbox(tmp_path_factory.mktemp("copilot-claude-http"))
+    sb.fresh_run_dirs()
+    _claude_settings(sb)
+    bare, _ = _claude_run(sb, "bare")
+    sb.fresh_run_dirs()
+    original = _claude_settings(sb)
+    env = {"HOME": str(sb.home)}
+    installed = hooktui(
+        "install", "claude-code", "--stream", str(sb.stream), cwd=sb.project, env=env
+    )
+    assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stdout
+    tapped, posts = _claude_run(sb, "tapped")
+    records = wait_for_records(sb.stream, len(posts))
+    restored = hooktui("uninstall", "claude-code", cwd=sb.project, env=env)
+    assert restored.returncode == 0, restored.stderr
+    assert (sb.project / ".claude" / "settings.json").read_bytes() == original
+    return bare, tapped, records
+
+
+@pytest.mark.parametrize("case", CLAUDE_CASES)
+def test_copilot_runs_claude_http_hooks_alike_bare_and_installed(claude_runs, case: str) -> None:
+    bare, tapped, records = claude_runs
+    _reply, holds, verdict = CLAUDE_CASES[case]
+    assert holds in bare[case]["result"]["content"], bare[case]
+    assert (tapped[case]["markers"], tapped[case]["result"]) == (
+        bare[case]["markers"],
+        bare[case]["result"],
+    )
+    assert tapped[case]["posts"] == bare[case]["posts"] and len(bare[case]["posts"]) == 1
+    assert bare[case]["posts"][0]["body"]["hook_event_name"] == "PreToolUse"
+    (record,) = [r for r in records if tag_of(json.dumps(r.get("request"))) == CLAUDE_TAGS[case]]
+    assert record["runtime"] == "copilot" and record["decision"] == verdict, record

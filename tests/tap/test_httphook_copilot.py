@@ -272,3 +272,26 @@ def test_install_wraps_copilot_http_hooks_and_uninstall_restores(tmp_path):
     run = _hooktui(tmp_path, "uninstall", "copilot")
     assert run.returncode == 0 and "byte for byte" in run.stdout, run.stdout + run.stderr
     assert path.read_bytes() == original
+
+
+def test_claude_codes_http_hook_run_by_copilot_posts_and_reads_as_copilot(server):
+    """Copilot runs the http hooks of `.claude/settings.json` (wrapped by install
+    claude-code): its environment says it called, so its rules apply, not Claude's."""
+    port, log = server
+    claude = HttpSpec("claude-code", f"http://127.0.0.1:{port}/text")
+    request = json.dumps(
+        {"hook_event_name": "PreToolUse", "session_id": "s", "timestamp": "2026-01-01T00:00:00Z"}
+    ).encode()
+    env = {"PATH": os.environ["PATH"]}
+    as_claude = subprocess.run(to_argv(claude, sys.executable), input=request, env=env,
+                               capture_output=True, timeout=30)  # fmt: skip
+    assert as_claude.returncode == 1  # Claude Code: a non-JSON body is a hook error
+    env |= {"COPILOT_CLI": "1", **LOCAL}
+    as_copilot = subprocess.run(to_argv(claude, sys.executable), input=request, env=env,
+                                capture_output=True, timeout=30)  # fmt: skip
+    assert (as_copilot.returncode, as_copilot.stdout) == (0, b"")  # Copilot: no answer
+    before = len(posts(log))  # and Copilot's load-time rule for PreToolUse holds too
+    del env["COPILOT_HOOK_ALLOW_LOCALHOST"]
+    skipped = subprocess.run(to_argv(claude, sys.executable), input=request, env=env,
+                             capture_output=True, timeout=30)  # fmt: skip
+    assert (skipped.returncode, skipped.stdout) == (0, b"") and len(posts(log)) == before
