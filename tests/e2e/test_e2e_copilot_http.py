@@ -54,9 +54,10 @@ CASES = {
     "json-as-text": (_json(_deny("E2E-TDENY"), type="text/plain"), None, None, "E2E-TDENY", "deny"),
     "progress-object": (_json({"type": "progress", **_deny("E2E-PDENY")}), None, None, "E2E-PDENY", "deny"),
     "post-context": (_json({}), _json({"additionalContext": "E2E-HCTX"}), "marker-original", "E2E-HCTX", "allow"),
+    "post-modifiedResult": (_json({}), _json({"modifiedResult": {"resultType": "success", "textResultForLlm": "E2E-HREPL"}}), "marker-original", "E2E-HREPL", "allow"),
     "post-block": (_json({}), _json({"decision": "block", "reason": "E2E-HBLOCK"}), "marker-original", "Tool result blocked: E2E-HBLOCK", "allow"),
 }  # fmt: skip
-POST_RECORDS = {"post-context": "allow", "post-block": "deny"}
+POST_RECORDS = {"post-context": "allow", "post-block": "deny", "post-modifiedResult": "replace"}
 TAGS = {name: f"t{i}" for i, name in enumerate(CASES, start=1)}
 
 
