@@ -87,26 +87,20 @@ def post(spec: HttpSpec, body: bytes, environ) -> tuple[int | None, bytes, str, 
 
 def _as_called(spec: HttpSpec, runtime, request: bytes, environ) -> tuple[HttpSpec, object]:
     """The spec as the runtime that called runs it: Copilot CLI runs the http hooks of
-    Claude Code's settings too, posting and reading by its own rules. The event comes
-    from the request when install did not write it."""
+    Claude Code's settings too, posting and reading the reply by its own rules."""
     import json
 
     from hooktui.tap.runtimes.registry import caller
 
     try:
-        parsed = json.loads(request)
+        called = caller(json.loads(request), environ)
     except ValueError:
         return spec, runtime
-    called = caller(parsed, environ)
-    if called is not None and called is not runtime and called.settings is not None:
-        if called.settings.http is not None:
-            spec, runtime = spec._replace(runtime=called.name), called
-    native = None
-    if isinstance(parsed, dict):  # Copilot's permissionRequest names itself `hookName`
-        native = parsed.get("hook_event_name") or parsed.get("hookName")
-    if not spec.event and runtime.settings.http.checks_event and isinstance(native, str):
-        spec = spec._replace(event=native)
-    return spec, runtime
+    if called is None or called is runtime or called.settings is None:
+        return spec, runtime
+    if called.settings.http is None:
+        return spec, runtime
+    return spec._replace(runtime=called.name), called
 
 
 def main(args: list[str]) -> int:
@@ -120,7 +114,7 @@ def main(args: list[str]) -> int:
         return 1
     request = sys.stdin.buffer.read()
     spec, runtime = _as_called(spec, runtime, request, os.environ)
-    early = runtime.http_check(spec, os.environ)  # the runtime would not post at all
+    early = runtime.http_check(spec, os.environ, request)  # it would not post at all
     if early is not None:
         out, err, code = early
     else:

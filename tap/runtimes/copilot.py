@@ -342,10 +342,10 @@ class Copilot(Runtime):
 
         return copilot_http.answer(status, body, error, content_type, request)
 
-    def http_check(self, spec: Any, environ: Any) -> tuple[bytes, bytes, int] | None:
+    def http_check(self, spec: Any, environ: Any, request=b"") -> tuple[bytes, bytes, int] | None:
         from hooktui.tap.runtimes import copilot_http
 
-        return copilot_http.check(spec, environ)
+        return copilot_http.check(spec, environ, request)
 
     def http_problem(self, handler: dict) -> str:
         from hooktui.tap.runtimes import copilot_http

@@ -177,8 +177,21 @@ def _bad_header(spec, environ) -> str:
     return ""
 
 
-def check(spec, environ) -> tuple[bytes, bytes, int] | None:
+def _event(request: bytes) -> str:
+    """The native event a request names (a hook of Claude Code's settings, whose
+    command install wrote for Claude Code, without `--event`)."""
+    try:
+        r = json.loads(request)
+    except ValueError:
+        return ""
+    named = (r.get("hook_event_name") or r.get("hookName")) if isinstance(r, dict) else None
+    return named if isinstance(named, str) else ""
+
+
+def check(spec, environ, request: bytes = b"") -> tuple[bytes, bytes, int] | None:
     """The command's answer when Copilot would post nothing; None to post."""
+    if not spec.event:
+        spec = spec._replace(event=_event(request))
     why = skipped(spec, environ)
     if why:  # as if there were no hook: no answer
         return b"", f"hooktui http hook: {why}\n".encode(), 0

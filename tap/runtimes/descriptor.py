@@ -345,10 +345,13 @@ class Runtime(Facts):
         """Why the runtime would not post to this URL at all ("" when it would)."""
         return ""
 
-    def http_check(self, spec: Any, environ: Mapping[str, str]) -> tuple[bytes, bytes, int] | None:
+    def http_check(
+        self, spec: Any, environ: Mapping[str, str], request: bytes = b""
+    ) -> tuple[bytes, bytes, int] | None:
         """What the command answers instead of posting, when the runtime would not post
         this hook's request at all (it skips the hook, or refuses its URL or headers):
-        (stdout, stderr, exit code); None to post. `spec` is the hook's HttpSpec."""
+        (stdout, stderr, exit code); None to post. `spec` is the hook's HttpSpec,
+        `request` the body it would post."""
         return None
 
     def http_problem(self, handler: dict) -> str:

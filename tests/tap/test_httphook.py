@@ -110,6 +110,10 @@ def test_headers_interpolate_only_allowed_variables(server):
 def test_command_line_round_trip_and_bad_arguments():
     spec = HttpSpec("claude-code", "http://h/x?a=1", (("X-A", "it's $V"),), ("V",))
     assert from_line(to_line(spec, "/py")) == spec
+    with_event = spec._replace(event="preToolUse")
+    assert "--event preToolUse" in to_line(with_event, "/py")
+    assert from_line(to_line(with_event, "/py")) == with_event
+    assert "--event" not in to_line(spec, "/py")  # only runtimes that need it
     assert from_line("python3 guard.py") is None
     bad = subprocess.run(
         [sys.executable, "-m", "hooktui.tap.httphook", "--url"], capture_output=True, text=True
