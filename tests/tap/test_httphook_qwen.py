@@ -180,4 +180,3 @@ def test_qwen_http_policy_in_its_security_settings_leaves_hooks_alone(tmp_path):
     listed = [x for x in told if x.startswith("not wrapped:")]
     assert len(listed) == 1 and "security.allowPrivateNetworkHooks" in listed[0], told
     assert path.read_bytes() == original
-
