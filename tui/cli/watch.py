@@ -8,6 +8,7 @@ import sys
 from datetime import UTC
 
 from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tui.cli.watch_first import First, QuietTty, draw_first, read_first
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,20 +65,30 @@ def main(argv: list[str]) -> int:
     hold = _holding(args.intercept) if args.intercept.strip() else None
     if hold is False:
         return 2
-    from hooktui.tui.app.watch import WatchApp
-
-    app = WatchApp(
-        [os.path.abspath(p) for p in paths],
-        tz=UTC if args.utc else None,
-        live=args.live,
-        hold=hold,
-    )
+    paths = [os.path.abspath(p) for p in paths]
+    tz = UTC if args.utc else None
     try:
-        result = app.run()
+        with QuietTty(sys.stdin.fileno()):  # keys typed while the app loads wait for it
+            first = _first_screen(paths, tz) if args.live and hold is None else None
+            from hooktui.tui.app.watch import WatchApp
+
+            app = WatchApp(paths, tz=tz, live=args.live, hold=hold, first=first)
+            result = app.run()
     finally:
         if hold is not None:
             hold.close()
     return result if isinstance(result, int) else 0
+
+
+def _first_screen(paths: list[str], tz) -> First | None:
+    """One stream's newest lines, drawn at once; the app shows them from its first frame."""
+    if len(paths) != 1:
+        return None  # several streams are merged by time: the app reads them whole
+    first = read_first(paths[0])
+    if first is not None:
+        # As Textual decides it: NO_COLOR set, even empty, means no colour.
+        draw_first(first, paths[0], tz, color="NO_COLOR" not in os.environ)
+    return first
 
 
 def _valid_filter(expr: str) -> bool:
