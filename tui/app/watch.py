@@ -37,7 +37,7 @@ from hooktui.tui.app.widgets.held import HeldPanel
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.patterns import PatternsPanel
 from hooktui.tui.cli.format import printable
-from hooktui.tui.cli.watch_first import DETAIL_SHARE, First, display_path
+from hooktui.tui.cli.watch_first import DETAIL_SHARE, First, display_path, row_width
 from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
@@ -161,6 +161,10 @@ class WatchApp(
         self.start_holding(self._hold_at_start)
         if self._first is not None:  # its rows are shown already: the detail follows the cursor
             self.on_line_list_highlighted(None)
+            # The titles too, from the first frame on (else only once a row is painted).
+            width, height = self.size
+            lines = 3 if self.state.tap_errors else 2
+            self.columns.show(row_width(len(self.view), width, height, lines))
         if self.live:
             self._follow_streams()
         else:

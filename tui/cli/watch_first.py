@@ -89,6 +89,11 @@ def list_box(height: int, header_lines: int) -> tuple[int, int]:
     return header_lines + 1, body - detail
 
 
+def row_width(rows: int, width: int, height: int, header_lines: int) -> int:
+    """The width the list draws `rows` rows at: one column less once its scrollbar shows."""
+    return width - 1 if rows > list_box(height, header_lines)[1] else width
+
+
 def footer_line(width: int) -> Text:
     """The footer's keys as the app's Footer lays them out, the palette key at the right."""
     compact = width < COMPACT_BELOW
@@ -136,12 +141,12 @@ def first_screen(
     if rows < 1:
         return None
     shown = min(rows, len(view))
-    row_width = width - 1 if len(view) > rows else width  # room for the scrollbar
+    cells = row_width(len(view), width, height, len(header))
     lines = list(enumerate(header))
-    lines.append((top - 1, header_row(row_width)))
+    lines.append((top - 1, header_row(cells)))
     newest = len(view) - 1
     for y, row in enumerate(range(len(view) - shown, len(view))):
-        text = call_row(view.entry(row), row_width, tz, marked=False, color=color)
+        text = call_row(view.entry(row), cells, tz, marked=False, color=color)
         if row == newest:  # the cursor, as the focused list draws it
             text.style = CURSOR if color else NO_COLOR_CURSOR
         lines.append((top + y, text))

@@ -18,7 +18,9 @@ class StatsHeader(Static):
     def show(self, view: CallView, state: HeaderState) -> None:
         self._shown = (view, state)
         self.set_class(bool(state.tap_errors), "-tap-errors")
-        self.update(header_text(view, state, self.size.width or 120, not self.app.no_color))
+        # Before the first layout (at mount) the header will span the screen: as wide as the app.
+        width = self.size.width or self.app.size.width or 120
+        self.update(header_text(view, state, width, not self.app.no_color))
 
     def on_resize(self) -> None:
         if self._shown is not None:
