@@ -21,7 +21,17 @@ from pathlib import Path
 import pytest
 from hooktui.tap.model import encode_record
 from hooktui.tui.app.watch import WatchApp
-from hooktui.tui.cli.watch_first import CURSOR, list_box, read_first
+from hooktui.tui.cli.watch_first import (
+    COLUMNS,
+    CURSOR,
+    FOOTER,
+    FOOTER_KEY,
+    HEADER,
+    SCREEN,
+    list_box,
+    read_first,
+)
+from textual.widgets._footer import FooterKey
 
 from tests.conftest import HOOKTUI
 from tests.tui.conftest import make_record, varied_records
@@ -147,8 +157,8 @@ def test_keys_typed_before_the_app_reach_it_unechoed(term: Tmux, tmp_path: Path)
         assert mode in modes, f"-{mode} left set after watch exited"
 
 
-async def test_the_geometry_and_cursor_are_the_apps(tmp_path: Path) -> None:
-    """Where the list sits and its cursor's colour, at sizes the tmux tests do not try."""
+async def test_the_geometry_and_colours_are_the_apps(tmp_path: Path) -> None:
+    """Where the list sits, at sizes the tmux tests do not try, and each part's colours."""
     stream = tmp_path / "s.jsonl"
     write_stream(stream)
     for size in [(120, 46), (100, 31), (90, 20), (200, 60)]:
@@ -159,7 +169,21 @@ async def test_the_geometry_and_cursor_are_the_apps(tmp_path: Path) -> None:
             assert (region.y, region.height) == list_box(size[1], 2), size
             cursor = app.calls.get_component_rich_style("line-list--cursor")
             assert cursor.bgcolor == CURSOR.bgcolor
+            assert app.screen.rich_style == SCREEN
+            assert app.header.rich_style == HEADER
+            assert app.columns.rich_style == COLUMNS
+            assert app.footer.rich_style == FOOTER
+            await wait_footer(pilot, app)
+            key = app.footer.query(FooterKey).first()
+            assert key.get_component_rich_style("footer-key--key") == FOOTER + FOOTER_KEY
         await asyncio.sleep(0)
+
+
+async def wait_footer(pilot, app) -> None:
+    for _ in range(200):
+        if app.footer.query(FooterKey):
+            return
+        await pilot.pause(0.01)
 
 
 def test_nothing_is_pre_drawn_for_an_empty_stream(tmp_path: Path) -> None:

@@ -20,7 +20,6 @@ against the app in tests/tui/test_watch_first.py, in a real terminal.
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 import termios
@@ -35,6 +34,7 @@ from hooktui.tap.read.reader import is_regular
 from hooktui.tap.read.view import CallView
 from hooktui.tui.app.widgets.header_text import HeaderState, header_text
 from hooktui.tui.app.widgets.rows import call_row, header_row
+from rich.color import ColorSystem
 from rich.style import Style
 from rich.text import Text
 
@@ -100,10 +100,10 @@ def footer_line(width: int) -> Text:
     line = Text(no_wrap=True, end="")
     for key, description in FOOTER_KEYS:
         if compact:
-            line.append(key, style="bold")
+            line.append(key, style=FOOTER_KEY)
             line.append(f" {description} ")
         else:
-            line.append(f" {key} ", style="bold")
+            line.append(f" {key} ", style=FOOTER_KEY)
             line.append(f"{description} ")
     if compact:
         line.rstrip()
@@ -116,11 +116,23 @@ def footer_line(width: int) -> Text:
 
 
 class Screen(NamedTuple):
-    """The first screen: (line number, text) pairs; lines not listed stay blank."""
+    """The first screen: its lines, from the top, and where the list sits."""
 
-    lines: list[tuple[int, Text]]
+    lines: list[Text]
     list_top: int
     list_rows: int
+
+
+# The app's colours (textual-dark) for each part, so that the screen does not change
+# colour when the app takes over; tests/tui/test_watch_first.py checks each against the app.
+SCREEN = Style(color="#e0e0e0", bgcolor="#121212")
+HEADER = Style(color="#e0e0e0", bgcolor="#242f38")
+COLUMNS = Style(color="#a3a3a3", bgcolor="#1b1b1b", bold=True)
+FOOTER = HEADER
+FOOTER_KEY = Style(color="#ffa62b", bold=True)
+# The focused list's cursor row ($primary at 55%), bold; without colour, reverse video.
+CURSOR = Style(bgcolor="#084a7c", bold=True)
+NO_COLOR_CURSOR = Style(bold=True, reverse=True)
 
 
 def first_screen(
@@ -140,48 +152,74 @@ def first_screen(
     top, rows = list_box(height, len(header))
     if rows < 1:
         return None
-    shown = min(rows, len(view))
+    lines = [_under(Text(" " * width), SCREEN) for _ in range(height)]
+    for y, line in enumerate(header):
+        lines[y] = _under(line, HEADER, width)
     cells = row_width(len(view), width, height, len(header))
-    lines = list(enumerate(header))
-    lines.append((top - 1, header_row(cells)))
+    lines[top - 1] = _under(header_row(cells), COLUMNS, width)
+    shown = min(rows, len(view))
     newest = len(view) - 1
     for y, row in enumerate(range(len(view) - shown, len(view))):
         text = call_row(view.entry(row), cells, tz, marked=False, color=color)
         if row == newest:  # the cursor, as the focused list draws it
-            text.style = CURSOR if color else NO_COLOR_CURSOR
-        lines.append((top + y, text))
-    lines.append((height - 1, footer_line(width)))
+            look = SCREEN + CURSOR if color else NO_COLOR_CURSOR
+        else:
+            look = SCREEN
+        lines[top + y] = _under(text, look, width)
+    lines[height - 1] = _under(footer_line(width), FOOTER, width)
     return Screen(lines, top, rows)
 
 
-# The focused list's cursor row: textual-dark's $primary at 55% over its background
-# (checked against the app in tests), bold; without colour, reverse video.
-CURSOR = Style(bgcolor="#084a7c", bold=True)
-NO_COLOR_CURSOR = Style(bold=True, reverse=True)
+def _under(text: Text, style: Style, width: int = 0) -> Text:
+    """`text` over `style` (its spans keep theirs), padded to `width` in that style."""
+    text.style = style + _style(text.style)
+    if width > text.cell_len:
+        text.append(" " * (width - text.cell_len))
+    return text
 
 
-def to_ansi(screen: Screen, width: int, color: bool) -> str:
-    """The screen as terminal output: enter the alternate screen, clear it, draw each line."""
-    from rich.console import Console
+def to_ansi(screen: Screen, color: bool) -> str:
+    """The screen as terminal output: enter the alternate screen, clear it, draw each line.
 
-    out = io.StringIO()
-    console = Console(
-        file=out,
-        width=width,
-        force_terminal=True,
-        no_color=not color,
-        color_system="auto" if color else None,
-        highlight=False,
-        markup=False,
-        emoji=False,
-        legacy_windows=False,
-        soft_wrap=False,
-    )
-    out.write("\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J")  # alternate screen, no cursor, cleared
-    for y, text in screen.lines:
-        out.write(f"\x1b[{y + 1};1H")
-        console.print(text, end="", no_wrap=True, overflow="crop", crop=True)
-    return out.getvalue()
+    Not through a Rich Console (its import costs more than the rest of this
+    screen): each stretch of a line with one style, that style rendered by Rich.
+    """
+    system = color_system(os.environ) if color else ColorSystem.STANDARD
+    out = ["\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J"]  # alternate screen, no cursor, cleared
+    for y, text in enumerate(screen.lines):
+        out.append(f"\x1b[{y + 1};1H")
+        out.append(ansi_line(text, system, color))
+    return "".join(out)
+
+
+def color_system(environ) -> ColorSystem:
+    """The colours a terminal takes, as a Rich Console (Textual's too) finds it on POSIX."""
+    if environ.get("COLORTERM", "").strip().lower() in ("truecolor", "24bit"):
+        return ColorSystem.TRUECOLOR
+    colors = environ.get("TERM", "").strip().lower().rpartition("-")[2]
+    return ColorSystem.EIGHT_BIT if colors in ("256color", "kitty") else ColorSystem.STANDARD
+
+
+def ansi_line(text: Text, system: ColorSystem, color: bool = True) -> str:
+    """One Text as SGR sequences: its style, then its spans in order, over each stretch."""
+    plain = text.plain
+    base = _style(text.style)
+    spans = [(span.start, span.end, _style(span.style)) for span in text.spans]
+    cuts = sorted({0, len(plain), *(a for a, _, _ in spans), *(b for _, b, _ in spans)})
+    parts = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        style = base
+        for start, end, extra in spans:
+            if start <= a and b <= end:
+                style = style + extra
+        if not color:
+            style = style.without_color
+        parts.append(style.render(plain[a:b], color_system=system))
+    return "".join(parts)
+
+
+def _style(style: str | Style) -> Style:
+    return Style.parse(style) if isinstance(style, str) else style
 
 
 class QuietTty:
@@ -231,7 +269,7 @@ def draw_first(first: First, path: str, tz: tzinfo | None, color: bool) -> bool:
     screen = first_screen(first, path, tz, width, height, color)
     if screen is None:
         return False
-    data = to_ansi(screen, width, color).encode("utf-8", "replace")
+    data = to_ansi(screen, color).encode("utf-8", "replace")
     while data:  # unbuffered: it must be on screen before the imports that follow
         written = os.write(fd, data)
         data = data[written:]
