@@ -37,7 +37,13 @@ from hooktui.tui.app.widgets.held import HeldPanel
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.patterns import PatternsPanel
 from hooktui.tui.cli.format import printable
-from hooktui.tui.cli.watch_first import DETAIL_SHARE, First, display_path, row_width
+from hooktui.tui.cli.watch_first import (
+    COMPACT_BELOW,
+    DETAIL_SHARE,
+    First,
+    display_path,
+    row_width,
+)
 from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
@@ -150,10 +156,10 @@ class WatchApp(
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 100 columns the keys fit (q among them) only without the space after each key.
-        self.footer.compact = event.size.width < 100
+        self.footer.compact = event.size.width < COMPACT_BELOW
 
     def on_mount(self) -> None:
-        self.footer.compact = self.size.width < 100
+        self.footer.compact = self.size.width < COMPACT_BELOW
         focus_now(self.calls)
         self.detail.clear("no call selected")
         self._update_empty()

@@ -55,6 +55,17 @@ PALETTE_KEY = "▏^p palette"
 # The footer is compact (no space around each key) under this width (WatchApp.on_resize).
 COMPACT_BELOW = 100
 
+# The app's colours (textual-dark) for each part, so that the screen does not change
+# colour when the app takes over; tests/tui/test_watch_first.py checks each against the app.
+SCREEN = Style(color="#e0e0e0", bgcolor="#121212")
+HEADER = Style(color="#e0e0e0", bgcolor="#242f38")
+COLUMNS = Style(color="#a3a3a3", bgcolor="#1b1b1b", bold=True)
+FOOTER = HEADER
+FOOTER_KEY = Style(color="#ffa62b", bold=True)
+# The focused list's cursor row ($primary at 55%), bold; without colour, reverse video.
+CURSOR = Style(bgcolor="#084a7c", bold=True)
+NO_COLOR_CURSOR = Style(bold=True, reverse=True)
+
 
 class First(NamedTuple):
     """What the command read before the app: one stream's newest lines, its tap error count."""
@@ -121,18 +132,6 @@ class Screen(NamedTuple):
     lines: list[Text]
     list_top: int
     list_rows: int
-
-
-# The app's colours (textual-dark) for each part, so that the screen does not change
-# colour when the app takes over; tests/tui/test_watch_first.py checks each against the app.
-SCREEN = Style(color="#e0e0e0", bgcolor="#121212")
-HEADER = Style(color="#e0e0e0", bgcolor="#242f38")
-COLUMNS = Style(color="#a3a3a3", bgcolor="#1b1b1b", bold=True)
-FOOTER = HEADER
-FOOTER_KEY = Style(color="#ffa62b", bold=True)
-# The focused list's cursor row ($primary at 55%), bold; without colour, reverse video.
-CURSOR = Style(bgcolor="#084a7c", bold=True)
-NO_COLOR_CURSOR = Style(bold=True, reverse=True)
 
 
 def first_screen(
