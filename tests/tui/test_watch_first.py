@@ -179,6 +179,25 @@ async def test_the_geometry_and_colours_are_the_apps(tmp_path: Path) -> None:
         await asyncio.sleep(0)
 
 
+async def test_a_third_header_line_moves_the_list_down_in_both(tmp_path: Path) -> None:
+    """The tap logged errors: the header has three lines, in the first screen and in the app."""
+    from hooktui.tap.hotpath.stream import error_log_path
+    from hooktui.tui.cli.watch_first import first_screen
+
+    stream = tmp_path / "s.jsonl"
+    write_stream(stream)
+    Path(error_log_path(str(stream))).write_text("2026-03-14T02:00:00Z tap: disk full\n")
+    first = read_first(str(stream))
+    assert first is not None and first.tap_errors == 1
+    screen = first_screen(first, str(stream), UTC, 120, 40, True)
+    assert screen is not None and "tap" in screen.lines[2].plain
+    app = WatchApp([str(stream)], tz=UTC, first=first)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        region = app.calls.region
+        assert (region.y, region.height) == (screen.list_top, screen.list_rows)
+
+
 async def wait_footer(pilot, app) -> None:
     for _ in range(200):
         if app.footer.query(FooterKey):
