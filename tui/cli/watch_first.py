@@ -273,3 +273,8 @@ def draw_first(first: First, path: str, tz: tzinfo | None, color: bool) -> bool:
         written = os.write(fd, data)
         data = data[written:]
     return True
+
+
+def leave_first() -> None:
+    """Back to the normal screen, cursor shown: the app failed before it took over."""
+    os.write(sys.__stderr__.fileno(), b"\x1b[?1049l\x1b[?25h")
