@@ -122,7 +122,8 @@ def test_the_first_screen_is_the_apps_first_frame(term: Tmux, tmp_path: Path, no
     env = "NO_COLOR=1 " if no_color else ""
     term.run(f"{env}{HOOKTUI} watch {shlex.quote(str(stream))}")
     newest = "echo call 59"
-    before = term.wait(_has(newest))
+    # Drawn whole: its last line, the footer, is written last (a capture may land mid-write).
+    before = term.wait(lambda screen: _has(newest)(screen) and "Quit" in screen[-1])
     assert any(newest in line for line in before), "no first screen: " + "\n".join(before)
     assert not any(TABS in line for line in before), "the app drew first: nothing was pre-drawn"
     # The app's first frame, once Textual's Footer has its keys (it fills them in after
