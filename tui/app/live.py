@@ -30,6 +30,7 @@ from hooktui.tui.app.messages import (
     StreamsLoaded,
     TapErrors,
 )
+from hooktui.tui.cli.watch_first import First
 from textual.message import Message
 
 STAT_INTERVAL_MS = 250
@@ -40,8 +41,10 @@ STEP_MS = 20
 class LiveStreams:
     """The streams one watch follows: their tailers and what was last seen of each."""
 
-    def __init__(self, paths: list[str]) -> None:
+    def __init__(self, paths: list[str], first: First | None = None) -> None:
         self.paths = [str(p) for p in paths]
+        # The newest lines, read (and shown) before the app started: not read again.
+        self.first = first
         self.tailers: list[Tailer] = []
         self.missing: list[bool] = [False] * len(self.paths)
         self.error_logs = [TapErrorLog(p) for p in self.paths]
@@ -79,7 +82,7 @@ class LiveStreams:
             return self.load()
         path = self.paths[0]
         try:
-            tail = read_tail(path)
+            tail = self.first.tail if self.first is not None else read_tail(path)
         except OSError:
             self.missing[0] = True
             self.tailers = [Tailer(path, offset=0)]
@@ -152,7 +155,11 @@ async def follow(
 
     The newest lines come first; the rest is indexed in a thread meanwhile.
     """
-    post(await asyncio.to_thread(streams.load_newest))
+    loaded = await asyncio.to_thread(streams.load_newest)
+    if streams.first is None:
+        post(loaded)
+    elif loaded.tap_errors[0] != streams.first.tap_errors:  # the app shows `first` already
+        post(TapErrors(0, loaded.tap_errors[0]))
     indexer = threading.Thread(
         target=streams.index_older, args=(post,), name="hooktui-index", daemon=True
     )

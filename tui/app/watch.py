@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from datetime import tzinfo
-from pathlib import Path
 from typing import ClassVar
 
 from hooktui.tap.hotpath.stream import error_log_path
@@ -39,6 +37,13 @@ from hooktui.tui.app.widgets.held import HeldPanel
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.patterns import PatternsPanel
 from hooktui.tui.cli.format import printable
+from hooktui.tui.cli.watch_first import (
+    COMPACT_BELOW,
+    DETAIL_SHARE,
+    First,
+    display_path,
+    row_width,
+)
 from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
@@ -50,11 +55,6 @@ from textual.widgets import Footer, Static
 
 # The header is redrawn at most this often during a burst (percentiles sort).
 HEADER_INTERVAL = 0.1
-
-
-def display_path(path: str) -> str:
-    home = str(Path.home())
-    return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
 
 
 class WatchApp(
@@ -71,12 +71,18 @@ class WatchApp(
 
     # Which share of the body the detail pane takes, by `+` / `-` steps.
     DETAIL_SHARES = (25, 35, 45, 55, 65, 75, 85)
-    detail_share: var[int] = var(45)
+    detail_share: var[int] = var(DETAIL_SHARE)
     detail_full: var[bool] = var(False)
     paused: var[bool] = var(False)  # new records are held back, not applied
 
     def __init__(
-        self, paths: list[str], *, tz: tzinfo | None = None, live: bool = True, hold=None
+        self,
+        paths: list[str],
+        *,
+        tz: tzinfo | None = None,
+        live: bool = True,
+        hold=None,
+        first: First | None = None,
     ) -> None:
         super().__init__()
         self._hold_at_start = hold  # a HoldServer holding --intercept's breakpoint
@@ -102,12 +108,28 @@ class WatchApp(
         self._header_last = 0.0
         self._filter_timer = None
         self._pending_filter: tuple[str, object] | None = None
+        self._index_total = 0
+        # One stream's newest lines, read (and drawn) before Textual loaded: shown from
+        # the first frame, taken before the listeners below are there to react.
+        self._first = first
+        if first is not None:
+            self._take_first(first)
         self.view.on_added.append(lambda _first, _count: self._changed())
         self.view.on_refresh.append(self._changed)
         self.view.on_added.append(self._patterns_rows_added)
         self.view.on_refresh.append(self._patterns_view_refreshed)
         self.view.on_prepended.append(lambda _rows, _shown: self._patterns_view_refreshed())
-        self._index_total = 0
+
+    def _take_first(self, first: First) -> None:
+        self.loaded = True
+        self._index_total = first.tail.start
+        self.state.indexing = 0.0 if first.tail.start else None
+        self.tap_errors[0] = first.tap_errors
+        if first.tap_errors:
+            self.state.tap_errors = [
+                (display_path(error_log_path(self.paths[0])), first.tap_errors)
+            ]
+        self.view.replace_all(first.tail.batch)
 
     # -- layout --------------------------------------------------------------
 
@@ -134,15 +156,21 @@ class WatchApp(
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 100 columns the keys fit (q among them) only without the space after each key.
-        self.footer.compact = event.size.width < 100
+        self.footer.compact = event.size.width < COMPACT_BELOW
 
     def on_mount(self) -> None:
-        self.footer.compact = self.size.width < 100
+        self.footer.compact = self.size.width < COMPACT_BELOW
         focus_now(self.calls)
         self.detail.clear("no call selected")
         self._update_empty()
         self._flush_header()
         self.start_holding(self._hold_at_start)
+        if self._first is not None:  # its rows are shown already: the detail follows the cursor
+            self.on_line_list_highlighted(None)
+            # The titles too, from the first frame on (else only once a row is painted).
+            width, height = self.size
+            lines = 3 if self.state.tap_errors else 2
+            self.columns.show(row_width(len(self.view), width, height, lines))
         if self.live:
             self._follow_streams()
         else:
@@ -157,7 +185,7 @@ class WatchApp(
 
     @work(exclusive=True, group="live")
     async def _follow_streams(self) -> None:
-        await follow(LiveStreams(self.paths), self.post_message, self._stop)
+        await follow(LiveStreams(self.paths, self._first), self.post_message, self._stop)
 
     @work(thread=True, exclusive=True, group="live")
     def _load_once(self) -> None:

@@ -8,13 +8,18 @@ deny (asking a reason) or an edit (held_edit.py).
 
 from __future__ import annotations
 
-from hooktui.tap.hold import answers
-from hooktui.tap.hold.server import HoldError, HoldServer
+from typing import TYPE_CHECKING
+
 from hooktui.tap.read.filter import FilterError
-from hooktui.tui.app.held_edit import EditHeld
 from hooktui.tui.app.widgets.held import HeldList
 from hooktui.tui.app.widgets.prompt import PathPrompt
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from hooktui.tap.hold.server import HoldServer
+
+# The server, its answers and the edit screen load with the first breakpoint (`i`,
+# --intercept) or held call: watch's first frame needs none of them.
 
 
 class BreakpointPrompt(PathPrompt):
@@ -50,6 +55,8 @@ class WatchHold:
 
     def _server(self) -> HoldServer:
         if self.hold is None:
+            from hooktui.tap.hold.server import HoldServer
+
             self.hold = HoldServer(on_change=lambda: self.post_message(HeldChanged()))
         return self.hold
 
@@ -62,6 +69,8 @@ class WatchHold:
         self.push_screen(BreakpointPrompt(question, current, hint), self._set_breakpoint)
 
     def _set_breakpoint(self, expr: str | None) -> None:
+        from hooktui.tap.hold.server import HoldError
+
         if expr is None:
             return
         try:
@@ -92,6 +101,9 @@ class WatchHold:
             self.held_panel.tick()
 
     def on_held_list_decide(self, message: HeldList.Decide) -> None:
+        from hooktui.tap.hold import answers
+        from hooktui.tui.app.held_edit import EditHeld
+
         call = self.held_panel.calls.get(message.number)
         if call is None:
             return
@@ -114,6 +126,8 @@ class WatchHold:
             )
 
     def _edited(self, call, done) -> None:
+        from hooktui.tap.hold import answers
+
         if done is None:
             return
         kind, value = done

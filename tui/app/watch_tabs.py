@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import shlex
 from datetime import tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 from hooktui.tap.model import Blob, Record, RecordHead
@@ -32,9 +32,11 @@ from hooktui.tui.cli.format import (
 )
 from hooktui.tui.cli.held_text import held_note
 from rich.console import Group, RenderableType
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.syntax import Syntax
 
 TABS = ("summary", "request", "response", "diff", "raw")
 TAB_TITLES = tuple((tab, tab.capitalize()) for tab in TABS)
@@ -325,6 +327,8 @@ def raw_view(loaded: Loaded) -> RenderableType:
 
 
 def _syntax(text: str) -> Syntax:
+    from rich.syntax import Syntax  # (with pygments: loaded by the first detail shown)
+
     return Syntax(text, "json", theme=SYNTAX_THEME, word_wrap=True, background_color="default")
 
 

@@ -8,6 +8,7 @@ import sys
 from datetime import UTC
 
 from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tui.cli.watch_first import First, QuietTty, draw_first, leave_first, read_first
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,20 +65,40 @@ def main(argv: list[str]) -> int:
     hold = _holding(args.intercept) if args.intercept.strip() else None
     if hold is False:
         return 2
-    from hooktui.tui.app.watch import WatchApp
-
-    app = WatchApp(
-        [os.path.abspath(p) for p in paths],
-        tz=UTC if args.utc else None,
-        live=args.live,
-        hold=hold,
-    )
+    paths = [os.path.abspath(p) for p in paths]
+    tz = UTC if args.utc else None
     try:
-        result = app.run()
+        with QuietTty(sys.stdin.fileno()):  # keys typed while the app loads wait for it
+            result = _run(paths, tz, args.live, hold)
     finally:
         if hold is not None:
             hold.close()
     return result if isinstance(result, int) else 0
+
+
+def _run(paths: list[str], tz, live: bool, hold):
+    """The first screen (following one stream, no breakpoint), then the app over it."""
+    first, drawn = _first_screen(paths, tz) if live and hold is None else (None, False)
+    try:
+        from hooktui.tui.app.watch import WatchApp
+
+        app = WatchApp(paths, tz=tz, live=live, hold=hold, first=first)
+    except BaseException:
+        if drawn:  # the app never took the screen over: give the shell its own back
+            leave_first()
+        raise
+    return app.run()
+
+
+def _first_screen(paths: list[str], tz) -> tuple[First | None, bool]:
+    """One stream's newest lines, and whether they were drawn (the app shows them first)."""
+    if len(paths) != 1:
+        return None, False  # several streams are merged by time: the app reads them whole
+    first = read_first(paths[0])
+    if first is None:
+        return None, False
+    # As Textual decides it: NO_COLOR set, even empty, means no colour.
+    return first, draw_first(first, paths[0], tz, color="NO_COLOR" not in os.environ)
 
 
 def _valid_filter(expr: str) -> bool:

@@ -34,6 +34,22 @@ class CallList(LineList):
 
     # -- LineList ------------------------------------------------------------
 
+    _placed = False  # scrolled to its end in its first layout
+
+    def _size_updated(self, size, virtual_size, container_size, layout: bool = True) -> bool:
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if not self._placed and size.height and self.following and self.cursor >= 0:
+            # In the first layout pass itself, before anything is painted: a list that
+            # follows shows its newest rows from its first frame (as `hooktui watch` drew
+            # them before the app loaded), not its oldest for one frame.
+            self._placed = True
+            self._update_virtual_size()
+            self._scroll_update(self.virtual_size)  # the scrollbar it needs, then the rows' width
+            self._update_virtual_size()
+            end = max(0, self.row_count() - self.scrollable_content_region.height)
+            self.scroll_target_y = self.scroll_y = end  # (the scrollbar's thumb moves with it)
+        return changed
+
     def row_look(self, row: int) -> bool:
         return self.view.is_marked(self.view.entry(row))
 

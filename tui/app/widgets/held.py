@@ -8,9 +8,8 @@ selected call: its request, the hook's answer, the timeout it must stay inside.
 from __future__ import annotations
 
 import json
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from hooktui.tap.hold.server import HeldCall
 from hooktui.tui.cli.format import printable
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +18,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:  # (the server itself loads with the first breakpoint)
+    from hooktui.tap.hold.server import HeldCall
 
 KEYS = "enter: the hook's answer · a: allow · d: deny · e: edit · tab: the call list"
 

@@ -1,0 +1,153 @@
+"""The stats header's text: what is shown, what was decided, how fast, and whether it is live.
+
+Textual-free (Rich only): the watch app's header widget and the first screen
+`hooktui watch` draws before Textual loads (`hooktui.tui.cli.watch_first`) both use it.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hooktui.tap.model import DECISIONS
+from hooktui.tap.read.errlog import tap_error_summary
+from hooktui.tap.read.stats import RATE_MINUTES
+from hooktui.tap.read.view import CallView
+from hooktui.tui.cli.columns import NO_COLOR_STYLES
+from hooktui.tui.cli.format import (
+    DECISION_STYLES,
+    FAIL_OPEN_MARK,
+    FAIL_OPEN_STYLE,
+    count_of,
+    format_count,
+    format_latency,
+    printable,
+    sparkline,
+)
+from rich.text import Text
+
+# Decisions few runtimes have: counted in the header only once one happens.
+RARE_DECISIONS = frozenset({"defer"})
+
+
+class HeaderState:
+    """Everything the header shows besides the view's stats."""
+
+    def __init__(self) -> None:
+        self.following = True
+        self.paused = False
+        self.buffered = 0  # records held back while paused
+        self.new = 0  # rows added while not following
+        self.indexing: float | None = None  # share of the stream indexed, while it is being
+        self.title = ""
+        # (path as shown, lines) of each tap error log with lines: the tap could not record.
+        self.tap_errors: list[tuple[str, int]] = []
+
+
+def header_text(view: CallView, state: HeaderState, width: int = 120, color: bool = True) -> Text:
+    stats = view.stats
+    minutes = 30 if width >= 120 else 12
+    # What is live and what is filtered come first: a long path must not push
+    # the filter off the edge. The stream's name takes the room that is left.
+    state_part = Text(no_wrap=True)
+    state_part.append(f" {format_count(len(view))}/{format_count(view.total)} shown ")
+    if state.paused:
+        state_part.append(" ⏸ paused ", style="bold black on yellow")
+        if state.buffered:
+            state_part.append(f" {format_count(state.buffered)} held ", style="yellow")
+    elif state.following:
+        state_part.append(" ▶ following ", style="bold black on green")
+    else:
+        state_part.append(" ■ not following ", style="bold black on grey62")
+    if state.new:
+        state_part.append(f" {format_count(state.new)} new ↓ ", style="bold black on cyan")
+    if state.indexing is not None:
+        # Counts and percentiles below are of what is indexed so far.
+        state_part.append(f" indexing {state.indexing:.0%} ", style="bold black on magenta")
+    if view.filter_text:
+        state_part.append("  filter ", style="dim")
+        state_part.append(printable(view.filter_text), style="bold cyan")
+    filtering = getattr(view, "filter_progress", None)
+    if filtering is not None:
+        # The filter reads the files in a worker: what is shown so far are the newest matches.
+        state_part.append(f" filtering {filtering:.0%} ", style="bold black on magenta")
+    if view.marked_only:
+        state_part.append("  marked only", style="bold bright_cyan")
+    spark = rate_part(view, minutes, wide=width >= 120)
+    badge = Text(" hooktui ", style="bold reverse")
+    room = width - badge.cell_len - state_part.cell_len - spark.cell_len - 2
+    title = state.title
+    if len(title) > room:
+        title = os.path.basename(title) or title
+    title_part = Text(f" {printable(title)} ", style="bold") if room > 4 else Text("")
+    line1 = Text.assemble(badge, title_part, state_part, spark, no_wrap=True)
+
+    line2 = Text(no_wrap=True, overflow="ellipsis")
+    line2.append(" ")
+    if state.indexing is not None or getattr(view, "filter_progress", None) is not None:
+        line2.append("so far: ", style="italic")
+    for decision in DECISIONS:
+        count = stats.decisions.get(decision, 0)
+        if not count and (width < 120 or decision in RARE_DECISIONS):
+            continue  # narrow: only what happened; a rare decision only when it did
+        # Without colour (NO_COLOR) a red or purple word would be grey on black.
+        palette = DECISION_STYLES if color else NO_COLOR_STYLES
+        style = palette[decision] if count else "dim"
+        line2.append(f"{decision} {format_count(count)}", style=style)
+        line2.append("  ")
+    if stats.fail_open:
+        line2.append(
+            f" {FAIL_OPEN_MARK} {format_count(stats.fail_open)} fail-open ", FAIL_OPEN_STYLE
+        )
+        line2.append("  ")
+    if stats.bad:
+        line2.append(f"✗ {count_of(stats.bad, 'bad line')}", style="red" if color else "bold")
+        line2.append("   ")
+    p50, p95 = stats.percentile(50), stats.percentile(95)
+    if p50 is not None and p95 is not None:
+        line2.append(f"p50 {format_latency(p50)}  p95 {format_latency(p95)}  ")
+    # Each line is cut at the edge rather than wrapped: the header has two rows
+    # (a third, below, only when the tap logged errors).
+    line1.truncate(width, overflow="ellipsis")
+    line2.truncate(width, overflow="ellipsis")
+    lines = [line1, line2]
+    if state.tap_errors:
+        lines.append(tap_errors_line(state.tap_errors, width))
+    return Text("\n", no_wrap=True).join(lines)
+
+
+def format_rate(per_minute: float) -> str:
+    """12.4, 3.0, 1,250: a rate reads to one decimal while it is small."""
+    return f"{per_minute:.1f}" if per_minute < 10 else f"{per_minute:,.0f}"
+
+
+def rate_part(view: CallView, minutes: int, wide: bool) -> Text:
+    """The calls of the last minutes as a sparkline, and the rate over RATE_MINUTES, so labelled.
+
+    The rate is an average over a window ending at the newest call, not the
+    count of the current clock minute (which reads 1 at the start of every minute).
+    """
+    stats = view.stats
+    window = f"{RATE_MINUTES} min avg" if wide else f"{RATE_MINUTES}m"
+    return Text.assemble(
+        "   ",
+        (sparkline(stats.per_minute(minutes)), "cyan"),
+        (f" {format_rate(stats.rate(RATE_MINUTES))}", "bold"),
+        ("/min", "bold"),
+        (f" ({window})", "dim"),
+    )
+
+
+def tap_errors_line(logs: list[tuple[str, int]], width: int) -> Text:
+    """A third header row: the tap hit problems and wrote them to these logs.
+
+    Without it, a tap that stopped recording looks like an agent that stopped
+    calling hooks. The paths shrink to file names when the full ones do not fit.
+    """
+    total = sum(count for _, count in logs)
+    badge = Text(f" {FAIL_OPEN_MARK} {tap_error_summary(total)} ", style=FAIL_OPEN_STYLE)
+    where = ", ".join(printable(path) for path, _ in logs)
+    if badge.cell_len + len(where) + 8 > width:
+        where = ", ".join(printable(os.path.basename(path)) for path, _ in logs)
+    line = Text.assemble(" ", badge, (f" (see {where})", "bold red"), no_wrap=True)
+    line.truncate(width, overflow="ellipsis")
+    return line
