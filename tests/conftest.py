@@ -63,8 +63,16 @@ def snap_compare(snap_compare):
                 result = run_before(pilot)
                 if inspect.isawaitable(result):
                     await result
-            for widget in pilot.app.screen.query("Input, TextArea"):
+            editors = list(pilot.app.screen.query("Input, TextArea"))
+            for widget in editors:
                 widget.cursor_blink = False
+            await pilot.pause()
+            # A TextArea keys its cached lines by whether the cursor is *blinking*
+            # visible, so a line drawn in the blink's "off" half (a loaded machine
+            # gets there) stays cached without its cursor: draw them afresh.
+            for widget in editors:
+                widget.notify_style_update()
+                widget.refresh()
             await pilot.pause()
 
         return snap_compare(app, *args, run_before=settled, **kwargs)
