@@ -35,6 +35,7 @@ FILTERS = [
     "tool:mcp__*",
     "runtime:codex",
     "-decision:allow",
+    "-decision:deny",
     "echo",
     '"number-1"',
     "latency>15ms",

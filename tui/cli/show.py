@@ -250,7 +250,9 @@ def _print_what_is_there(sources: list[Source], opts: Options, out, tally: Tally
         chosen = read(sources, ends, Scan(opts, tally, merging=len(sources) > 1))
         if opts.last is not None:
             chosen = last_calls(chosen, opts.last)
-        for batch in _counted(chosen, tally):
+        if opts.format == "text":  # only text prints the tally's decisions and latencies
+            chosen = _counted(chosen, tally)
+        for batch in chosen:
             out.write(batch)
     finally:
         gc.enable()

@@ -14,22 +14,22 @@ from typing import NamedTuple
 
 from hooktui.tap.hotpath.stream import default_stream_path
 from hooktui.tap.model import RecordHead
-from hooktui.tap.read.filter import filter_fields
 from hooktui.tap.read.reader import (
     STDIN,
     STREAM_CHUNK,
     BadLine,
     LineChunks,
-    decode_head,
     is_regular,
     merge_lazily,
     open_input,
-    partial_head_decoder,
     time_keyed,
 )
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tap.read.stats import Stats
 from hooktui.tap.read.tail import Tailer
+from hooktui.tui.cli.show_scan import Item, Scan
+
+__all__ = ["Item", "Scan"]  # re-exported: show.py names them from here
 
 POLL_SECONDS = 0.1
 # Items of several merged streams handed on together (one stream: its chunks).
@@ -40,9 +40,6 @@ READ_CHUNK = 64 << 10
 # Walk each chunk's lines in place (Scan.pick_block) rather than split into
 # copies first (Scan.pick): False only to check that both print the same.
 WALK_BLOCKS = True
-
-# (stream index, offset, line, entry): one line of one stream as it flows through.
-Item = tuple[int, int, bytes, object]
 
 
 def plural(n: int, word: str) -> str:
@@ -133,88 +130,6 @@ def sources_of(paths: list[str], follow: bool) -> list[Source]:
         name = "stdin" if path == STDIN else os.path.basename(path)
         sources.append(Source(path, name, is_regular(path)))
     return sources
-
-
-class Scan:
-    """Picks the lines to print from each chunk, and counts calls and bad lines.
-
-    With a filter, each line is first decoded only as far as the filter reads
-    (a few fields instead of the head's twenty: most lines are skipped at
-    that cost); the full head is decoded for the lines that pass.
-    """
-
-    def __init__(self, opts: Options, tally, merging: bool) -> None:
-        self.accepts = opts.accepts
-        self.tally = tally
-        # Bad lines are rows while the filter is empty; JSON reports them on stderr.
-        self.keep_bad = (opts.show_bad or opts.format == "json") and opts.group_by is None
-        fields = filter_fields(opts.accepts)
-        if merging:  # the merge orders by when each hook answered
-            fields |= {"ts", "duration_ms"}
-        self.light = None if opts.show_bad else partial_head_decoder(frozenset(fields)).decode
-
-    def pick(self, si: int, lines: list[tuple[int, bytes]]) -> list[Item]:
-        out: list[Item] = []
-        tally, accepts, light = self.tally, self.accepts, self.light
-        for off, line in lines:
-            if light is not None:
-                try:
-                    passed = accepts(light(line))
-                except Exception:  # not a record: decode_head below says why
-                    passed = True
-                if not passed:
-                    tally.total += 1
-                    continue
-            e = decode_head(line, off)
-            if isinstance(e, BadLine):
-                tally.bad += 1
-                if self.keep_bad:
-                    out.append((si, off, line, e))
-            else:
-                tally.total += 1
-                if light is not None or accepts(e):
-                    out.append((si, off, line, e))
-        return out
-
-    def pick_block(self, si: int, buf: bytes, base: int, end: int) -> list[Item]:
-        """`pick` over the lines of `buf[:end]` (the first at file offset `base`), in place.
-
-        A line is a view into the chunk while it is tested, and copied only
-        when it is picked (or bad): most lines a filter skips are never copied.
-        """
-        out: list[Item] = []
-        tally, accepts, light, keep_bad = self.tally, self.accepts, self.light, self.keep_bad
-        view, find = memoryview(buf), buf.find
-        skipped = 0
-        pos = 0
-        while pos < end:
-            nl = find(b"\n", pos)
-            # Blank lines are skipped, as split_lines does (a stray "\r" too).
-            if nl - pos <= 4 and not buf[pos:nl].strip():
-                pos = nl + 1
-                continue
-            if light is not None:
-                try:
-                    passed = accepts(light(view[pos:nl]))
-                except Exception:  # not a record: decode_head below says why
-                    passed = True
-                if not passed:
-                    skipped += 1
-                    pos = nl + 1
-                    continue
-            line = buf[pos:nl]
-            e = decode_head(line, base + pos)
-            if isinstance(e, BadLine):
-                tally.bad += 1
-                if keep_bad:
-                    out.append((si, base + pos, line, e))
-            else:
-                tally.total += 1
-                if light is not None or accepts(e):
-                    out.append((si, base + pos, line, e))
-            pos = nl + 1
-        tally.total += skipped
-        return out
 
 
 def read(sources: list[Source], ends: list, scan: Scan) -> Iterator[list[Item]]:
