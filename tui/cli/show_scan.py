@@ -41,8 +41,11 @@ HEAD_FIRST_SHARE = 0.25
 class Scan:
     """Picks the lines to print from each chunk, and counts calls and bad lines."""
 
-    def __init__(self, opts: Options, tally: Tally, merging: bool) -> None:
+    def __init__(self, opts: Options, tally: Tally, merging: bool, views: bool = False) -> None:
+        """`views`: lines printed are handed on as views into their chunk, not copies (for
+        an output that writes each batch before the next is read, and keeps nothing)."""
         self.accepts = opts.accepts
+        self.views = views
         self.tally = tally
         # Bad lines are rows while the filter is empty; JSON reports them on stderr.
         self.keep_bad = (opts.show_bad or opts.format == "json") and opts.group_by is None
@@ -91,10 +94,11 @@ class Scan:
 
     def _walk_narrow(self, si: int, buf: bytes, base: int, end: int, out: list[Item]) -> int:
         """The narrow decode of every line; the head of those that pass. Returns lines tested."""
-        tally, accepts, light, keep_bad = self.tally, self.accepts, self.light, self.keep_bad
+        accepts, light, head = self.accepts, self.light, decode_head_or_raise
         assert light is not None
         view, find, append = memoryview(buf), buf.find, out.append
-        tested = skipped = 0
+        kept = view if self.views else buf
+        tested = calls = 0
         pos = 0
         while pos < end:
             nl = find(b"\n", pos)
@@ -104,31 +108,26 @@ class Scan:
                 continue
             tested += 1
             try:
-                passed = accepts(light(view[pos:nl]))
-            except Exception:  # not a record: decode_head below says why
-                passed = True
-            if not passed:
-                skipped += 1
+                if not accepts(light(view[pos:nl])):
+                    calls += 1
+                    pos = nl + 1
+                    continue
+                e = head(view[pos:nl])
+            except Exception:  # not a record: pick says why
+                out += self.pick(si, [(base + pos, buf[pos:nl])])
                 pos = nl + 1
                 continue
-            line = buf[pos:nl]
-            e = decode_head(line, base + pos)
-            if isinstance(e, BadLine):
-                tally.bad += 1
-                if keep_bad:
-                    append((si, base + pos, line, e))
-            else:
-                tally.total += 1
-                append((si, base + pos, line, e))
+            calls += 1
+            append((si, base + pos, kept[pos:nl], e))
             pos = nl + 1
-        tally.total += skipped
+        self.tally.total += calls
         return tested
 
     def _walk_heads(self, si: int, buf: bytes, base: int, end: int, out: list[Item]) -> int:
-        """The head of every line, then the filter; a line it refuses goes the narrow way."""
-        tally, accepts, append = self.tally, self.accepts, out.append
-        head = decode_head_or_raise
-        view, find = memoryview(buf), buf.find
+        """The head of every line, then the filter. Returns lines tested."""
+        accepts, head = self.accepts, decode_head_or_raise
+        view, find, append = memoryview(buf), buf.find, out.append
+        kept = view if self.views else buf
         tested = calls = 0
         pos = 0
         while pos < end:
@@ -139,13 +138,13 @@ class Scan:
             tested += 1
             try:
                 e = head(view[pos:nl])
-            except Exception:
-                out += self.pick(si, [(base + pos, buf[pos:nl])])  # as the narrow way would
+            except Exception:  # not a head; the narrow decode may still skip it: pick says
+                out += self.pick(si, [(base + pos, buf[pos:nl])])
                 pos = nl + 1
                 continue
             calls += 1
             if accepts(e):
-                append((si, base + pos, buf[pos:nl], e))
+                append((si, base + pos, kept[pos:nl], e))
             pos = nl + 1
-        tally.total += calls
+        self.tally.total += calls
         return tested
