@@ -13,7 +13,9 @@ untimed). `decision:deny` also runs against a one-liner that decodes whole
 records to dicts, jq, show's text table, and with `--split` show's
 split-and-copy path (what show did before it walked lines in place). Run:
 
-    .venv/bin/python tests/bench/show_filter.py [--split] [N ...]   # default: 100000 1000000
+    .venv/bin/python tests/bench/show_filter.py [--split] [--no-jq] [N ...]   # default: 100k 1M
+
+(jq takes minutes a run at 1M: `--no-jq` leaves it out.)
 
 Wall time counts on a quiet machine; CPU time (user + system, from GNU time)
 is the steadier figure on a loaded one. Not collected by pytest (no test_
@@ -184,7 +186,7 @@ def run(cmd: list[str], stdin: Path, out: str = os.devnull) -> tuple[float, floa
         return elapsed, float(user) + float(system), int(rss)
 
 
-def commands(path: Path, split: bool) -> dict[str, tuple[str, list[str]]]:
+def commands(path: Path, split: bool, jq: bool) -> dict[str, tuple[str, list[str]]]:
     """name -> (the one-liner it is compared with, command)."""
     p = str(path)
     cmds: dict[str, tuple[str, list[str]]] = {}
@@ -200,7 +202,7 @@ def commands(path: Path, split: bool) -> dict[str, tuple[str, list[str]]]:
         )
     cmds["show decision:deny (text)"] = (deny, [HOOKTUI, "show", "-f", "decision:deny", p])
     cmds["one-liner decision:deny (dict)"] = (deny, [sys.executable, "-c", ONE_LINER_DICT])
-    if shutil.which("jq"):
+    if jq and shutil.which("jq"):
         cmds["jq decision:deny"] = (deny, ["jq", "-c", 'select(.decision=="deny")', p])
     return cmds
 
@@ -219,13 +221,13 @@ def check_same_output(cmds: dict[str, tuple[str, list[str]]], path: Path, tmp: P
             raise SystemExit(f"{name!r} and {rival!r} print different lines")
 
 
-def bench(n: int, tmp: Path, split: bool) -> None:
+def bench(n: int, tmp: Path, split: bool, jq: bool) -> None:
     path = tmp / f"stream-{n}.jsonl"
     write_stream(path, n)
     size = path.stat().st_size
     load = os.getloadavg()[0]
     print(f"\n{n:,} records, {size / 1e6:.0f} MB ({size / n:.0f} B each), load {load:.1f}")
-    cmds = commands(path, split)
+    cmds = commands(path, split, jq)
     check_same_output(cmds, path, tmp)  # also writes show's bytecode cache, once
     runs = {name: Run() for name in cmds}
     for _ in range(RUNS):
@@ -245,11 +247,11 @@ def bench(n: int, tmp: Path, split: bool) -> None:
 
 def main() -> int:
     args = sys.argv[1:]
-    split = "--split" in args
-    sizes = [int(a) for a in args if a != "--split"] or [100_000, 1_000_000]
+    split, jq = "--split" in args, "--no-jq" not in args
+    sizes = [int(a) for a in args if not a.startswith("--")] or [100_000, 1_000_000]
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            bench(n, Path(tmp), split)
+            bench(n, Path(tmp), split, jq)
             (Path(tmp) / f"stream-{n}.jsonl").unlink()
     return 0
 
