@@ -29,12 +29,14 @@ from hooktui.tap.read.filter import filter_fields
 if TYPE_CHECKING:
     from hooktui.tui.cli.show_read import Options, Tally
 
-# (stream index, offset, line, entry): one line of one stream as it flows through.
-Item = tuple[int, int, bytes, object]
+# (stream index, offset, line, entry): one line of one stream as it flows through
+# (the line a view into its chunk when the Scan was made with `views`).
+Item = tuple[int, int, bytes | memoryview, object]
 
 # Above this share of lines kept, decoding the head first is cheaper than the
 # narrow decode of every line plus the head of each kept one (a head costs
-# about 1.3 narrow decodes: its second parse is what costs).
+# about 1.3 narrow decodes: each key of a line not in the Struct is compared
+# with every field name, twenty for a head, four or so for a filter).
 HEAD_FIRST_SHARE = 0.25
 
 
@@ -83,7 +85,7 @@ class Scan:
         """`pick` over the lines of `buf[:end]` (the first at file offset `base`), in place.
 
         A line is a view into the chunk while it is tested, and copied only
-        when it is printed (or bad): most lines a filter skips are never copied.
+        when it is printed (and not even then with `views`) or bad.
         """
         out: list[Item] = []
         walk = self._walk_heads if self.head_first else self._walk_narrow
