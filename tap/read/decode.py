@@ -42,6 +42,9 @@ class _StrictHead(RecordHead, kw_only=True):
 
 
 _strict_head_decoder = msgspec.json.Decoder(_StrictHead)
+# The head of a line, or an exception: decode_head without the BadLine (a reader
+# that tells bad lines apart itself, and only then asks decode_head why).
+decode_head_or_raise = _strict_head_decoder.decode
 _REQUIRED = ("id", "ts", "decision")
 _DECISION_NEEDS = ("held", "hook_decision")
 

@@ -161,6 +161,17 @@ class LineChunks:
         return ReadPoint(self.end, self._mark, self._head, self._ident)
 
     def __iter__(self) -> Iterator[list[tuple[int, bytes]]]:
+        for buf, base, _ in self.blocks():
+            lines, _ = split_lines(buf, base)  # up to its last newline: the block's end
+            if lines:
+                yield lines
+
+    def blocks(self) -> Iterator[tuple[bytes, int, int]]:
+        """The input as (buf, base, end): `buf[:end]` is whole lines, the first at offset `base`.
+
+        Unsplit, for a reader that walks the lines itself without copying each
+        (`show`); bytes after `end` come again at the start of the next block.
+        """
         parts: list[bytes] = []  # bytes from `end` on that hold no newline yet
         read, fd, size = os.read, self.fd, self.chunk
         while True:
@@ -173,13 +184,13 @@ class LineChunks:
             buf = b"".join((*parts, chunk)) if parts else chunk
             if not self.end:
                 self._head = buf[:MARK_BYTES]
-            lines, consumed = split_lines(buf, self.end)
+            consumed = buf.rfind(b"\n") + 1
+            base = self.end
             self.end += consumed
             self._mark = (self._mark + buf[max(0, consumed - MARK_BYTES) : consumed])[-MARK_BYTES:]
             rest = buf[consumed:]
             parts = [rest] if rest else []
-            if lines:
-                yield lines
+            yield buf, base, consumed
         self.partial = b"".join(parts)
 
 

@@ -247,10 +247,16 @@ def _print_what_is_there(sources: list[Source], opts: Options, out, tally: Tally
     # Nothing read here outlives its batch: collections would only walk it again.
     gc.disable()
     try:
-        chosen = read(sources, ends, Scan(opts, tally, merging=len(sources) > 1))
+        merging = len(sources) > 1
+        # JSON lines of one stream are written batch by batch, as read: they can stay
+        # views into the chunk read (merged or --last ones wait, and would hold chunks).
+        views = opts.format == "json" and not (merging or opts.group_by or opts.last is not None)
+        chosen = read(sources, ends, Scan(opts, tally, merging, views))
         if opts.last is not None:
             chosen = last_calls(chosen, opts.last)
-        for batch in _counted(chosen, tally):
+        if opts.format == "text":  # only text prints the tally's decisions and latencies
+            chosen = _counted(chosen, tally)
+        for batch in chosen:
             out.write(batch)
     finally:
         gc.enable()
