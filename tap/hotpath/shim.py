@@ -179,7 +179,7 @@ def main(argv: list[str]) -> int:
 
         args = (request, out, err, code, sig, started_at, t0, signals)
         *answer, held = hold_and_answer(hold, opts, *args)
-    _record(opts, request, out, err, code, sig, started_at, t0, "", held)
+    _record(opts, request, out, err, code, sig, started_at, t0, "", held, _leaving(*answer))
     return _answer(*answer)
 
 
@@ -205,7 +205,8 @@ def _not_started(opts: dict, exc: OSError, started_at: float, t0: float) -> int:
     message = spawn_message(opts["command"][0], exc)
     posix.write(2, f"hooktui tap: {message}\n".encode())
     request = read_all(0)
-    _record(opts, request, Capture(), Capture(), code, None, started_at, t0, message)
+    leave = _leaving(code, None)
+    _record(opts, request, Capture(), Capture(), code, None, started_at, t0, message, None, leave)
     return _exit(code)
 
 
@@ -295,13 +296,32 @@ def _exit(code: int) -> int:
     call; everything was written with posix.write, so nothing is left to flush.
     Called in-process (tests, other code), it just returns the code.
     """
-    if sys.argv[1:2] == ["tap"] and sys.argv[0].rpartition("/")[2] == "hooktui":
+    if _is_command():
         posix._exit(code)
     return code
 
 
-def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error, held=None) -> None:
-    """Hand the call to the recorder: in a detached child, or here with --wait."""
+def _is_command() -> bool:
+    return sys.argv[1:2] == ["tap"] and sys.argv[0].rpartition("/")[2] == "hooktui"
+
+
+def _leaving(code: int | None, sig: int | None) -> int | None:
+    """The status `_answer` will `_exit` with, when it will (not a signal, not in-process)."""
+    if sig is not None or not _is_command():
+        return None
+    return 1 if code is None else code
+
+
+def _record(
+    opts, request, out, err, code, sig, started_at, t0, spawn_error, held=None, leave=None
+) -> None:
+    """Hand the call to the recorder: in a detached child, or here with --wait.
+
+    `leave`: the status to exit with right after the fork, when that is how the
+    call ends: every page the tap writes once the recorder shares its memory is
+    copied, and the Python steps back out to `_answer` wrote about half of the
+    fork's cost that way.
+    """
     duration_ms = held.pop("hook_ms") if held else (time.monotonic() - t0) * 1000
     args = (request, out, err, code, sig, started_at, duration_ms, spawn_error)
     if opts["wait"] or posix.environ.get(b"HOOKTUI_TAP_WAIT") == b"1":
@@ -321,6 +341,8 @@ def _record(opts, request, out, err, code, sig, started_at, t0, spawn_error, hel
             posix.setpgid(pid, pid)
         except OSError:
             pass
+        if leave is not None:
+            posix._exit(leave)
         return
     # Child: leave the caller's session when it still can, and let go of its
     # pipes so the caller sees EOF now, not after recording.

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from hooktui.tap.command import script_name
 from hooktui.tap.httphook.spec import from_line as http_from_line
 from hooktui.tap.install.hooks import Handler
-from hooktui.tap.install.wrapper import Tap
+from hooktui.tap.install.wrapper import Tap, starts_direct
 from hooktui.tap.runtimes.descriptor import Runtime
 
 if TYPE_CHECKING:
@@ -76,4 +76,4 @@ def tap_of(
     args += facts if timeout_ms is not None else [f for f in facts if f != "--timeout-default"]
     if opts.stream:
         args += ["--stream", opts.stream]
-    return Tap(opts.hooktui, python, tuple(args))
+    return Tap(opts.hooktui, python, tuple(args), starts_direct(opts.hooktui, python))

@@ -3,7 +3,7 @@
 A wrapped shell-form hook is one line the runtime's own shell runs:
 
     c='<original>'; [ -x <python> ] && [ -x <hooktui> ] &&
-        exec <hooktui> tap <options> -- "$0" -c "$c"; exec "$0" -c "$c"
+        exec <python> -I -S <hooktui> tap <options> -- "$0" -c "$c"; exec "$0" -c "$c"
 
 - `"$0" -c "$c"` runs the original under the very shell the runtime started
   (`$0` is that shell: `/bin/sh`, `bash`, the user's login shell), so
@@ -15,12 +15,18 @@ A wrapped shell-form hook is one line the runtime's own shell runs:
 - If the interpreter hooktui runs on (or hooktui itself) is gone, the second
   `exec` runs the original as if it had never been wrapped: a guard never fails
   open because of us. This needs nothing but the shell's own `[` and `exec`.
+- When hooktui is our launcher (bin/hooktui) and the Python beside it is a
+  fixed path, the line starts that Python as the launcher's shell step would
+  (`-I -S`), skipping the step: a shell less on every call. Any other hooktui
+  (or a launcher whose Python is found on PATH) is exec'd itself:
+  `exec <hooktui> tap ...`.
 
 An exec-form hook (a command plus an argv, no shell) becomes
 `/bin/sh -c '<the same test> exec <hooktui> tap ... -- "$@"; exec "$@"' hooktui <argv>`.
 
-Lines written by older versions (`<hooktui> tap ... -- sh -c '<original>'`, or
-the exec form with hooktui as the command) are still read back.
+Lines written by older versions (`exec <hooktui> tap ...` after the tests,
+`<hooktui> tap ... -- sh -c '<original>'`, or the exec form with hooktui as the
+command) are still read back.
 """
 
 from __future__ import annotations
@@ -40,8 +46,11 @@ _EXEC_TAIL = ' -- "$@"; exec "$@"'
 # A word as shlex.quote writes it: safe characters, or single-quoted pieces.
 _WORD = r"""(?:'[^']*'(?:"'"'[^']*')*|[\w@%+=:,./-]+)"""
 _GUARD = (
-    rf"(?:\[ -x (?P<py>{_WORD}) \] && )?\[ -x (?P<h>{_WORD}) \] && exec (?P=h) tap (?P<args>.*)"
+    rf"(?:\[ -x (?P<py>{_WORD}) \] && )?\[ -x (?P<h>{_WORD}) \] && "
+    rf"exec (?:(?P=py) -I -S )?(?P=h) tap (?P<args>.*)"
 )
+# The first lines of our launcher (bin/hooktui), as pip installs it.
+_LAUNCHER_HEAD = b"#!/bin/sh\n# The hooktui command: a shell line, then Python"
 _SHELL_FORM = re.compile(rf"c=(?P<orig>{_WORD}); {_GUARD}{re.escape(_TAIL)}", re.S)
 _HEREDOC_FORM = re.compile(
     rf"c=\$\(cat <<'(?P<tag>{_TAG}\w*)'\n(?P<orig>.*)\n(?P=tag)\n\); {_GUARD}{re.escape(_TAIL)}",
@@ -57,6 +66,7 @@ class Tap:
     hooktui: str  # absolute path of the hooktui command
     python: str | None  # the interpreter it runs on, when it has one of its own
     args: tuple[str, ...]  # `tap` options, without `tap` and `--`
+    direct: bool = False  # start it as `<python> -I -S <hooktui> tap` (our launcher)
 
 
 @dataclass(frozen=True)
@@ -70,12 +80,16 @@ class Wrapped:
 
 
 def interpreter_of(hooktui: str) -> str | None:
-    """The interpreter hooktui's `#!` line names, when it is a path of its own."""
+    """The interpreter hooktui runs on, when it is a path of its own: for our
+    launcher the Python beside it, else the one its `#!` line names."""
     try:
         with open(hooktui, "rb") as f:
-            first = f.readline(4096)
+            head = f.read(4096)
     except OSError:
         return None
+    if head.startswith(_LAUNCHER_HEAD):
+        return launcher_python(hooktui)
+    first = head.partition(b"\n")[0]
     if not first.startswith(b"#!"):
         return None
     words = first[2:].decode("utf-8", "replace").split()
@@ -84,10 +98,37 @@ def interpreter_of(hooktui: str) -> str | None:
     return words[0]
 
 
+def launcher_python(hooktui: str) -> str | None:
+    """The Python our launcher starts, as its shell step finds it: `python3` beside
+    the command as named, else beside the file it links to (pipx, uv); None when
+    it would be whichever `python3` is on PATH (nothing fixed to test for)."""
+    for where in (os.path.dirname(hooktui), os.path.dirname(os.path.realpath(hooktui))):
+        python = os.path.join(where, "python3")
+        if os.path.isfile(python) and os.access(python, os.X_OK):
+            return python
+    return None
+
+
+def starts_direct(hooktui: str, python: str | None) -> bool:
+    """Whether the line may start `python` on `hooktui` itself: only our launcher,
+    whose Python part puts its package on the path without `site`."""
+    return python is not None and python == _launcher_python_of(hooktui)
+
+
+def _launcher_python_of(hooktui: str) -> str | None:
+    try:
+        with open(hooktui, "rb") as f:
+            head = f.read(len(_LAUNCHER_HEAD))
+    except OSError:
+        return None
+    return launcher_python(hooktui) if head == _LAUNCHER_HEAD else None
+
+
 def _guard(tap: Tap) -> str:
     py = f"[ -x {shlex.quote(tap.python)} ] && " if tap.python else ""
     h = shlex.quote(tap.hooktui)
-    return f"{py}[ -x {h} ] && exec {h} tap {shlex.join(tap.args)}"
+    start = f"{shlex.quote(tap.python)} -I -S {h}" if tap.direct and tap.python else h
+    return f"{py}[ -x {h} ] && exec {start} tap {shlex.join(tap.args)}"
 
 
 def wrap_shell(command: str, tap: Tap, substitutions: tuple[str, ...] = ()) -> str:

@@ -8,11 +8,13 @@ It makes two venvs (in DIR, kept for the next run, or in a temporary
 directory): one with `pip install .`, one with `pip install -e .` (plus
 msgspec, which the recorder needs; pip may fetch it). Each round then runs,
 interleaved so machine noise hits all alike: `python -c pass` in each venv,
-the bare hook, the hook through each venv's `hooktui tap --timeout-ms` (as
-`install` writes it), and through the regular venv's launcher run as
-`python3 -I -S hooktui tap` (no shell step: what a settings file could name). It prints the medians and the overhead
+the bare hook, and the hook through each venv's tap as the line `install`
+writes now starts it (`<venv>/bin/python3 -I -S <venv>/bin/hooktui tap
+--timeout-ms ...`, no launcher shell step), plus the regular venv's tap as
+older lines started it (`<venv>/bin/hooktui tap`, through the launcher's
+`/bin/sh` step). It prints the medians and the overhead
 `(tapped - bare) / python -c pass`, with the regular venv's `python -c pass`
-as the unit for both (the editable venv's own is slower: its `site` imports
+as the unit for all (the editable venv's own is slower: its `site` imports
 setuptools' finder). The goal (issue 12) is at most 0.8x in both. Wall and CPU time are both
 shown: on a busy machine the CPU figures (from wait4) are the steadier.
 """
@@ -47,6 +49,12 @@ def make_venv(where: Path, editable: bool) -> Path:
     kind = ["-e"] if editable else []
     subprocess.run([*pip, "--no-deps", "--force-reinstall", *kind, str(REPO)], check=True)
     return where
+
+
+def line(venv: Path, tap: list[str]) -> list[str]:
+    """What the line `install` writes execs (tap/install/wrapper.py): the venv's Python
+    on the launcher, isolated and without `site`."""
+    return [str(venv / "bin/python3"), "-I", "-S", str(venv / "bin/hooktui"), *tap]
 
 
 def run(argv: list[str]) -> tuple[float, float]:
@@ -102,17 +110,10 @@ def main() -> int:
             # The floor: Python's own start as the tap starts it.
             "python -I -S -c pass": [str(regular / "bin/python3"), "-I", "-S", "-c", "pass"],
             "bare hook": HOOK,
-            "tapped (regular)": [str(regular / "bin/hooktui"), *tap],
-            "tapped (editable)": [str(editable / "bin/hooktui"), *tap],
-            # No shell step: the launcher's Python part run directly, as a
-            # settings file could name it.
-            "tapped (regular, -I -S)": [
-                str(regular / "bin/python3"),
-                "-I",
-                "-S",
-                str(regular / "bin/hooktui"),
-                *tap,
-            ],
+            "tapped (regular)": line(regular, tap),
+            "tapped (editable)": line(editable, tap),
+            # As lines written before 2026-12-03 start it: the launcher's shell step first.
+            "tapped (regular, old line)": [str(regular / "bin/hooktui"), *tap],
         }
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
         for argv in cases.values():  # warm the page cache and the bytecode caches
@@ -135,7 +136,7 @@ def main() -> int:
         unit = med["python -c pass (regular venv)"]
         floor = med["python -I -S -c pass"] / unit
         print(f"{'floor':>31}: python -I -S -c pass is {floor:.2f}x python -c pass")
-        for kind in ("regular", "editable", "regular, -I -S"):
+        for kind in ("regular", "editable", "regular, old line"):
             overhead = (med[f"tapped ({kind})"] - med["bare hook"]) / unit
             print(f"{'overhead, ' + kind:>31}: {overhead:.2f}x python -c pass  (goal <= 0.8x)")
     print(f"{'recorded':>31}: {recorded} lines for {expected} tapped calls")

@@ -124,3 +124,44 @@ def test_the_packages_the_launcher_makes_hold_nothing_but_a_docstring():
         body = ast.parse(init.read_text()).body
         assert all(isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant) for n in body)
     assert not (TREE / "__init__.py").exists()  # hooktui itself is a namespace
+
+
+def tap_imports(venv: Path, stream: Path) -> tuple[subprocess.CompletedProcess, set[str]]:
+    """A call as the installed line makes it, and which of the hot path's modules the
+    import system loaded (`-X importtime`): boot.py loads the others from their caches."""
+    out = subprocess.run(
+        [venv / "bin" / "python3", "-I", "-S", "-X", "importtime", venv / "bin" / "hooktui"]
+        + ["tap", "--wait", "--stream", str(stream), "--", "sh", "-c", "cat; exit 4"],
+        input=b'{"hook_event_name": "Stop"}',
+        capture_output=True,
+        timeout=60,
+    )
+    lines = out.stderr.decode().splitlines()
+    imported = {line.rpartition("|")[2].strip() for line in lines if line.startswith("import ")}
+    hot = {
+        f"hooktui.tap.hotpath.{name}" for name in ("capture", "pump", "signals", "spawn", "shim")
+    }
+    return out, imported & hot
+
+
+def test_a_regular_install_loads_the_hot_path_from_its_cached_bytecode(tmp_path):
+    venv = make_venv(tmp_path / "venv", "none")
+    hooktui = venv / "lib" / VERSION / "site-packages" / "hooktui"
+    hooktui.mkdir()
+    shutil.copytree(TREE / "tap", hooktui / "tap", ignore=shutil.ignore_patterns("__pycache__"))
+    hot = hooktui / "tap" / "hotpath"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(hot)], check=True)  # as pip
+    out, imported = tap_imports(venv, tmp_path / "s.jsonl")
+    assert (out.stdout, out.returncode) == (b'{"hook_event_name": "Stop"}', 4)
+    assert imported == set(), imported  # nothing went through the import system's search
+    assert not (venv / "site-ran").exists()
+    # A source newer than its cache, and a cache of another Python: those two go
+    # through the import system (which compiles them); the answer is the same.
+    stat = (hot / "pump.py").stat()
+    os.utime(hot / "pump.py", (stat.st_atime, stat.st_mtime + 10))
+    shim = next((hot / "__pycache__").glob("shim.*.pyc"))
+    shim.write_bytes(b"\0\0\r\n" + shim.read_bytes()[4:])
+    out, imported = tap_imports(venv, tmp_path / "s.jsonl")
+    assert (out.stdout, out.returncode) == (b'{"hook_event_name": "Stop"}', 4)
+    assert imported == {"hooktui.tap.hotpath.pump", "hooktui.tap.hotpath.shim"}, imported
+    assert len(wait_for_records(tmp_path / "s.jsonl", 2)) == 2

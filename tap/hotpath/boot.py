@@ -1,0 +1,80 @@
+"""The tap's start in a regular install: the hot path loaded from its cached bytecode.
+
+The launcher (bin/hooktui) runs this when started as the tap (`-I -S`), loading
+it with the import system's own loader (cached bytecode, checked against the
+source). Each hot-path module is then read the same way but by hand: one
+`stat` of the source, one read of its `__pycache__` file, the header compared,
+the code run in a fresh module. The import system's search (finders, path
+hooks, directory listings, module locks) is what this skips: about a third of
+a million instructions per module before its contents. A cache that is
+missing, stale or of another kind (hash-based) sends that module through the
+import system as usual, which compiles it and may write a fresh cache.
+"""
+
+import sys
+
+posix = sys.modules["posix"]
+_bootstrap = sys.modules["_frozen_importlib"]
+_external = sys.modules["_frozen_importlib_external"]
+# In the order they import each other: each finds the ones before it in sys.modules.
+HOT = ("capture", "pump", "signals", "spawn", "shim")
+PACKAGES = ("hooktui", "hooktui.tap", "hooktui.tap.hotpath")
+
+
+def hot_path(site: str, tree: str):
+    """The shim's `main`: `tree` holds tap/ (site-packages/hooktui, or an editable
+    install's source tree), `site` the packages the recorder needs later."""
+    sys.path.append(site)  # for what the recorder imports later (msgspec...)
+    paths = (tree, tree + "/tap", tree + "/tap/hotpath")
+    for name, path in zip(
+        PACKAGES, paths, strict=True
+    ):  # their __init__ files hold only a docstring
+        module = sys.modules[name] = type(sys)(name)
+        module.__spec__ = _bootstrap.ModuleSpec(name, None, is_package=True)
+        module.__path__ = module.__spec__.submodule_search_locations = [path]
+    hot = paths[-1]
+    tag = "." + sys.implementation.cache_tag + ".pyc"
+    for name in HOT:
+        _load("hooktui.tap.hotpath." + name, f"{hot}/{name}.py", f"{hot}/__pycache__/{name}{tag}")
+    return sys.modules["hooktui.tap.hotpath.shim"].main
+
+
+def _load(name: str, source: str, cached: str) -> None:
+    code = _cached_code(source, cached)
+    if code is None:
+        __import__(name)  # the import system's way: compiles, may write the cache
+        return
+    module = sys.modules[name] = type(sys)(name)
+    loader = _external.SourceFileLoader(name, source)
+    module.__spec__ = _bootstrap.ModuleSpec(name, loader, origin=source)
+    module.__spec__.cached, module.__spec__.has_location = cached, True
+    module.__file__, module.__cached__, module.__loader__ = source, cached, loader
+    module.__package__ = name.rpartition(".")[0]
+    try:
+        exec(code, module.__dict__)
+    except BaseException:
+        del sys.modules[name]
+        raise
+
+
+def _cached_code(source: str, cached: str):
+    """The code in `cached` when its header matches `source` (a timestamp pyc), else None."""
+    try:
+        st = posix.stat(source)
+        fd = posix.open(cached, posix.O_RDONLY | posix.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        data = posix.read(fd, posix.fstat(fd).st_size + 1)
+    except OSError:
+        return None
+    finally:
+        posix.close(fd)
+    mtime = (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+    size = (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    if data[:16] != _external.MAGIC_NUMBER + b"\0\0\0\0" + mtime + size:
+        return None
+    try:
+        return sys.modules["marshal"].loads(memoryview(data)[16:])
+    except (EOFError, ValueError, TypeError):
+        return None
