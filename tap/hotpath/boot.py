@@ -2,7 +2,10 @@
 
 The launcher (bin/hooktui) runs this when started as the tap (`-I -S`), loading
 it with the import system's own loader (cached bytecode, checked against the
-source). Each hot-path module is then read the same way but by hand: one
+source), in its own globals: the block at the end then starts the tap, or
+hands over to the launcher's general path (its GENERAL) if the hot path cannot
+load. For another layout (an editable install) the launcher calls `hot_path`.
+Each hot-path module is read as the import system would but by hand: one
 `stat` of the source, one read of its `__pycache__` file, the header compared,
 the code run in a fresh module. The import system's search (finders, path
 hooks, directory listings, module locks) is what this skips: about a third of
@@ -78,3 +81,11 @@ def _cached_code(source: str, cached: str):
         return sys.modules["marshal"].loads(memoryview(data)[16:])
     except (EOFError, ValueError, TypeError):
         return None
+
+
+if __name__ == "__main__":  # run by the launcher, in its globals: TAP is site-packages
+    try:
+        main = hot_path(TAP, TAP + "/hooktui")  # noqa: F821 (the launcher's)
+    except Exception:  # a module missing or broken: the import system's way, or no package
+        exec(GENERAL)  # noqa: F821 (the launcher's)
+    sys.exit(main(sys.argv[2:]))
