@@ -152,7 +152,7 @@ def main(argv: list[str]) -> int:
 
     def record_killed(request, out, err, duration_ms, timed_out):  # in the watchdog
         args = (request, out, err, None, _SIGKILL, started_at, duration_ms, "")
-        _run_recorder(_tap_call(opts, *args, killed=timed_out))
+        _handoff(opts, *args, killed=timed_out)
 
     watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed)
     # The hook's output goes through to the caller as it arrives (fds 1 and 2),
@@ -325,12 +325,12 @@ def _record(
     duration_ms = held.pop("hook_ms") if held else (time.monotonic() - t0) * 1000
     args = (request, out, err, code, sig, started_at, duration_ms, spawn_error)
     if opts["wait"] or posix.environ.get(b"HOOKTUI_TAP_WAIT") == b"1":
-        _run_recorder(_tap_call(opts, *args, held=held))
+        _handoff(opts, *args, held=held)
         return
     try:
         pid = posix.fork()
     except OSError:
-        _run_recorder(_tap_call(opts, *args, held=held))  # no fork: record before answering
+        _handoff(opts, *args, held=held)  # no fork: record before answering
         return
     if pid:
         # Out of the hook's process group before the tap exits: a caller that
@@ -356,74 +356,17 @@ def _record(
             posix.dup2(null, fd)
         posix.closerange(3, 1 << 16)
         restore_dispositions()
-        _run_recorder(_tap_call(opts, *args, held=held))
+        _handoff(opts, *args, held=held)
     finally:
         posix._exit(0)
 
 
-def _tap_call(
-    opts, request, out, err, code, sig, started_at, duration_ms, spawn_error, killed=None, held=None
-):
-    """The one struct the recorder takes (tap/record/tapcall.py).
+def _handoff(opts, *args, killed=None, held=None) -> None:
+    """Record the call: the recorder's side (handoff.py) loads only now, in the
+    forked child (or the watchdog's), never before the answer."""
+    from hooktui.tap.hotpath.handoff import record
 
-    `out`, `err`: Captures (capture.py), a bounded head with the length and
-    sha256 of all. `killed`: set by the watchdog, True when the runtime killed
-    the tap at the timeout.
-    """
-    from hooktui.tap.record.tapcall import Captured, TapCall
-
-    return TapCall(
-        argv=list(opts["command"]),
-        request=request,
-        stdout=Captured(out.head, out.length, out.sha256),
-        stderr=Captured(err.head, err.length, err.sha256),
-        exit_code=code,
-        signal=sig,
-        spawn_error=spawn_error,
-        started_at=started_at,
-        duration_ms=duration_ms,
-        stream=opts.get("stream"),
-        label=opts.get("label"),
-        runtime=opts.get("runtime"),
-        capture=opts.get("capture") or "redacted",
-        timeout_ms=opts.get("timeout_ms"),
-        timeout_default=bool(opts.get("timeout_default")),
-        fail_closed=bool(opts.get("fail_closed")),
-        hook_env=tuple(n for n in (opts.get("hook_env") or "").split(",") if n),
-        forwarded=bool(opts.get("forwarded")),
-        startup_ms=opts.get("startup_ms", 0.0),
-        killed=killed,
-        held=held,
-    )
-
-
-def _run_recorder(call) -> None:
-    try:
-        _recorder().record(call)
-    except BaseException as exc:  # never the hook's stderr: the error log
-        try:
-            from hooktui.tap.hotpath import stream as stream_mod
-
-            where = call.stream or stream_mod.default_stream_path()
-            stream_mod.log_error(where, f"recording failed: {exc!r}")
-        except BaseException:
-            pass
-
-
-def _recorder():
-    """The recorder module; its dependencies may need `site` after all (a venv
-    that uses the system's packages, a user install): the launcher skipped it."""
-    try:
-        from hooktui.tap.record import recorder
-    except ImportError:
-        if not sys.flags.no_site:
-            raise
-        import site
-
-        site.ENABLE_USER_SITE = b"PYTHONNOUSERSITE" not in posix.environ
-        site.main()
-        from hooktui.tap.record import recorder
-    return recorder
+    record(opts, *args, killed=killed, held=held)
 
 
 if __name__ == "__main__":

@@ -121,3 +121,29 @@ def test_only_our_launcher_is_started_directly(tmp_path):
     assert not starts_direct(str(other), "/usr/bin/python3")
     tap = Tap(str(other), "/usr/bin/python3", ("--label", "x"), direct=False)
     assert "-I -S" not in wrap_shell("true", tap) and "-I -S" not in wrap_exec(["true"], tap)[1][1]
+
+
+@pytest.mark.parametrize("pwd", ["caller's", "stale", "none"])
+def test_the_hook_gets_the_environment_it_gets_bare(tmp_path, pwd):
+    """No launcher shell step any more: nothing between the runtime's shell and the
+    hook may add or change a variable (PWD, SHLVL...), whatever PWD the caller passed."""
+    venv = make_venv(tmp_path / "venv", "regular")
+    hook = "env -0; echo; cat"
+    stream = str(tmp_path / "s.jsonl")
+    tap = Tap(str(venv / "bin" / "hooktui"), str(venv / "bin" / "python3"), ("--stream", stream))
+    line = wrap_shell(hook, Tap(tap.hooktui, tap.python, tap.args, direct=True))
+    env = {"PATH": "/usr/bin:/bin", "LATIN1": "caf\xe9", "NEWLINE": "two\nlines"}
+    if pwd != "none":
+        env["PWD"] = str(tmp_path) if pwd == "caller's" else "/nonexistent"
+    for shell in ("sh", "bash"):
+        bare, tapped = (
+            subprocess.run(
+                [shell, "-c", c], input=b"{}", capture_output=True, env=env, cwd=tmp_path
+            )
+            for c in (hook, line)
+        )
+        assert (tapped.stdout, tapped.stderr, tapped.returncode) == (
+            bare.stdout,
+            bare.stderr,
+            bare.returncode,
+        ), shell
