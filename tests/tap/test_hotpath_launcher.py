@@ -165,3 +165,18 @@ def test_a_regular_install_loads_the_hot_path_from_its_cached_bytecode(tmp_path)
     assert (out.stdout, out.returncode) == (b'{"hook_event_name": "Stop"}', 4)
     assert imported == {"hooktui.tap.hotpath.pump", "hooktui.tap.hotpath.shim"}, imported
     assert len(wait_for_records(tmp_path / "s.jsonl", 2)) == 2
+
+
+@pytest.mark.parametrize("layout", ["regular", "editable"])
+def test_the_launcher_leaves_a_closed_stdin_closed_for_the_hook(tmp_path, layout):
+    """Whatever the launcher opens to find its package lands on fd 0 when the caller
+    closed it: it must be closed again before the tap looks at its standard fds."""
+    venv = make_venv(tmp_path / "venv", layout)
+    hook = ["sh", "-c", "cat >/dev/null; echo cat=$?"]
+    start = [venv / "bin" / "python3", "-I", "-S", venv / "bin" / "hooktui", "tap"]
+    results = []
+    for command in (hook, [*start, "--stream", str(tmp_path / "s.jsonl"), "--", *hook]):
+        closed = ["sh", "-c", 'exec "$@" 0>&-', "sh", *command]
+        done = subprocess.run(closed, capture_output=True, timeout=60)
+        results.append((done.stdout, done.stderr, done.returncode))
+    assert results[0] == results[1] and results[0][0] == b"cat=1\n", results
