@@ -2,7 +2,7 @@
 
 Plain script, run on demand (not collected by pytest):
 
-    .venv/bin/python tests/bench/tap_install_kinds.py [ROUNDS] [--venvs DIR]
+    .venv/bin/python tests/bench/tap_install_kinds.py [ROUNDS] [--venvs DIR] [--before DIR]
 
 It makes two venvs (in DIR, kept for the next run, or in a temporary
 directory): one with `pip install .`, one with `pip install -e .` (plus
@@ -15,7 +15,9 @@ older lines started it (`<venv>/bin/hooktui tap`, through the launcher's
 `/bin/sh` step). It prints the medians and the overhead
 `(tapped - bare) / python -c pass`, with the regular venv's `python -c pass`
 as the unit for all (the editable venv's own is slower: its `site` imports
-setuptools' finder). The goal (issue 12) is at most 0.8x in both. Wall and CPU time are both
+setuptools' finder). `--before DIR` adds DIR/regular and DIR/editable, venvs
+of an older build left as they are, started as that build's line started them
+(`<venv>/bin/hooktui tap`): a before/after in one run. The goal (issue 12) is at most 0.8x in both. Wall and CPU time are both
 shown: on a busy machine the CPU figures (from wait4) are the steadier.
 """
 
@@ -92,10 +94,14 @@ def settle(path: str, count: int) -> None:
 
 def main() -> int:
     args = sys.argv[1:]
-    keep = None
+    keep = before = None
     if "--venvs" in args:
         i = args.index("--venvs")
         keep = Path(args[i + 1])
+        del args[i : i + 2]
+    if "--before" in args:
+        i = args.index("--before")
+        before = Path(args[i + 1])
         del args[i : i + 2]
     rounds = int(args[0]) if args else 40
     with tempfile.TemporaryDirectory() as tmp:
@@ -115,10 +121,14 @@ def main() -> int:
             # As lines written before 2026-12-03 start it: the launcher's shell step first.
             "tapped (regular, old line)": [str(regular / "bin/hooktui"), *tap],
         }
+        kinds = ["regular", "editable", "regular, old line"]
+        for kind in ("regular", "editable") if before else ():
+            cases[f"tapped (before, {kind})"] = [str(before / kind / "bin/hooktui"), *tap]
+            kinds.append(f"before, {kind}")
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
         for argv in cases.values():  # warm the page cache and the bytecode caches
             run(argv)
-        expected = 2
+        expected = sum(name.startswith("tapped") for name in cases)
         settle(stream, expected)
         for _ in range(rounds):
             for name, argv in cases.items():
@@ -136,7 +146,7 @@ def main() -> int:
         unit = med["python -c pass (regular venv)"]
         floor = med["python -I -S -c pass"] / unit
         print(f"{'floor':>31}: python -I -S -c pass is {floor:.2f}x python -c pass")
-        for kind in ("regular", "editable", "regular, old line"):
+        for kind in kinds:
             overhead = (med[f"tapped ({kind})"] - med["bare hook"]) / unit
             print(f"{'overhead, ' + kind:>31}: {overhead:.2f}x python -c pass  (goal <= 0.8x)")
     print(f"{'recorded':>31}: {recorded} lines for {expected} tapped calls")
