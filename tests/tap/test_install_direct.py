@@ -8,6 +8,7 @@ The venvs are built by hand as in test_hotpath_launcher (no pip run, no network)
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -133,6 +134,7 @@ def test_the_hook_gets_the_environment_it_gets_bare(tmp_path, pwd):
     tap = Tap(str(venv / "bin" / "hooktui"), str(venv / "bin" / "python3"), ("--stream", stream))
     line = wrap_shell(hook, Tap(tap.hooktui, tap.python, tap.args, direct=True))
     env = {"PATH": "/usr/bin:/bin", "LATIN1": "caf\xe9", "NEWLINE": "two\nlines"}
+    env["XDG_CACHE_HOME"] = os.environ["XDG_CACHE_HOME"]  # the suite's (tests/conftest.py)
     if pwd != "none":
         env["PWD"] = str(tmp_path) if pwd == "caller's" else "/nonexistent"
     for shell in ("sh", "bash"):
