@@ -1,10 +1,13 @@
-"""The tap's start in a regular install: the hot path loaded from its cached bytecode.
+"""The tap's start: the hot path loaded from its cached bytecode.
 
 The launcher (bin/hooktui) runs this when started as the tap (`-I -S`), loading
 it with the import system's own loader (cached bytecode, checked against the
 source), in its own globals: the block at the end then starts the tap, or
 hands over to the launcher's general path (its GENERAL) if the hot path cannot
-load. For another layout (an editable install) the launcher calls `hot_path`.
+load. It finds the package's tree from its own path: site-packages/hooktui, or
+an editable install's source tree, which setup.py writes into that install's
+launcher. A launcher that finds the tree in setuptools' finder instead (its
+EDITABLE, when the tree moved or an older build) calls `hot_path`.
 Each hot-path module is read as the import system would but by hand: one
 `stat` of the source, one read of its `__pycache__` file, the header compared,
 the code run in a fresh module. The import system's search (finders, path
@@ -84,8 +87,9 @@ def _cached_code(source: str, cached: str):
 
 
 if __name__ == "__main__":  # run by the launcher, in its globals: TAP is site-packages
-    try:
-        main = hot_path(TAP, TAP + "/hooktui")  # noqa: F821 (the launcher's)
+    try:  # the tree: where the launcher found this file (its loader set co_filename)
+        tree = hot_path.__code__.co_filename.rpartition("/tap/hotpath/")[0]
+        main = hot_path(TAP, tree)  # noqa: F821 (the launcher's)
     except Exception:  # a module missing or broken: the import system's way, or no package
         exec(GENERAL)  # noqa: F821 (the launcher's)
     sys.exit(main(sys.argv[2:]))

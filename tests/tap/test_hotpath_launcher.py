@@ -18,10 +18,10 @@ import hooktui.tap
 import msgspec
 import pytest
 
-from tests.conftest import HOOKTUI, wait_for_records
+from tests.conftest import wait_for_records
 
 TREE = Path(hooktui.tap.__file__).resolve().parents[1]  # holds tap/, replay/, tui/
-LAUNCHER = Path(HOOKTUI).resolve()
+LAUNCHER = TREE / "bin" / "hooktui"  # as in the tree (an editable install's names the tree)
 FINDER = """
 from importlib.machinery import ModuleSpec
 class _Finder:
@@ -37,7 +37,7 @@ def install():
 VERSION = f"python{sys.version_info[0]}.{sys.version_info[1]}"
 
 
-def make_venv(root: Path, layout: str) -> Path:
+def make_venv(root: Path, layout: str, launcher: Path = LAUNCHER) -> Path:
     """A venv whose hooktui is installed `layout`-style ("regular", "editable", "none")."""
     base = Path(getattr(sys, "_base_executable", sys.executable)).resolve()
     (root / "bin").mkdir(parents=True)
@@ -45,7 +45,7 @@ def make_venv(root: Path, layout: str) -> Path:
         f"home = {base.parent}\ninclude-system-site-packages = false\n"
     )
     (root / "bin" / "python3").symlink_to(base)
-    shutil.copy(LAUNCHER, root / "bin" / "hooktui")
+    shutil.copy(launcher, root / "bin" / "hooktui")
     site = root / "lib" / VERSION / "site-packages"
     site.mkdir(parents=True)
     (site / "msgspec").symlink_to(Path(msgspec.__file__).parent)  # for the recorder
@@ -180,3 +180,77 @@ def test_the_launcher_leaves_a_closed_stdin_closed_for_the_hook(tmp_path, layout
         done = subprocess.run(closed, capture_output=True, timeout=60)
         results.append((done.stdout, done.stderr, done.returncode))
     assert results[0] == results[1] and results[0][0] == b"cat=1\n", results
+
+
+BUILD = """
+import sys, zipfile
+from setuptools import build_meta
+where = sys.argv[1]  # (build_meta sets sys.argv for setup.py)
+for kind, build in (("editable", build_meta.build_editable), ("regular", build_meta.build_wheel)):
+    wheel = zipfile.ZipFile(where + "/" + build(where))
+    [script] = [n for n in wheel.namelist() if n.endswith(".data/scripts/hooktui")]
+    open(f"{where}/{kind}-hooktui", "wb").write(wheel.read(script))
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The launcher as setuptools builds it for each kind of install, from this tree (as
+    pip's build step runs it): DIR/editable-hooktui and DIR/regular-hooktui."""
+    where = tmp_path_factory.mktemp("built")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    done = subprocess.run(
+        [sys.executable, "-c", BUILD, str(where)], cwd=TREE, capture_output=True, env=env
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    for kind in ("editable", "regular"):
+        (where / f"{kind}-hooktui").chmod(0o755)
+    return where
+
+
+def test_an_editable_install_names_its_tree_in_its_launcher_and_a_regular_one_does_not(built):
+    """An editable install's tap loads its hot path from the source tree the launcher
+    names (without reading setuptools' finder on each call); a regular install's
+    launcher is bin/hooktui byte for byte (any more text costs every call)."""
+    assert (built / "regular-hooktui").read_bytes() == LAUNCHER.read_bytes()
+    editable = (built / "editable-hooktui").read_text()
+    assert repr(str(TREE / "tap" / "hotpath" / "boot.py")) in editable
+
+
+@pytest.mark.parametrize("layout", ["none", "editable"])
+def test_the_tap_of_an_editable_install_runs_from_the_tree_its_launcher_names(
+    tmp_path, built, layout
+):
+    """Setuptools' finder is not needed ("none": the launcher finds the tree without it)."""
+    venv = make_venv(tmp_path / "venv", layout, built / "editable-hooktui")
+    stream = tmp_path / "s.jsonl"
+    out = run_tap(venv / "bin" / "hooktui", stream)
+    assert (out.stdout, out.stderr, out.returncode) == (b'{"hook_event_name": "Stop"}', b"", 4)
+    (record,) = wait_for_records(stream, 1)
+    assert record["exit_code"] == 4 and record["tap_error"] == ""
+    assert not (venv / "site-ran").exists()
+
+
+@pytest.mark.parametrize("layout", ["none", "editable"])
+def test_when_the_tree_an_editable_launcher_names_is_gone_the_tap_still_runs_the_hook(
+    tmp_path, built, layout
+):
+    """A source tree moved or deleted after the install: with setuptools' finder the
+    launcher finds the tree there ("editable": recorded); with nothing, the hook runs
+    bare and unrecorded ("none"). Either way its answer is the hook's."""
+    text = (built / "editable-hooktui").read_text()
+    gone = tmp_path / "gone" / "tap" / "hotpath" / "boot.py"
+    launcher = tmp_path / "hooktui"
+    launcher.write_text(
+        text.replace(repr(str(TREE / "tap" / "hotpath" / "boot.py")), repr(str(gone)))
+    )
+    launcher.chmod(0o755)
+    venv = make_venv(tmp_path / "venv", layout, launcher)
+    stream = tmp_path / "s.jsonl"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    out = run_tap(venv / "bin" / "hooktui", stream, env)
+    assert (out.stdout, out.stderr, out.returncode) == (b'{"hook_event_name": "Stop"}', b"", 4)
+    if layout == "editable":
+        assert wait_for_records(stream, 1)[0]["exit_code"] == 4
+    else:
+        assert not stream.exists()
