@@ -16,8 +16,12 @@ older lines started it (`<venv>/bin/hooktui tap`, through the launcher's
 `(tapped - bare) / python -c pass`, with the regular venv's `python -c pass`
 as the unit for all (the editable venv's own is slower: its `site` imports
 setuptools' finder). `--before DIR` adds DIR/regular and DIR/editable, venvs
-of an older build left as they are, started as that build's line started them
-(`<venv>/bin/hooktui tap`): a before/after in one run. The goal (issue 12) is at most 0.8x in both. Wall and CPU time are both
+of an older build left as they are, started by the same line (`<venv>/bin/python3
+-I -S <venv>/bin/hooktui tap`; `--before-shell` instead through that build's
+launcher's shell step, as lines before 2026-12-03 did): a before/after in one
+run. `--instructions` also counts each case's instructions once with
+`valgrind --tool=callgrind` (the process alone, not the hook it starts): these
+do not vary with the machine's load. The goal (issue 12) is at most 0.8x in both. Wall and CPU time are both
 shown: on a busy machine the CPU figures (from wait4) are the steadier.
 """
 
@@ -77,6 +81,17 @@ def run(argv: list[str]) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def instructions(argv: list[str]) -> int:
+    """Instructions the process runs (callgrind; children it starts are not traced)."""
+    with tempfile.TemporaryDirectory() as out:  # a file per process: the one it forks too
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/%p"]
+        pipes = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        with subprocess.Popen([*valgrind, *argv], stdin=subprocess.PIPE, **pipes) as proc:
+            proc.communicate(REQUEST)
+        text = Path(out, str(proc.pid)).read_text()  # valgrind runs the program in its pid
+    return int(next(line for line in text.splitlines() if line.startswith("totals:")).split()[1])
+
+
 def lines(path: str) -> int:
     try:
         with open(path, "rb") as f:
@@ -103,6 +118,9 @@ def main() -> int:
         i = args.index("--before")
         before = Path(args[i + 1])
         del args[i : i + 2]
+    shell = "--before-shell" in args
+    count = "--instructions" in args
+    args = [a for a in args if a not in ("--before-shell", "--instructions")]
     rounds = int(args[0]) if args else 40
     with tempfile.TemporaryDirectory() as tmp:
         home = keep or Path(tmp)
@@ -123,7 +141,8 @@ def main() -> int:
         }
         kinds = ["regular", "editable", "regular, old line"]
         for kind in ("regular", "editable") if before else ():
-            cases[f"tapped (before, {kind})"] = [str(before / kind / "bin/hooktui"), *tap]
+            launcher = [str(before / kind / "bin/hooktui"), *tap]
+            cases[f"tapped (before, {kind})"] = launcher if shell else line(before / kind, tap)
             kinds.append(f"before, {kind}")
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
         for argv in cases.values():  # warm the page cache and the bytecode caches
@@ -137,6 +156,9 @@ def main() -> int:
                     expected += 1
                     settle(stream, expected)
         recorded = lines(stream)
+        # Python started directly only: through a shell step, callgrind would count the shell.
+        direct = {n: argv for n, argv in cases.items() if "python" in Path(argv[0]).name}
+        counted = {n: instructions(argv) for n, argv in direct.items()} if count else {}
     for which, label in ((0, "wall"), (1, "CPU")):
         print(f"-- {label} time (median of {rounds}, interleaved)")
         med = {n: statistics.median(v[which] for v in vs) * 1000 for n, vs in times.items()}
@@ -149,6 +171,10 @@ def main() -> int:
         for kind in kinds:
             overhead = (med[f"tapped ({kind})"] - med["bare hook"]) / unit
             print(f"{'overhead, ' + kind:>31}: {overhead:.2f}x python -c pass  (goal <= 0.8x)")
+    if counted:
+        print("-- instructions (callgrind, the process alone)")
+        for name, value in counted.items():
+            print(f"{name:>31}: {value / 1e6:7.2f} M")
     print(f"{'recorded':>31}: {recorded} lines for {expected} tapped calls")
     return 0
 
