@@ -167,11 +167,15 @@ def test_a_regular_install_loads_the_hot_path_from_its_cached_bytecode(tmp_path)
     assert len(wait_for_records(tmp_path / "s.jsonl", 2)) == 2
 
 
-@pytest.mark.parametrize("layout", ["regular", "editable"])
-def test_the_launcher_leaves_a_closed_stdin_closed_for_the_hook(tmp_path, layout):
+@pytest.mark.parametrize("layout", ["regular", "editable", "editable, tree named"])
+def test_the_launcher_leaves_a_closed_stdin_closed_for_the_hook(tmp_path, layout, request):
     """Whatever the launcher opens to find its package lands on fd 0 when the caller
     closed it: it must be closed again before the tap looks at its standard fds."""
-    venv = make_venv(tmp_path / "venv", layout)
+    if layout == "editable, tree named":  # the launcher an editable install builds
+        built = request.getfixturevalue("built") / "editable-hooktui"
+        venv = make_venv(tmp_path / "venv", "editable", built)
+    else:
+        venv = make_venv(tmp_path / "venv", layout)
     hook = ["sh", "-c", "cat >/dev/null; echo cat=$?"]
     start = [venv / "bin" / "python3", "-I", "-S", venv / "bin" / "hooktui", "tap"]
     results = []
