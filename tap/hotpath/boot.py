@@ -5,7 +5,7 @@ it with the import system's own loader (cached bytecode, checked against the
 source), in its own globals: the block at the end then starts the tap, or
 hands over to the launcher's general path (its GENERAL) if the hot path cannot
 load. It finds the package's tree from its own path: site-packages/hooktui, or
-an editable install's source tree, which setup.py writes into that install's
+an editable install's source tree, which launcher_build.py writes into that install's
 launcher. A launcher that finds the tree in setuptools' finder instead (its
 EDITABLE, when the tree moved or an older build) calls `hot_path`.
 Each hot-path module is read as the import system would but by hand: one

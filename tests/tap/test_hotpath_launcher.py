@@ -189,7 +189,7 @@ def test_the_launcher_leaves_a_closed_stdin_closed_for_the_hook(tmp_path, layout
 BUILD = """
 import sys, zipfile
 from setuptools import build_meta
-where = sys.argv[1]  # (build_meta sets sys.argv for setup.py)
+where = sys.argv[1]  # read first: build_meta sets sys.argv while it builds
 for kind, build in (("editable", build_meta.build_editable), ("regular", build_meta.build_wheel)):
     wheel = zipfile.ZipFile(where + "/" + build(where))
     [script] = [n for n in wheel.namelist() if n.endswith(".data/scripts/hooktui")]

@@ -1,4 +1,4 @@
-"""The one build step pyproject.toml cannot state: an editable install's launcher names its tree.
+"""A build step (pyproject's `cmdclass`): an editable install's launcher names its tree.
 
 `hooktui tap` runs on every tool call. In an editable install its package is
 not in site-packages, and the launcher (bin/hooktui, started without `site`)
@@ -15,12 +15,13 @@ bare.
 
 import os
 
-from setuptools import setup
 from setuptools.dist import Distribution
 
 build_scripts = Distribution().get_command_class("build_scripts")  # distutils', wherever it is
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# The source tree: this file is <tree>/tap/hotpath/launcher_build.py. Never imported by
+# hooktui itself; setuptools loads it from this file while it builds.
+HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOOT = 'TAP + "/hooktui/tap/hotpath/boot.py"'  # in bin/hooktui
 
 
@@ -38,6 +39,3 @@ class BuildScripts(build_scripts):
             raise RuntimeError(f"{launcher}: not one {BOOT} to write this tree's path in")
         with open(launcher, "w", encoding="utf-8") as f:
             f.write(text.replace(BOOT, repr(HERE + "/tap/hotpath/boot.py")))
-
-
-setup(cmdclass={"build_scripts": BuildScripts})
