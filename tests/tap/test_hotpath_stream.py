@@ -227,7 +227,8 @@ def test_writers_killed_at_random_moments_glue_no_records_together(tmp_path):
         for who, proc in procs.items():
             os.kill(proc.pid, 9)  # SIGKILL, wherever it is (often inside a 1 MiB write)
             proc.wait()
-            done[who] = max([-1, *map(int, proc.stdout.read().split())])
+            with proc.stdout:
+                done[who] = max([-1, *map(int, proc.stdout.read().split())])
     whole = set()
     for line in stream.read_bytes().split(b"\n")[:-1]:
         try:
