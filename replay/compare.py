@@ -93,12 +93,9 @@ def verdict_key(verdict: Verdict) -> tuple:
     return (
         verdict.decision,
         verdict.reason,
-        verdict.context,
         verdict.failure,
         verdict.effect,
-        canonical(verdict.updated_input),
-        canonical(verdict.updated_output),
-        canonical(verdict.answer_effects or {}),
+        canonical(effects_of(verdict)),  # the same effects compare weighs, one list of them
     )
 
 
