@@ -33,23 +33,33 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def answering_server(tmp_path_factory, answers: dict):
+    """A real local server answering each path as `answers` says: yields (port, its log)."""
     log = tmp_path_factory.mktemp("http") / "log.jsonl"
     port = free_port()
-    srv = serve({"port": port, "log": str(log), "answers": ANSWERS})
+    srv = serve({"port": port, "log": str(log), "answers": answers})
     yield port, log
     srv.shutdown()
 
 
-def call(spec: HttpSpec, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def run_spec(spec: HttpSpec, request: bytes, env=None) -> subprocess.CompletedProcess:
+    """The http hook command for `spec`, run as a runtime would, on `request`."""
     return subprocess.run(
         to_argv(spec, sys.executable),
-        input=REQUEST,
+        input=request,
         capture_output=True,
         timeout=30,
         env={"PATH": os.environ["PATH"], **(env or {})},
     )
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from answering_server(tmp_path_factory, ANSWERS)
+
+
+def call(spec: HttpSpec, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return run_spec(spec, REQUEST, env)
 
 
 def last_post(log: Path) -> dict:

@@ -15,8 +15,7 @@ from hooktui.tap.httphook.spec import HttpSpec, from_line, to_argv
 from hooktui.tap.install.wrapper import read_shell
 from hooktui.tap.runtimes import copilot_http
 
-from tests.e2e.http_hook_server import serve
-from tests.tap.test_httphook import free_port
+from tests.tap.test_httphook import answering_server, free_port, run_spec
 
 REQUEST = b'{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{}}'
 DENY = {"permissionDecision": "deny", "permissionDecisionReason": "no"}
@@ -40,21 +39,11 @@ ANSWERS = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    log = tmp_path_factory.mktemp("http") / "log.jsonl"
-    port = free_port()
-    srv = serve({"port": port, "log": str(log), "answers": ANSWERS})
-    yield port, log
-    srv.shutdown()
+    yield from answering_server(tmp_path_factory, ANSWERS)
 
 
 def call(spec: HttpSpec, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        to_argv(spec, sys.executable),
-        input=REQUEST,
-        capture_output=True,
-        timeout=30,
-        env={"PATH": os.environ["PATH"], **(env or {})},
-    )
+    return run_spec(spec, REQUEST, env)
 
 
 def posts(log: Path) -> list[dict]:

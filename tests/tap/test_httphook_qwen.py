@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from hooktui.tap.httphook.spec import HttpSpec, to_argv
+from hooktui.tap.httphook.spec import HttpSpec
 
-from tests.e2e.http_hook_server import serve
-from tests.tap.test_httphook import free_port, last_post
+from tests.tap.test_httphook import answering_server, free_port, last_post, run_spec
 
 REQUEST = b'{"hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{}}'
 DENY = {"permissionDecision": "deny", "permissionDecisionReason": "no"}
@@ -40,21 +39,11 @@ CONTINUE = '{"continue":true}'
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    log = tmp_path_factory.mktemp("http") / "log.jsonl"
-    port = free_port()
-    srv = serve({"port": port, "log": str(log), "answers": ANSWERS})
-    yield port, log
-    srv.shutdown()
+    yield from answering_server(tmp_path_factory, ANSWERS)
 
 
 def call(url: str, headers=(), allow=(), env=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        to_argv(HttpSpec("qwen-code", url, tuple(headers), tuple(allow)), sys.executable),
-        input=REQUEST,
-        capture_output=True,
-        timeout=30,
-        env={"PATH": os.environ["PATH"], **(env or {})},
-    )
+    return run_spec(HttpSpec("qwen-code", url, tuple(headers), tuple(allow)), REQUEST, env)
 
 
 def cut(text: str) -> str:
