@@ -121,12 +121,14 @@ def _from_cache(key: tuple[str, int]):
 def _read(path: str) -> dict | None:
     """The file's entries, or None when there is no file this process may trust."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        # O_NONBLOCK: opening a FIFO planted at the path would wait for a writer,
+        # and the recorder (its record unwritten) with it.
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError:
         return None
     try:
         st = os.fstat(fd)
-        if st.st_uid != os.getuid() or st.st_mode & 0o022 or st.st_size > _MAX_BYTES:
+        if not _trusted(st):
             return None
         data = _read_all(fd, st.st_size)
     except OSError:
@@ -140,6 +142,13 @@ def _read(path: str) -> dict | None:
     except Exception:  # EOFError, ValueError, TypeError: a file it cannot vouch for
         return None
     return entries if isinstance(entries, dict) else None
+
+
+def _trusted(st: os.stat_result) -> bool:
+    """A regular file of this user's that no one else may write, of a sane size."""
+    regular = st.st_mode & 0o170000 == 0o100000  # S_ISREG, without importing `stat`
+    mine = st.st_uid == os.getuid() and not st.st_mode & 0o022
+    return regular and mine and st.st_size <= _MAX_BYTES
 
 
 def _read_all(fd: int, size: int) -> bytes:

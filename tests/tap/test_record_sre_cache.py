@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hooktui.tap.record import gitleaks_rules, rules, sre_cache
@@ -214,6 +215,31 @@ def test_garbage_a_foreign_file_and_one_others_may_write_are_not_read(cache_home
     path.chmod(0o600)
     _forget()
     assert _all_like_re() == len(SOURCES)
+
+
+def test_the_tap_records_with_a_fifo_where_the_cache_file_is(hooktui, tmp_path) -> None:
+    """Opening a FIFO for reading waits for a writer: the recorder would hang, its record lost."""
+    from tests.conftest import wait_for_records
+
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    probe = "from hooktui.tap.record import sre_cache; print(sre_cache.cache_path())"
+    where = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    path = Path(where.stdout.strip())
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path, 0o600)
+    stream = tmp_path / "s.jsonl"
+    request = {"session_id": "s", "hook_event_name": "PreToolUse", "cwd": str(tmp_path)}
+    request |= {"tool_name": "Bash", "tool_input": BENCH, "tool_use_id": "t"}
+    hook = ["/bin/sh", "-c", "cat >/dev/null; echo '{}'"]
+    subprocess.run(
+        [hooktui, "tap", "--stream", str(stream), "--", *hook],
+        input=json.dumps(request).encode(),
+        capture_output=True,
+        check=True,
+        env=env,
+    )
+    [record] = wait_for_records(stream, 1)
+    assert record["redactions"] and [s for s in BENCH_SECRETS if s in stream.read_text()] == []
 
 
 def test_a_cache_that_cannot_be_written_is_passed_over(cache_home) -> None:
