@@ -85,7 +85,9 @@ def refusal(url: str) -> str:
     except ValueError:
         return "URL validation failed: invalid URL"
     if parts.scheme.lower() not in ("http", "https") or parts.username or parts.password:
-        return f"fetch failed: {url}"  # fetch throws: a failed connection, not a refusal
+        # fetch throws: a failed connection, not a refusal. Not the URL: interpolated,
+        # it may hold a password, and stderr is recorded.
+        return "fetch failed: the URL is not http(s), or holds a user name or password"
     if not host or host in _BLOCKED_HOSTS or _blocked(host) == "is a cloud metadata endpoint":
         return "URL validation failed: URL is blocked for security reasons (SSRF protection)"
     if _blocked(host):

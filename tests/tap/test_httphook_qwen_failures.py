@@ -117,3 +117,14 @@ def test_a_failed_post_keeps_the_start_of_the_body_and_never_the_url(installed, 
     tapped, _own, record = installed["/fail"]
     assert "Traceback: KeyError 'rules'" in record["failure_detail"]
     assert f"127.0.0.1:{port}" not in tapped.stderr.decode()  # its URL may hold a secret
+
+
+def test_a_url_with_a_password_fails_open_without_telling_it(server):
+    # Qwen's fetch refuses a URL holding credentials: a connection failure, {continue:
+    # true}. The password, interpolated from an allowed variable, stays off stderr.
+    port, _log = server
+    spec = HttpSpec("qwen-code", f"http://ada:$PW@127.0.0.1:{port}/deny", (), ("PW",))
+    result = run_spec(spec, json.dumps(fixture("qwen_pre_shell")).encode(), {"PW": "s3cret"})
+    assert (result.returncode, json.loads(result.stdout)) == (1, CONTINUE)
+    assert result.stderr.startswith(b"hooktui http hook: connection failed: fetch failed")
+    assert b"s3cret" not in result.stderr
