@@ -18,6 +18,7 @@ from hooktui.tui.app.watch_hold import WatchHold
 from hooktui.tui.app.watch_io import WatchIO
 from hooktui.tui.app.watch_keys import WATCH_BINDINGS
 from hooktui.tui.app.watch_patterns import WatchPatterns
+from hooktui.tui.app.watch_replay import WatchReplay
 from hooktui.tui.app.watch_streams import WatchStreams
 from hooktui.tui.app.watch_tabs import TAB_TITLES, load_tabs
 from hooktui.tui.app.widgets.call_list import CallList
@@ -53,6 +54,7 @@ class WatchApp(
     WatchPatterns,
     WatchFilter,
     WatchIO,
+    WatchReplay,
     WatchHold,
     WatchReproduce,
     WatchStreams,
