@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hooktui.tui.app.replay import PolicyPrompt, ReplayScreen
 from hooktui.tui.app.watch import WatchApp
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Static
 
 from tests.replay.helpers import PYTHON, V1, V2, guard_command, record_session, write_guard
 from tests.tui.test_replay_screen import finished, rows
@@ -81,7 +81,7 @@ async def policy_prompt(pilot) -> PolicyPrompt:
 
 
 def prompt_text(prompt: PolicyPrompt) -> str:
-    return " ".join(str(label.render()) for label in prompt.query(Label) if label.display)
+    return " ".join(str(line.render()) for line in prompt.query(Static) if line.display)
 
 
 def header_text(screen: ReplayScreen) -> str:

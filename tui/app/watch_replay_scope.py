@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Input, Label
+from textual.widgets import Input, Label, Static
 
 # How the replay screen's header says to bring the left-out calls back.
 INCLUDE_HINT = "ctrl+o in r's prompt"
@@ -113,14 +113,15 @@ class ScopedPolicyPrompt(PolicyPrompt):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt"):
-            yield Label(self._question(), id="policy-question", markup=False)
-            yield Label(self._scope_text(), id="policy-scope", markup=False)
+            # Static, not Label: these lines are longer than the prompt and wrap.
+            yield Static(self._question(), id="policy-question", markup=False)
+            yield Static(self._scope_text(), id="policy-scope", markup=False)
             yield Label("Leave empty to re-run each call's recorded hook.", classes="dim")
             yield Input(placeholder="python3 /path/to/guard.py", id="policy")
             yield Label("enter: replay   esc: cancel", id="prompt-hint")
 
     def on_mount(self) -> None:
-        self.query_one("#policy-scope", Label).display = self.scope.spans_hooks
+        self.query_one("#policy-scope", Static).display = self.scope.spans_hooks
 
     def _question(self) -> str:
         return f"Replay {self.scope.what()} against which hook command? (run through sh -c)"
@@ -133,5 +134,5 @@ class ScopedPolicyPrompt(PolicyPrompt):
             return
         self.scope.narrow = not self.scope.narrow
         self.count = self.scope.count()
-        self.query_one("#policy-question", Label).update(self._question())
-        self.query_one("#policy-scope", Label).update(self._scope_text())
+        self.query_one("#policy-question", Static).update(self._question())
+        self.query_one("#policy-scope", Static).update(self._scope_text())
