@@ -7,18 +7,8 @@ import time
 from datetime import tzinfo
 from typing import ClassVar
 
-from hooktui.tap.hotpath.stream import error_log_path
 from hooktui.tap.read.view import CallView
 from hooktui.tap.runtimes import RUNTIMES
-from hooktui.tui.app.live import LiveStreams, follow
-from hooktui.tui.app.messages import (
-    OlderIndexed,
-    RecordsAppended,
-    StreamPresence,
-    StreamReset,
-    StreamsLoaded,
-    TapErrors,
-)
 from hooktui.tui.app.palette import BindingCommands
 from hooktui.tui.app.reproduce import CallDetail, WatchReproduce
 from hooktui.tui.app.spool import Spools
@@ -28,6 +18,8 @@ from hooktui.tui.app.watch_hold import WatchHold
 from hooktui.tui.app.watch_io import WatchIO
 from hooktui.tui.app.watch_keys import WATCH_BINDINGS
 from hooktui.tui.app.watch_patterns import WatchPatterns
+from hooktui.tui.app.watch_replay import WatchReplay
+from hooktui.tui.app.watch_streams import WatchStreams
 from hooktui.tui.app.watch_tabs import TAB_TITLES, load_tabs
 from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.detail import DetailPane, focus_now
@@ -45,7 +37,7 @@ from hooktui.tui.cli.watch_first import (
     row_width,
 )
 from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
@@ -58,7 +50,15 @@ HEADER_INTERVAL = 0.1
 
 
 class WatchApp(
-    WatchCommands, WatchPatterns, WatchFilter, WatchIO, WatchHold, WatchReproduce, App[int]
+    WatchCommands,
+    WatchPatterns,
+    WatchFilter,
+    WatchIO,
+    WatchReplay,
+    WatchHold,
+    WatchReproduce,
+    WatchStreams,
+    App[int],
 ):
     """`hooktui watch`: every recorded hook call, live."""
 
@@ -120,17 +120,6 @@ class WatchApp(
         self.view.on_refresh.append(self._patterns_view_refreshed)
         self.view.on_prepended.append(lambda _rows, _shown: self._patterns_view_refreshed())
 
-    def _take_first(self, first: First) -> None:
-        self.loaded = True
-        self._index_total = first.tail.start
-        self.state.indexing = 0.0 if first.tail.start else None
-        self.tap_errors[0] = first.tap_errors
-        if first.tap_errors:
-            self.state.tap_errors = [
-                (display_path(error_log_path(self.paths[0])), first.tap_errors)
-            ]
-        self.view.replace_all(first.tail.batch)
-
     # -- layout --------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
@@ -180,78 +169,6 @@ class WatchApp(
         self.stop_holding()
         self._stop.set()
         self.spools.remove()
-
-    # -- streams -------------------------------------------------------------
-
-    @work(exclusive=True, group="live")
-    async def _follow_streams(self) -> None:
-        await follow(LiveStreams(self.paths, self._first), self.post_message, self._stop)
-
-    @work(thread=True, exclusive=True, group="live")
-    def _load_once(self) -> None:
-        self.post_message(LiveStreams(self.paths).load())
-
-    def on_streams_loaded(self, message: StreamsLoaded) -> None:
-        self.loaded = True
-        self.missing = message.missing
-        for source, count in enumerate(message.tap_errors):
-            self._set_tap_errors(source, count)
-        self._index_total = message.left
-        self.state.indexing = 0.0 if message.left else None
-        self.view.replace_all(message.entries)
-
-    def on_older_indexed(self, message: OlderIndexed) -> None:
-        # Older lines arrive while the newest are shown; a reset stream drops them.
-        if self.state.indexing is None:
-            return
-        self.view.prepend(message.batch)
-        total = self._index_total or 1
-        self.state.indexing = None if not message.left else 1 - message.left / total
-        self._changed()
-
-    def on_records_appended(self, message: RecordsAppended) -> None:
-        if self.paused:
-            self._held.append(message)
-            self.state.buffered += len(message.entries)
-            self._changed()
-            return
-        self._apply(message)
-
-    def on_stream_reset(self, message: StreamReset) -> None:
-        if self.paused:
-            self._held.append(message)
-            self._changed()
-            return
-        self._apply(message)
-
-    def on_stream_presence(self, message: StreamPresence) -> None:
-        self.missing[message.source] = message.missing
-        self._changed()
-
-    def on_tap_errors(self, message: TapErrors) -> None:
-        # Shown even while paused: it says whether anything is being recorded at all.
-        self._set_tap_errors(message.source, message.count)
-
-    def _set_tap_errors(self, source: int, count: int) -> None:
-        self.tap_errors[source] = count
-        self.state.tap_errors = [
-            (display_path(error_log_path(path)), n)
-            for path, n in zip(self.paths, self.tap_errors, strict=True)
-            if n
-        ]
-        self._changed()
-
-    def _apply(self, message: Message) -> None:
-        if isinstance(message, RecordsAppended):
-            self.calls.stop_following_if_grabbed()
-            self.view.add(message.entries)
-        elif isinstance(message, StreamReset):
-            self.state.indexing = None  # the stream was read again from its start
-            self.view.reset_source(message.source, message.entries)
-            self.notify(
-                f"{display_path(self.names[message.source])} was truncated or replaced: reloaded",
-                severity="warning",
-            )
 
     # -- header, empty state -------------------------------------------------
 
@@ -376,25 +293,13 @@ class WatchApp(
         # A height set here outranks the stylesheet: full screen is set here too.
         self.detail.styles.height = "1fr" if self.detail_full else f"{self.detail_share}%"
 
-    # -- follow, pause -------------------------------------------------------
+    # -- tabs, follow --------------------------------------------------------
 
     def action_detail_tab(self, tab: str) -> None:
         self.detail.action_tab(tab)
 
     def action_follow(self) -> None:
         self.calls.set_following(not self.calls.following)
-        self._changed()
-
-    def action_pause(self) -> None:
-        self.paused = not self.paused
-
-    def watch_paused(self, paused: bool) -> None:
-        self.state.paused = paused
-        if not paused:
-            held, self._held = self._held, []
-            self.state.buffered = 0
-            for message in held:
-                self._apply(message)
         self._changed()
 
     # -- marks, copy, write, replay ------------------------------------------

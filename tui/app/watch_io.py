@@ -1,4 +1,6 @@
-"""Watch's keys that read or write files: copy (`c`), write (`w`), replay (`r`).
+"""Watch's keys that read or write files: copy (`c`) and write (`w`).
+
+Replay (`r`) reads the streams too; it is watch_replay.py.
 
 Every read of the streams and every write runs in a thread worker, never on
 the UI thread; what they report comes back through `call_from_thread`.
@@ -10,8 +12,7 @@ import os
 import tempfile
 from typing import BinaryIO
 
-from hooktui.tap.model import Record
-from hooktui.tap.read.reader import read_line_at, read_record_at
+from hooktui.tap.read.reader import read_line_at
 from hooktui.tap.read.view import Entry
 from hooktui.tui.app.widgets.prompt import ConfirmPrompt, PathPrompt
 from hooktui.tui.cli.format import count_of
@@ -126,41 +127,3 @@ class WatchIO:
             self.call_from_thread(self.notify, message, severity="error")
             return
         self.call_from_thread(self.notify, f"wrote {count_of(len(entries), 'record')} to {path}")
-
-    # -- r -------------------------------------------------------------------
-
-    def replay_entries(self) -> list[Entry]:
-        """What `r` replays: the marked calls if any, else the shown ones."""
-        marked = self.view.marked_entries()
-        return marked or self.view.shown_entries()
-
-    def action_replay(self) -> None:
-        entries = self.replay_entries()
-        if not entries:
-            self.notify("nothing to replay: no call is shown", severity="warning")
-            return
-        self.notify(f"reading {count_of(len(entries), 'call')} to replay…")
-        self._load_for_replay(entries)
-
-    @work(thread=True, exclusive=True, group="replay-load")
-    def _load_for_replay(self, entries: list[Entry]) -> None:
-        records: list[Record] = []
-        for entry in entries:
-            try:
-                record = read_record_at(self.paths[entry.source], entry.offset)
-            except OSError:
-                continue
-            if isinstance(record, Record):
-                records.append(record)
-        self.call_from_thread(self._open_replay, records)
-
-    def _open_replay(self, records: list[Record]) -> None:
-        from hooktui.tui.app.replay import open_replay
-
-        if not records:
-            self.notify("replay: the selected calls could not be read back", severity="error")
-            return
-        paths = self.names
-        label = os.path.basename(paths[0]) if len(paths) == 1 else f"{len(paths)} streams"
-        self.notify(f"replay {count_of(len(records), 'call')}: which hook command?")
-        open_replay(self, records, session=label)

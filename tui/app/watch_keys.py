@@ -140,7 +140,7 @@ WATCH_BINDINGS: list[BindingType] = [
         "replay",
         "Replay",
         show=False,
-        tooltip="replay the marked (else the shown) calls against a policy",
+        tooltip="replay marked calls (else the focused hook's) against a policy",
         id="watch.replay",
     ),
     Binding("q", "quit", "Quit", tooltip="quit", id="watch.quit"),
