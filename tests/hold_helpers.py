@@ -7,6 +7,8 @@ import os
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.conftest import HOOKTUI
@@ -26,6 +28,27 @@ ALLOW_ALL = ["sh", "-c", "cat >/dev/null"]
 def private_runtime_dir() -> str:
     """An XDG_RUNTIME_DIR of the test's own (short: a socket path holds 107 bytes)."""
     return tempfile.mkdtemp(prefix="hk", dir="/tmp")
+
+
+@contextmanager
+def holding_server(breakpoint: str = "tool:Bash") -> Iterator[tuple[object, str]]:
+    """(a HoldServer with `breakpoint` set, its XDG_RUNTIME_DIR), for a module-scoped
+    stream (a fixture that cannot take monkeypatch); the variable is put back after."""
+    from hooktui.tap.hold.server import HoldServer
+
+    runtime_dir = private_runtime_dir()
+    old = os.environ.get("XDG_RUNTIME_DIR")
+    os.environ["XDG_RUNTIME_DIR"] = runtime_dir
+    server = HoldServer()
+    try:
+        server.set_breakpoint(breakpoint)
+        yield server, runtime_dir
+    finally:
+        server.close()
+        if old is None:
+            os.environ.pop("XDG_RUNTIME_DIR", None)
+        else:
+            os.environ["XDG_RUNTIME_DIR"] = old
 
 
 def start_tap(

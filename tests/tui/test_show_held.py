@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap.hold import answers
-from hooktui.tap.hold.server import HoldServer
 
 from tests.conftest import HOOKTUI
-from tests.hold_helpers import REQUEST, finish, private_runtime_dir, records, start_tap, wait_for
+from tests.hold_helpers import REQUEST, finish, holding_server, records, start_tap, wait_for
 
 DENY_JSON = {
     "hookSpecificOutput": {
@@ -37,12 +36,7 @@ def make_stream(path: Path) -> None:
     """Six calls, in this order: hook allow / person deny; hook deny / person allow;
     hook deny / person's rewrite; hook allow / person let it through; hook deny / the
     deadline let it through; not held."""
-    runtime_dir = private_runtime_dir()
-    old = os.environ.get("XDG_RUNTIME_DIR")
-    os.environ["XDG_RUNTIME_DIR"] = runtime_dir
-    server = HoldServer()
-    try:
-        server.set_breakpoint("tool:Bash")
+    with holding_server() as (server, runtime_dir):
         people = [
             (None, "git push --force origin main", lambda c: answers.deny(c, "not on main")),
             (DENY_HOOK, "git push --force origin dev", answers.allow),
@@ -67,12 +61,6 @@ def make_stream(path: Path) -> None:
         wait_for(lambda: not server.held())
         server.set_breakpoint("")
         finish(start_tap(path, runtime_dir, _request(6, "ls")))
-    finally:
-        server.close()
-        if old is None:
-            os.environ.pop("XDG_RUNTIME_DIR", None)
-        else:
-            os.environ["XDG_RUNTIME_DIR"] = old
     got = [(r["decision"], r.get("held", {}).get("action")) for r in records(path)]
     assert got == [
         ("allow", "deny"),

@@ -6,14 +6,12 @@ written by real taps held by a real HoldServer."""
 from __future__ import annotations
 
 import io
-import os
 import subprocess
 from datetime import UTC
 from pathlib import Path
 
 import pytest
 from hooktui.tap.hold import answers
-from hooktui.tap.hold.server import HoldServer
 from hooktui.tap.model import decode_head
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.reader import load_stream
@@ -22,7 +20,7 @@ from hooktui.tui.app.widgets.rows import call_row, columns_for
 from rich.console import Console
 
 from tests.conftest import HOOKTUI
-from tests.hold_helpers import REQUEST, finish, private_runtime_dir, records, start_tap, wait_for
+from tests.hold_helpers import REQUEST, finish, holding_server, records, start_tap, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -30,12 +28,7 @@ def stream(tmp_path_factory) -> Path:
     """Three calls the hook allows: one denied at a breakpoint, one let through as the
     hook answered (by a person), one not held."""
     path = tmp_path_factory.mktemp("held") / "s.jsonl"
-    runtime_dir = private_runtime_dir()
-    old = os.environ.get("XDG_RUNTIME_DIR")
-    os.environ["XDG_RUNTIME_DIR"] = runtime_dir
-    server = HoldServer()
-    try:
-        server.set_breakpoint("tool:Bash")
+    with holding_server() as (server, runtime_dir):
         for how in ("deny", "own"):
             tap = start_tap(path, runtime_dir)
             (call,) = wait_for(lambda: server.held())
@@ -44,12 +37,6 @@ def stream(tmp_path_factory) -> Path:
             finish(tap)
         server.set_breakpoint("")
         finish(start_tap(path, runtime_dir, {**REQUEST, "tool_use_id": "toolu_free"}))
-    finally:
-        server.close()
-        if old is None:
-            os.environ.pop("XDG_RUNTIME_DIR", None)
-        else:
-            os.environ["XDG_RUNTIME_DIR"] = old
     assert [r["decision"] for r in records(path)] == ["allow"] * 3  # the hook's, as written
     return path
 
