@@ -21,7 +21,7 @@ from hooktui.tui.cli.columns import (
     short,
 )
 from hooktui.tui.cli.format import BAD_LINE_STYLE, MARK_MARK
-from hooktui.tui.cli.held_text import held_word
+from hooktui.tui.cli.held_text import held_mark
 from rich.style import Style
 from rich.text import Text
 
@@ -96,11 +96,9 @@ def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool, color: b
     if head.reason and head.summary:
         # The hook's reason beside the input: why it was denied, at a glance.
         summary.append(f"  {short(head.reason)}", style=Style(dim=True))
-    if head.held.released_by:  # held at a breakpoint: say what became of it, first
-        # The decision column says what the runtime got; the hook's own answer here.
-        said = f" (hook: {head.hook_decision})" if head.hook_decision != head.decision else ""
-        mark = f"⏸ {held_word(head)}{said} "
-        summary = Text.assemble((mark, HELD), summary, no_wrap=True, end="")
+    held = held_mark(head)  # held at a breakpoint: say what became of it, first
+    if held:
+        summary = Text.assemble((held + " ", HELD), summary, no_wrap=True, end="")
     cells["summary"] = summary
     return cells_row(WATCH_COLUMNS, width, cells)
 
