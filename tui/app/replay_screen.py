@@ -187,6 +187,9 @@ class ReplayScreen(Screen):
     def on_line_list_row_width(self, message: LineList.RowWidth) -> None:
         self.columns.update(titles_row(REPLAY_COLUMNS, message.width))
 
+    def on_resize(self) -> None:
+        self._update_header()  # the policy is cut to the header's width
+
     def on_line_list_highlighted(self, message: LineList.Highlighted) -> None:
         r = self.current_result
         if r is None:
@@ -216,6 +219,8 @@ class ReplayScreen(Screen):
                     changes_only=self.changes_only,
                     filter_expr=self.filter_expr,
                     left_out=left_out_text(self.left_out, self.left_out_hint),
+                    # Before the first layout it will span the screen (padding 0 1).
+                    width=(self.header.size.width or self.app.size.width) - 2,
                 )
             )
         )
