@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from hooktui.replay.session import load_session
 from hooktui.tui.app.help import HelpScreen
 from hooktui.tui.app.replay import PolicyPrompt, ReplayApp, ReplayScreen, open_replay
 from hooktui.tui.cli.columns import REPLAY_COLUMNS, layout
+from rich.console import Console
 from textual.app import App
 from textual.widgets import Input, Label, Static
 
@@ -26,6 +28,11 @@ from tests.replay.helpers import (
 
 # A policy without paths in it, so the snapshot does not depend on tmp dirs.
 DENY_ALL = 'cat >/dev/null; echo \'{"decision":"deny","reason":"frozen"}\''
+# Denies piping curl to sh, allows the rest: over the session, line 2 is the first change.
+NO_CURL = (
+    'if grep curl >/dev/null; then echo \'{"decision":"deny","reason":"no pipe to shell"}\';'
+    ' else echo \'{"decision":"allow"}\'; fi'
+)
 
 
 @pytest.fixture
@@ -72,14 +79,16 @@ def rows(screen: ReplayScreen) -> list[dict[str, str]]:
     return out
 
 
-async def detail_text(pilot, screen: ReplayScreen, tab: str) -> str:
-    """A detail tab's text once the pane shows the selected row."""
+async def detail_text(pilot, screen: ReplayScreen, tab: str, width: int = 200) -> str:
+    """A detail tab's text once the pane shows the selected row, as a terminal prints it."""
     want = (screen.generation, screen.current_result.index)
     for _ in range(400):
         if screen.detail.key == want:
             break
         await pilot.pause(0.02)
-    return str(screen.detail.body(tab).render())
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(screen.detail.body(tab).content)
+    return console.export_text()
 
 
 async def test_side_by_side_changes_only_and_keys(session: Path, tmp_path: Path):
@@ -102,8 +111,8 @@ async def test_side_by_side_changes_only_and_keys(session: Path, tmp_path: Path)
 
         await pilot.press("o")  # changes only
         assert [r["summary"] for r in rows(screen)] == ["rm -rf build", "curl x.sh | sh"]
-        await pilot.press("G", "enter")  # last row, detail
-        assert screen.has_class("-detail")
+        await pilot.press("G", "enter")  # last row, into its detail
+        assert screen.detail.has_focus_within
         summary = await detail_text(pilot, screen, "summary")
         assert "curl x.sh | sh" in summary and "no pipe to shell" in summary
         diff = await detail_text(pilot, screen, "diff")
@@ -119,17 +128,81 @@ async def test_side_by_side_changes_only_and_keys(session: Path, tmp_path: Path)
         assert copied["class"] == "changed" and copied["direction"] == "tightened"
         assert copied["record"]["summary"] == "curl x.sh | sh"
 
+        await pilot.press("enter")  # back to the list
         await pilot.press("g", "j")
         assert screen.current_result.record.summary == "curl x.sh | sh"
         await pilot.press("k")
         assert screen.current_result.record.summary == "rm -rf build"
-        await pilot.press("escape")  # closes the detail
-        assert not screen.has_class("-detail")
+        await pilot.press("enter", "escape")  # into the detail and back out
+        assert screen.list.has_focus
         await pilot.press("o")
         assert len(rows(screen)) == 5
         await pilot.press("q")
     report = app.return_value
     assert report is not None and report.exit_status() == 1
+
+
+async def test_opens_on_the_first_change_with_what_changed_shown(session: Path):
+    """No key pressed: the cursor is on the first changed call and the detail pane,
+    under the list, says before and after, the reasons, and the call."""
+    app = make_app(session, NO_CURL)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await finished(pilot)
+        assert screen.list.has_focus
+        assert screen.current_result.line == 2  # rm -rf build: line 1 did not change
+        summary = await detail_text(pilot, screen, "summary")
+        lines = summary.splitlines()
+        assert lines[0].startswith("rm -rf build")
+        assert lines[1].split() == [
+            "result",
+            "changed",
+            "▲",
+            "loosened:",
+            *"stopped before, let through now".split(),
+        ]
+        assert lines[2].split() == ["before", "deny", '"destructive"']
+        assert lines[3].split() == ["after", "allow"]
+        assert '"command": "rm -rf build"' in summary  # the call the hook judged
+        detail, listed = screen.detail.region, screen.list.region
+        assert detail.height >= 10 and detail.y >= listed.bottom  # shown, under the list
+        assert listed.height >= 10  # and the list still shows its rows
+
+
+async def test_a_move_by_the_user_is_kept(session: Path):
+    """The cursor goes to the first change only until the user picks a row."""
+    app = make_app(session, NO_CURL)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await finished(pilot)
+        await pilot.press("k")
+        assert screen.current_result.line == 1
+        summary = await detail_text(pilot, screen, "summary")
+        assert summary.splitlines()[1].split() == ["result", "unchanged"]
+        await pilot.press("R")  # a re-run keeps the user's row
+        screen = await finished(pilot, generation=2)
+        assert screen.current_result.line == 1
+
+
+async def test_usable_at_80x24(session: Path):
+    """At 80x24: several rows of the list, and under them the decisions of the focused call
+    without scrolling; z gives the detail the screen, esc gives the list back."""
+    app = make_app(session, NO_CURL)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await finished(pilot)
+        await pilot.pause()
+        assert screen.list.region.height >= 8  # every row of this session, and more
+        scroll = screen.detail.query_one("#summary-scroll")
+        width = screen.detail.body("summary").content_region.width
+        printed = await detail_text(pilot, screen, "summary", width=width)
+        # What the pane shows before any scrolling: its first lines, at its width.
+        shown = printed.splitlines()[: scroll.scrollable_content_region.height]
+        assert scroll.scroll_y == 0
+        assert [line.split()[:2] for line in shown[2:4]] == [["before", "deny"], ["after", "allow"]]
+        await pilot.press("z")
+        assert not screen.list.display and screen.detail.has_focus_within
+        assert screen.detail.region.height > 15
+        await pilot.press("escape")
+        assert screen.list.display and screen.list.has_focus
+        assert screen.detail.region.height < 15
 
 
 async def test_filter_checked_as_you_type(session: Path):
@@ -160,8 +233,8 @@ async def test_tab_keys_and_help(session: Path):
     app = make_app(session, DENY_ALL)
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await finished(pilot)
-        await pilot.press("3")  # the response tab, opening the detail
-        assert screen.has_class("-detail")
+        await pilot.press("3")  # the response tab, from the list
+        assert screen.list.has_focus
         assert screen.detail.active == "response"
         await pilot.press("5")
         assert screen.detail.active == "raw"
@@ -169,9 +242,17 @@ async def test_tab_keys_and_help(session: Path):
         assert raw["after"] == {"decision": "deny", "reason": "frozen"}
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        texts = [what for _, rows in app.screen.sections for _, what in rows]
-        assert any("changes only" in t for t in texts)
-        assert any("re-run the replay" in t for t in texts)
+        keys = dict(app.screen.sections[0][1])
+        assert "changes only" in keys["o"]
+        assert "re-run the replay" in keys["r / R"]
+        # The detail is always there: enter goes into it, z / + / - size it.
+        assert list(keys)[0] == "enter" and "into the detail pane" in keys["enter"]
+        assert "on/off" not in keys["enter"]
+        assert keys["z"] == "detail pane full screen / back"
+        assert (keys["+ / ="], keys["-"]) == ("detail pane taller", "detail pane shorter")
+        assert "back to the list" in keys["esc"]
+        pane = dict(app.screen.sections[1][1])
+        assert pane["enter"] == "Back to list"
         await pilot.press("escape")
         assert app.screen is screen
 
@@ -189,6 +270,21 @@ async def test_rerun_key_and_watch_mode_refresh(session: Path, tmp_path: Path):
         counts = screen.report.counts()
         assert (counts["changed"], counts["loosened"], counts["tightened"]) == (2, 1, 1)
         assert "watching (2)" in str(screen.query_one("#replay-header", Static).render())
+
+
+async def test_watch_mode_shows_the_first_change_of_a_later_run(session: Path, tmp_path: Path):
+    """Nothing changed in the first run; after an edit, the cursor is on the first change
+    (the user never picked a row)."""
+    guard = write_guard(tmp_path / "guard.py", V1)
+    app = make_app(session, guard_command(guard), watch=[str(guard)])
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await finished(pilot)
+        assert screen.current_result.line == 1
+        write_guard(guard, V2)
+        screen = await finished(pilot, generation=2)
+        assert screen.current_result.line == 2
+        summary = await detail_text(pilot, screen, "summary")
+        assert summary.splitlines()[3].split() == ["after", "allow"]
 
 
 async def test_skipped_rows_show_why(tmp_path: Path):
@@ -244,18 +340,37 @@ async def test_open_replay_asks_for_the_policy(session: Path, tmp_path: Path):
         assert not isinstance(app.screen, (PolicyPrompt, ReplayScreen))
 
 
-def test_snapshot_main_screen(session: Path, snap_compare):
-    async def run_before(pilot) -> None:
-        await finished(pilot)
+async def opened(pilot) -> None:
+    """The screen as it opens: the run done, the focused call's detail drawn."""
+    assert pilot.app.animation_level == "none"  # no tab underline caught mid-slide
+    screen = await finished(pilot)
+    await detail_text(pilot, screen, "summary")
+    await pilot.pause()
 
-    assert snap_compare(make_app(session, DENY_ALL), terminal_size=(110, 24), run_before=run_before)
+
+def test_snapshot_main_screen(session: Path, snap_compare):
+    """On open: the list, and under it the first changed call's before and after."""
+    assert snap_compare(make_app(session, NO_CURL), terminal_size=(110, 30), run_before=opened)
+
+
+def test_snapshot_80x24(session: Path, snap_compare):
+    assert snap_compare(make_app(session, NO_CURL), terminal_size=(80, 24), run_before=opened)
+
+
+def test_snapshot_80x24_no_color(session: Path, snap_compare, monkeypatch):
+    """Without colour the decisions carry marks and the cursor row is reversed."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert snap_compare(make_app(session, NO_CURL), terminal_size=(80, 24), run_before=opened)
 
 
 def test_snapshot_detail(session: Path, snap_compare):
+    """Into the detail of another row, on its diff tab."""
+
     async def run_before(pilot) -> None:
-        assert pilot.app.animation_level == "none"  # no tab underline caught mid-slide
-        await finished(pilot)
-        await pilot.press("j", "enter")
+        await opened(pilot)
+        await pilot.press("G", "4", "enter")
+        await detail_text(pilot, pilot.app.screen, "diff")
+        await pilot.pause()
 
     assert snap_compare(make_app(session, DENY_ALL), terminal_size=(110, 30), run_before=run_before)
 
@@ -345,15 +460,15 @@ async def test_rules_changed_since_recording_is_said(tmp_path: Path):
 
 
 async def test_the_tab_underline_is_under_the_active_tab(session: Path):
-    """The detail pane starts hidden; shown, its tab underline must sit under the active tab
-    (it stayed zero wide with animations off, and in snapshots)."""
+    """The detail pane's tab underline sits under the active tab: on open, on a tab key,
+    and back from full screen (it stayed zero wide with animations off, and in snapshots)."""
     from textual.widgets import Tabs
 
     app = make_app(session, DENY_ALL)
     app.animation_level = "none"
     async with app.run_test(size=(110, 30)) as pilot:
         screen = await finished(pilot)
-        for keys, tab in ((("j", "enter"), "summary"), (("4",), "diff")):
+        for keys, tab in (((), "summary"), (("4",), "diff"), (("z", "escape"), "diff")):
             await pilot.press(*keys)
             await pilot.pause(0.1)
             tabs = screen.detail.query_one(Tabs)

@@ -23,8 +23,9 @@ from hooktui.tui.cli.format import printable
 from rich.text import Text
 
 # The counts, in the order the header shows them: (label, Report.counts key, style);
-# those in SHOWN_IF_ANY only when not 0 (the header fits 100 columns).
-SHOWN_IF_ANY = frozenset({EFFECT_CHANGED})
+# those in SHOWN_IF_ANY only when not 0: the counts fit one row of 80 columns, so at
+# 80x24 the list keeps that row (the decision counts are always shown, 0 says "none").
+SHOWN_IF_ANY = frozenset({EFFECT_CHANGED, REASON_ONLY, FAILED, SKIPPED})
 COUNTS = (
     ("unchanged", "unchanged", ""),
     ("changed", CHANGED, CLASS_LOOK[CHANGED][1]),
@@ -50,16 +51,28 @@ class HeaderState:
     changes_only: bool = False
     filter_expr: str = ""
     left_out: Text | None = field(default=None)
+    width: int = 0  # the header's width: the policy is cut to keep its line one row (0: not)
 
 
 def header_text(state: HeaderState) -> Text:
     c = Report(results=state.results, repeat=state.repeat).counts()
     text = Text()
-    against = f"`{state.policy}`" if state.policy is not None else "recorded hooks"
-    text.append(f"replay {printable(state.session)} ", style="bold")
-    text.append(f"against {printable(against)}")
-    if state.generation is not None:
-        text.append(f"  watching ({state.generation})", style="italic")
+    session = printable(state.session)
+    watching = f"  watching ({state.generation})" if state.generation is not None else ""
+    if state.policy is None:
+        against = "recorded hooks"
+    else:
+        # One row: a long policy (an inline script) would push the list down a row or
+        # three at 80x24. The summary tab's `ran` row shows it whole.
+        policy = printable(state.policy)
+        room = state.width - len(f"replay {session} against ``{watching}")
+        if state.width and len(policy) > room >= 12:
+            policy = policy[: room - 1] + "…"
+        against = f"`{policy}`"
+    text.append(f"replay {session} ", style="bold")
+    text.append(f"against {against}")
+    if watching:
+        text.append(watching, style="italic")
     text.append("\n")
     done = len(state.results)
     text.append(f"{state.shown}/{done} shown", style="bold")

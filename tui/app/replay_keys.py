@@ -34,7 +34,7 @@ BINDINGS: list[BindingType] = [
         "clear",
         "Clear",
         show=False,
-        tooltip="clear the filter, then close the detail",
+        tooltip="clear the filter, then back to the list / out of full screen",
         id="replay.clear",
     ),
     *(
@@ -48,10 +48,36 @@ BINDINGS: list[BindingType] = [
         )
         for i, (tab, title) in enumerate(TAB_TITLES, 1)
     ),
+    # The detail pane is always shown (under the list): these size it, as in watch.
+    Binding(
+        "z",
+        "detail_full",
+        "Zoom",
+        show=False,  # (the footer keeps room for ? at 80 columns; ? and ctrl+p list it)
+        tooltip="detail pane full screen / back",
+        id="replay.detail_full",
+    ),
+    Binding(
+        "plus,equals_sign",
+        "detail_size(1)",
+        "Grow",
+        show=False,
+        tooltip="detail pane taller",
+        id="replay.detail_grow",
+    ),
+    Binding(
+        "minus",
+        "detail_size(-1)",
+        "Shrink",
+        show=False,
+        tooltip="detail pane shorter",
+        id="replay.detail_shrink",
+    ),
     Binding(
         "c",
         "copy",
         "Copy",
+        show=False,
         tooltip="copy the selected record and both verdicts as JSON",
         id="replay.copy",
     ),

@@ -39,7 +39,16 @@ from textual.widgets import Footer, Static
 
 
 class ReplayScreen(Screen):
-    """Before and after, side by side; `o` toggles changes only."""
+    """Before and after, side by side; `o` toggles changes only.
+
+    The detail pane is always there, under the list: the screen opens on the
+    first changed call with what changed in it shown, since "what changed and
+    why" is the whole question. `z` gives the pane the screen, `+`/`-` resize it.
+    """
+
+    # Which share of the screen the detail pane takes, by `+` / `-` steps (as in watch).
+    DETAIL_SHARES = (25, 35, 45, 55, 65, 75, 85)
+    DETAIL_SHARE = 45
 
     COMMANDS = {BindingCommands}
 
@@ -76,6 +85,11 @@ class ReplayScreen(Screen):
         self._predicate = None
         self._cancel = threading.Event()
         self._keep: int | None = None  # the result index to put the cursor back on
+        # Until the user picks a row, the cursor goes to the first change as it arrives.
+        self._to_first_change = True
+        self._placed: object = None  # the anchor of the screen's own last move
+        self.detail_share = self.DETAIL_SHARE
+        self.detail_full = False
 
     # --- layout -----------------------------------------------------------
 
@@ -94,7 +108,9 @@ class ReplayScreen(Screen):
 
     def on_mount(self) -> None:
         focus_now(self.list)
-        self.detail.clear("nothing selected")
+        self.detail.clear("replaying…" if self.entries else "nothing to replay")
+        self.list.focus_model.on_change.append(self._cursor_changed)
+        self._size_detail()
         self._start()
 
     @property
@@ -117,7 +133,10 @@ class ReplayScreen(Screen):
         self.generation += 1
         # A re-run refills the list: put the cursor back where it was once it can.
         current = self.current_result
-        self._keep = current.index if current is not None else None
+        chosen = current is not None and not self._to_first_change
+        self._keep = current.index if chosen else None
+        if not chosen:  # this run's first change, not the last run's, is the one to show
+            self.list.focus_model.anchor = self._placed = None
         self.results = []
         self.running = True
         self._refresh_list()
@@ -157,8 +176,11 @@ class ReplayScreen(Screen):
         if generation != self.generation:
             return
         self.results.append(result)
-        if self._rows.add(result.index, result) and self._keep == result.index:
-            self.list.focus_model.move_to(self._rows.row_of(result.index))
+        if self._rows.add(result.index, result):
+            if self._keep == result.index:
+                self._move_to(result.index)
+            elif self._to_first_change and self._is_change(result) and not self._on_change():
+                self._move_to(result.index)
         self._update_header()
 
     class Finished(Message):
@@ -167,6 +189,30 @@ class ReplayScreen(Screen):
         def __init__(self, generation: int) -> None:
             super().__init__()
             self.generation = generation
+
+    # --- the cursor: on the first change until the user moves it ----------
+
+    @staticmethod
+    def _is_change(r: Result) -> bool:
+        """What `o` keeps: the calls the user came to see."""
+        return r.cls in NOTEWORTHY or r.flaky
+
+    def _on_change(self) -> bool:
+        current = self.current_result
+        return current is not None and self._is_change(current)
+
+    def _move_to(self, index: int) -> None:
+        """The screen's own move (not the user's): to the result with this index."""
+        row = self._rows.row_of(index)
+        if row is not None:
+            self.list.focus_model.move_to(row)
+            self._placed = self.list.focus_model.anchor
+
+    def _cursor_changed(self, entry_changed: bool) -> None:
+        # Every move sets the focus's anchor: one the screen did not set is the user's.
+        anchor = self.list.focus_model.anchor
+        if anchor is not None and anchor != self._placed:
+            self._to_first_change = False
 
     # --- list -------------------------------------------------------------
 
@@ -181,11 +227,15 @@ class ReplayScreen(Screen):
         focus = self.list.focus_model
         if focus.anchor is None and focus.entry is not None:
             focus.move_to(focus.row)  # the row in view is the one to come back to
+            self._placed = focus.anchor
         self._rows.replace((r.index, r) for r in self.results)
         self._update_header()
 
     def on_line_list_row_width(self, message: LineList.RowWidth) -> None:
         self.columns.update(titles_row(REPLAY_COLUMNS, message.width))
+
+    def on_resize(self) -> None:
+        self._update_header()  # the policy is cut to the header's width
 
     def on_line_list_highlighted(self, message: LineList.Highlighted) -> None:
         r = self.current_result
@@ -196,9 +246,12 @@ class ReplayScreen(Screen):
             self.detail.show((self.generation, r.index), lambda: build_tabs(r, color))
 
     def on_result_list_opened(self, message: ResultList.Opened) -> None:
-        self.action_detail()
+        if self.current_result is not None:
+            self.detail.focus_now()  # to scroll a long one; enter or esc comes back
 
     def on_detail_pane_back(self, message: DetailPane.Back) -> None:
+        if self.detail_full:  # the list is hidden: back to it means out of full screen
+            self.action_detail_full()
         focus_now(self.list)
 
     def _update_header(self) -> None:
@@ -216,6 +269,8 @@ class ReplayScreen(Screen):
                     changes_only=self.changes_only,
                     filter_expr=self.filter_expr,
                     left_out=left_out_text(self.left_out, self.left_out_hint),
+                    # Before the first layout it will span the screen (padding 0 1).
+                    width=(self.header.size.width or self.app.size.width) - 2,
                 )
             )
         )
@@ -226,17 +281,35 @@ class ReplayScreen(Screen):
 
     # --- actions ----------------------------------------------------------
 
-    def action_detail(self) -> None:
-        self.toggle_class("-detail")
-        self.detail.place_underline()
-
     def action_tab(self, tab: str) -> None:
-        self.add_class("-detail")
         self.detail.action_tab(tab)
         self.detail.place_underline()
 
+    def action_detail_full(self) -> None:
+        self.detail_full = not self.detail_full
+        self._size_detail()
+        if self.detail_full and self.focused is self.list:
+            self.detail.focus_now()
+        elif not self.detail_full and self.focused is not self.list:
+            focus_now(self.list)
+
+    def action_detail_size(self, step: int) -> None:
+        shares = self.DETAIL_SHARES
+        here = min(range(len(shares)), key=lambda i: abs(shares[i] - self.detail_share))
+        self.detail_full = False
+        self.detail_share = shares[max(0, min(len(shares) - 1, here + step))]
+        self._size_detail()
+
+    def _size_detail(self) -> None:
+        # A height set here outranks the stylesheet; full screen hides the list.
+        self.set_class(self.detail_full, "-detail-full")
+        self.detail.styles.height = "1fr" if self.detail_full else f"{self.detail_share}%"
+        self.detail.place_underline()
+
     def action_help(self) -> None:
-        keys = help_rows(bindings_of(ReplayScreen, ResultList), skip={"replay.interrupt"})
+        # The list's enter first: with esc, 1-5, z, + and - it is how the detail is read.
+        ordered = [*ResultList.BINDINGS, *bindings_of(ReplayScreen, ResultList)]
+        keys = help_rows(ordered, skip={"replay.interrupt"})
         pane = help_rows(bindings_of(DetailPane, DetailScroll))
         sections = [
             ("keys", keys),
@@ -262,8 +335,9 @@ class ReplayScreen(Screen):
             self.filter_expr = ""
             self._predicate = None
             self._refresh_list()
-        elif self.has_class("-detail"):
-            self.remove_class("-detail")
+        elif self.detail_full:
+            self.detail_full = False
+            self._size_detail()
         focus_now(self.list)
 
     @on(FilterBar.Done)
@@ -317,7 +391,7 @@ class ReplayScreen(Screen):
         if action in ("copy", "tab"):
             return self.current_result is not None
         if action == "clear":
-            return bool(self.filter_expr) or self.has_class("-detail")
+            return bool(self.filter_expr) or self.detail_full or self.focused is not self.list
         if action == "rerun":
             return not self.watch_targets
         return True

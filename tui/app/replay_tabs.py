@@ -32,8 +32,9 @@ from hooktui.tui.cli.format import (
     short_runtime,
 )
 from hooktui.tui.cli.replay_text import RULES_CHANGED, effect_raw
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 
 # The same tabs, titled as in watch: one detail pane.
@@ -85,71 +86,103 @@ def result_cell(r: Result) -> Text:
     return text
 
 
-def _verdict_block(title: str, verdict: Verdict | None, color: bool = True) -> Text:
-    text = Text()
-    text.append(f"{title}\n", style="bold underline")
+# Why a direction matters, in the words of the help notes.
+DIRECTION_WHY = {
+    LOOSENED: "stopped before, let through now",
+    TIGHTENED: "let through before, stopped now",
+}
+
+
+def _grid() -> Table:
+    # As watch's summary: a label column, and values that wrap inside their own column.
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(overflow="fold")
+    return grid
+
+
+def _verdict_rows(grid: Table, label: str, verdict: Verdict | None, color: bool) -> None:
+    """One verdict: its decision and reason on one row, what else it says under it."""
     if verdict is None:
-        text.append("not run\n", style="grey50")
-        return text
-    text.append("decision  ")
+        grid.add_row(label, Text("not run", style="grey50"))
+        return
     # As the list shows it: without colour (NO_COLOR) a mark says it, not a dim red.
-    label, style = decision_cell(verdict.decision, verdict.effect, color=color)
-    text.append(label, style=style or "")
-    text.append("\n")
+    label_text, style = decision_cell(
+        verdict.decision, verdict.effect, verdict.failure, color=color
+    )
+    value = Text(label_text, style=style or "")
     if verdict.reason:
-        text.append(f"reason    {_field(verdict.reason)}\n")
+        value.append(f'  "{_field(verdict.reason)}"')  # quoted, as `--format text` does
+    grid.add_row(label, value)
     if verdict.context:
-        text.append(f"context   {_field(verdict.context)}\n")
+        grid.add_row("", Text(f"context  {_field(verdict.context)}"))
     if verdict.decision == "failure":
         effect = short(verdict.effect or "?")
-        text.append(f"failure   {short(verdict.failure)} (the runtime {effect})\n")
+        grid.add_row("", Text(f"failed   {short(verdict.failure)} (the runtime {effect})"))
         if verdict.failure_detail:
-            text.append(f"why       {_field(verdict.failure_detail)}\n")
+            grid.add_row("", Text(f"why      {_field(verdict.failure_detail)}"))
+
+
+def _result_value(r: Result) -> Text:
+    text = Text(r.cls.replace("_", " "), style=CLASS_LOOK.get(r.cls, ("", ""))[1])
+    if r.direction:
+        text.append("  ")
+        text.append(*DIRECTION_LOOK[r.direction])
+        text.append(f": {DIRECTION_WHY[r.direction]}", style="grey62")
+    if r.flaky:
+        text.append("  flaky", style="bold magenta")
     return text
 
 
-def summary_text(r: Result, color: bool = True) -> Text:
+def summary_text(r: Result, color: bool = True) -> RenderableType:
+    """What changed and why, first: before and after, then what was run and on what.
+
+    The first rows fit a short pane (80x24): the call, the result, both verdicts.
+    """
     rec = r.record
-    text = Text()
     # Every field from the record is made safe for the terminal (one sanitizer).
-    text.append(short(rec.tool_name or rec.native_event or rec.event), style="bold")
+    title = Text(short(rec.summary, FIELD_LIMIT) if rec.summary else "", style="bold")
     where = short(f"{short_runtime(rec.runtime)} {short_event(rec.event)}")
-    text.append(f"  {where}  line {r.line}\n")
-    if rec.summary:
-        text.append(f"{short(rec.summary, FIELD_LIMIT)}\n")
-    text.append("result    ")
-    text.append(r.cls.replace("_", " "), style=CLASS_LOOK.get(r.cls, ("", ""))[1])
-    if r.direction:
-        text.append(" ")
-        text.append(*DIRECTION_LOOK[r.direction])
-    if r.flaky:
-        text.append(" flaky", style="bold magenta")
-    text.append("\n")
+    tool = short(rec.tool_name or rec.native_event or rec.event)
+    title.append(f"{'  ' if rec.summary else ''}{tool} · {where} · line {r.line}", style="grey62")
+    grid = _grid()
+    grid.add_row("result", _result_value(r))
     if r.cls == SKIPPED:
-        text.append(f"skipped   {_field(r.skip_reason)}\n", style="italic")
-        text.append("\n")
-        text.append_text(_verdict_block("recorded", r.before, color))
-        return text
-    if r.argv:
-        text.append(f"ran       {short(shlex.join(r.argv), FIELD_LIMIT)}\n", style="grey62")
-    text.append("\n")
+        grid.add_row("skipped", Text(_field(r.skip_reason), style="italic"))
+        _verdict_rows(grid, "before", r.before, color)
+        return Group(title, grid)
     if r.rules_changed:
         # The runtime's rules changed: the recorded answer reads differently today,
         # and the replay is compared with today's reading, not with what was written.
-        text.append_text(_verdict_block("recorded", r.recorded, color))
-        text.append("\n")
-        text.append(f"{RULES_CHANGED}: ", style="bold yellow")
-        text.append("the recorded answer, read by today's rules\n", style="yellow")
-        text.append_text(_verdict_block("today", r.before, color))
-    else:
-        text.append_text(_verdict_block("recorded", r.before, color))
-    text.append("\n")
-    text.append_text(_verdict_block("replayed", r.after, color))
+        _verdict_rows(grid, "recorded", r.recorded, color)
+        grid.add_row(
+            "",
+            Text.assemble(
+                (f"{RULES_MARK}{RULES_CHANGED}: ", "bold yellow"),
+                ("before is today's reading of it", "yellow"),
+            ),
+        )
+    _verdict_rows(grid, "before", r.before, color)
+    _verdict_rows(grid, "after", r.after, color)
     if r.flaky:
-        text.append("\nruns      ", style="bold magenta")
-        text.append(short(", ".join(v.decision for v in r.runs)) + "\n")
-    text.append_text(effects_block(r))
-    return text
+        grid.add_row("runs", Text(short(", ".join(v.decision for v in r.runs)), "bold magenta"))
+    for note in r.notes:
+        grid.add_row("note", Text(_field(note), style="yellow"))
+    parts: list[RenderableType] = [title, grid]
+    effects = effects_block(r)
+    if effects:
+        parts.append(effects)
+    request = rec.tool_input if rec.tool_input is not None else rec.prompt
+    if request is not None:
+        # The call the hook judged, as its runtime read it (tab 2 has the whole request).
+        body = request if isinstance(request, str) else pretty_json(request)
+        parts += [Text("\ninput", style="bold underline"), Text(_field(body))]
+    if r.argv:
+        # Last: how the policy was run (the header cuts a long one to one row).
+        ran = Text("\nran  ", style="bold")
+        ran.append(short(shlex.join(r.argv), FIELD_LIMIT), style="grey62")
+        parts.append(ran)
+    return Group(*parts)
 
 
 def effects_block(r: Result) -> Text:

@@ -21,7 +21,13 @@ class ResultList(LineList):
     """Results in session order (keyed by their index); the screen fills `results`."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Detail", tooltip="detail pane on/off", id="replay.detail"),
+        Binding(
+            "enter",
+            "open",
+            "Detail",
+            tooltip="into the detail pane, to scroll it (enter or esc goes back)",
+            id="replay.detail",
+        ),
     ]
 
     class Opened(Message):
