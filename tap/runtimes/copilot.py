@@ -334,23 +334,23 @@ class Copilot(Runtime):
             return (json_line(ctx) if ctx else b""), b"", 0
         raise cannot(self.name, verdict, native)
 
-    # Its http hooks: copilot_http.py (loaded only by the http hook command and install).
-    def http_answer(
-        self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
-    ) -> tuple[bytes, bytes, int]:
-        from hooktui.tap.runtimes import copilot_http
-
-        return copilot_http.answer(status, body, error, content_type, request)
+    def http_answer(self, status, body, error, content_type="", request=b""):
+        return _http().answer(status, body, error, content_type, request)
 
     def http_check(self, spec: Any, environ: Any, request=b"") -> tuple[bytes, bytes, int] | None:
-        from hooktui.tap.runtimes import copilot_http
+        return _http().check(spec, environ, request)
 
-        return copilot_http.check(spec, environ, request)
+    def http_post(self, spec: Any, body: bytes, environ: Any):
+        return _http().post(spec, body, environ)
 
     def http_problem(self, handler: dict) -> str:
-        from hooktui.tap.runtimes import copilot_http
+        return _http().problem(handler)
 
-        return copilot_http.problem(handler)
+
+def _http():
+    from hooktui.tap.runtimes import copilot_http  # only the http hook command and install
+
+    return copilot_http
 
 
 def _post(obj: dict) -> Verdict:
