@@ -395,3 +395,48 @@ def test_claude_codes_http_hook_run_by_copilot_posts_and_reads_as_copilot(server
     skipped = subprocess.run(to_argv(claude, sys.executable), input=request, env=env,
                              capture_output=True, timeout=30)  # fmt: skip
     assert (skipped.returncode, skipped.stdout) == (0, b"") and len(posts(log)) == before
+
+
+# ------------------------------------------------------------------ preMcpToolCall
+
+MCP_REQUEST = json.dumps(
+    {
+        "sessionId": "s",
+        "timestamp": 1,
+        "cwd": "/w",
+        "toolCallId": "c1",
+        "serverName": "srv",
+        "toolName": "echo",
+        "arguments": {"text": "hi"},
+    }
+).encode()  # as 1.0.102 sends it (ORACLE.md)
+
+
+def test_pre_mcp_tool_call_is_told_and_never_blocks():
+    """Its payload names no event: `serverName` tells it. Copilot ignores a deny there
+    and an error fails open (measured), so the record says so."""
+    from hooktui.tap.canonical import Outcome
+    from hooktui.tap.runtimes import get_adapter
+
+    copilot = get_adapter("copilot")
+    call = copilot.parse(json.loads(MCP_REQUEST))
+    assert (call.native_event, call.event) == ("preMcpToolCall", "other")
+    assert (call.tool_name, call.tool_input) == ("echo", {"text": "hi"})
+    deny = copilot.judge(call, Outcome(exit_code=0, stdout=json.dumps(DENY).encode()))
+    assert deny.decision == "allow"
+    error = copilot.judge(call, Outcome(exit_code=1))
+    assert (error.decision, error.effect) == ("failure", "proceeds")
+    assert copilot.fails_closed(call) is False
+
+
+def test_a_pre_mcp_tool_call_http_hook_posts_and_answers_its_reply(server):
+    """An authorization event for the plain-http gate (skipped unless localhost is
+    allowed); posted, its reply is the answer as it came (`metaToUse`)."""
+    port, log = server
+    hook = spec(port, "/deny", "preMcpToolCall")
+    before = len(posts(log))
+    skipped = run_spec(hook, MCP_REQUEST, {})
+    assert (skipped.returncode, skipped.stdout) == (0, b"") and len(posts(log)) == before
+    posted = run_spec(hook, MCP_REQUEST, LOCAL)
+    assert posted.returncode == 0 and json.loads(posted.stdout) == DENY
+    assert posts(log)[-1]["body"] == MCP_REQUEST.decode()
