@@ -51,6 +51,12 @@ with COPILOT_HOOK_ALLOW_LOCALHOST=1). Their addresses are the system
 resolver's: where `foo.localhost` resolves to 127.0.0.1 it is blocked, or lifted
 by COPILOT_HOOK_ALLOW_LOCALHOST=1 at an event without the gate; `localhost.`
 does not resolve through /etc/hosts (a lookup error).
+
+preMcpToolCall (1.0.102 fires it before each MCP tool call, after preToolUse):
+the body is `{sessionId, timestamp, cwd, toolCallId, serverName, toolName (the
+server's own), arguments}`; the answer's `metaToUse` (an object, or null) becomes
+the MCP request's `_meta` (Copilot's progressToken kept), anything else there is
+ignored (logged), a deny is not read, and an error fails open: it never blocks.
 """
 
 from __future__ import annotations
