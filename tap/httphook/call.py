@@ -118,7 +118,8 @@ def main(args: list[str]) -> int:
     if early is not None:
         out, err, code = early
     else:
-        status, body, error, kind = post(spec, request, os.environ)
+        made = runtime.http_post(spec, request, os.environ)
+        status, body, error, kind = made or post(spec, request, os.environ)
         out, err, code = runtime.http_answer(status, body, error, kind, request)
     sys.stdout.buffer.write(out)
     sys.stderr.buffer.write(err)

@@ -25,9 +25,8 @@ the runtime wins over PROTOCOLS.md where they differ):
   `additionalContext` is appended; `decision: block` + reason replaces the result
   with `Tool result blocked: <reason>`. Non-zero exits are ignored there.
 - agentStop/subagentStop `decision: block` + reason; permissionRequest flat
-  `behavior` allow|deny + `message` (not pinned here).
-- `http` hooks: copilot_http.py (a 2xx JSON object is the answer; anything else
-  fails as a command's exit 1 would, or is no answer).
+  `behavior` allow|deny + `message` (not pinned here). preMcpToolCall cannot block.
+- `http` hooks, and what preMcpToolCall sends and reads: copilot_http.py.
 """
 
 from __future__ import annotations
@@ -68,6 +67,7 @@ CAMEL_EVENTS = {
     "notification": "notification",
     "errorOccurred": "other",
     "preCompact": "other",
+    "preMcpToolCall": "other",  # an MCP call's `_meta` (copilot_http.py); it cannot block
 }
 # The Claude Code names Copilot fires from `.claude/settings.json` (seen: 12).
 CLAUDE_EVENTS = {
@@ -99,8 +99,8 @@ HTTP_VARS = r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_
 def camel_event(r: dict) -> str:
     """The event of a camelCase request, told by its keys (the payload names none)."""
     named = r.get("hookName") or r.get("hook_event_name")
-    if isinstance(named, str):
-        return named
+    if isinstance(named, str) or "serverName" in r:  # an MCP call's toolName: its server's
+        return named if isinstance(named, str) else "preMcpToolCall"
     if "toolResult" in r:
         return "postToolUse"
     if "toolName" in r:
@@ -188,7 +188,7 @@ class Copilot(Runtime):
         elif isinstance(result, dict) and isinstance(result.get("resultType"), str):
             is_error = result["resultType"] != "success"
         prompt = r.get("prompt", r.get("initialPrompt"))
-        args = r.get("toolArgs", r.get("toolInput"))
+        args = r.get("toolArgs", r.get("toolInput", r.get("arguments")))
         return Call(
             runtime=self.name,
             event=self.event_of(native),
@@ -334,23 +334,23 @@ class Copilot(Runtime):
             return (json_line(ctx) if ctx else b""), b"", 0
         raise cannot(self.name, verdict, native)
 
-    # Its http hooks: copilot_http.py (loaded only by the http hook command and install).
-    def http_answer(
-        self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
-    ) -> tuple[bytes, bytes, int]:
-        from hooktui.tap.runtimes import copilot_http
-
-        return copilot_http.answer(status, body, error, content_type, request)
+    def http_answer(self, status, body, error, content_type="", request=b""):
+        return _http().answer(status, body, error, content_type, request)
 
     def http_check(self, spec: Any, environ: Any, request=b"") -> tuple[bytes, bytes, int] | None:
-        from hooktui.tap.runtimes import copilot_http
+        return _http().check(spec, environ, request)
 
-        return copilot_http.check(spec, environ, request)
+    def http_post(self, spec: Any, body: bytes, environ: Any):
+        return _http().post(spec, body, environ)
 
     def http_problem(self, handler: dict) -> str:
-        from hooktui.tap.runtimes import copilot_http
+        return _http().problem(handler)
 
-        return copilot_http.problem(handler)
+
+def _http():
+    from hooktui.tap.runtimes import copilot_http  # only the http hook command and install
+
+    return copilot_http
 
 
 def _post(obj: dict) -> Verdict:

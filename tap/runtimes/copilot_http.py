@@ -9,16 +9,27 @@ Loading (the hook is skipped, with a logged error, when it fails; nothing is pos
 - plain http: with `allowedEnvVars` unless localhost and `COPILOT_HOOK_ALLOW_LOCALHOST=1`.
   Only the value `1` counts (`true`, `yes`, ` 1`, `2` do not).
 
-The POST (per call): the host's addresses must not be blocked (below), else an
-error; body = the request a command hook reads on stdin (the camelCase dialect);
-`Content-Type: application/json` whatever the hook says; the hook's other headers
-as written (Host, Accept, User-Agent too), their values interpolating `$NAME`,
+The POST (per call), made here with http.client as Copilot's hook runner makes
+it (urllib would add its own headers and follow the environment's proxies): the
+host's addresses must not be blocked (below), else an error; body = the request
+a command hook reads on stdin (the camelCase dialect). Headers, names lower
+case, in this order: the hook's as written (Host, Accept, User-Agent,
+Content-Length too; Content-Type aside), their values interpolating `$NAME`,
 `${NAME}` and `${NAME:-...}` (the name's value: the default is never used) of
 `allowedEnvVars` only (case-sensitive; any other name, or an unset one, is
-empty); a value holding a control character (tab aside) fails the request, and
-non-ASCII goes out as UTF-8. The URL is not interpolated. No redirect is
-followed. Timeout: `timeoutSec` seconds, else 30 s; a timeout fails open, as a
-command's does (the runtime stops this command at the same timeout).
+empty), non-ASCII as UTF-8; then `content-type: application/json` whatever the
+hook says, and unless the hook gave them `user-agent: copilot/<version>
+(<platform> <its Node>) term/<$TERM_PROGRAM, else unknown>`, `accept: */*`,
+`accept-encoding` (Copilot's `zstd,gzip,deflate,br` less the codings this Python
+cannot decode: br, and zstd before 3.14), `host` (lower case, a numeric IPv4
+host as its address, the port unless the scheme's default) and
+`content-length`. A value holding a control character (tab aside) fails the
+request. The URL is not interpolated. No proxy (HTTP_PROXY is not used), no
+redirect followed. Timeout: `timeoutSec` seconds, else 30 s; a timeout fails
+open, as a command's does (the runtime stops this command at the same timeout).
+A reply whose Content-Encoding is exactly `gzip`, `deflate` (zlib) or `zstd` is
+decoded (an undecodable one is an error); any other coding (`GZIP`, `x-gzip`,
+`gzip, gzip`, `identity`) is read as it came.
 
 Blocked addresses (literal, or any address the name resolves to): 0.0.0.0/8,
 10/8, 100.64/10, 127/8, 169.254/16, 172.16/12, 192.168/16, 198.18/15, ::1,
@@ -31,16 +42,34 @@ is an error: preToolUse fails closed ("hook errored"), elsewhere it is ignored,
 exactly as a command's exit 1. A 2xx body, whatever its Content-Type, is read
 as JSON (a BOM and surrounding whitespace ignored): an object is the answer, as
 a command's stdout would be; anything else (empty, text, an array, broken JSON,
-a progress line before the answer) is no answer.
+a progress line before the answer) is no answer. Bytes that are not UTF-8 read
+as U+FFFD, whatever the Content-Type or its charset.
+
+Localhost, for the load-time gates: `localhost` (any case), 127.0.0.0/8 and
+`::1` only: not `localhost.` nor `foo.localhost` (skipped when loading, even
+with COPILOT_HOOK_ALLOW_LOCALHOST=1). Their addresses are the system
+resolver's: where `foo.localhost` resolves to 127.0.0.1 it is blocked, or lifted
+by COPILOT_HOOK_ALLOW_LOCALHOST=1 at an event without the gate; `localhost.`
+does not resolve through /etc/hosts (a lookup error).
+
+preMcpToolCall (1.0.102 fires it before each MCP tool call, after preToolUse):
+the body is `{sessionId, timestamp, cwd, toolCallId, serverName, toolName (the
+server's own), arguments}`; the answer's `metaToUse` (an object, or null) becomes
+the MCP request's `_meta` (Copilot's progressToken kept), anything else there is
+ignored (logged), a deny is not read, and an error fails open: it never blocks.
 """
 
 from __future__ import annotations
 
+import gzip
+import http.client
 import ipaddress
 import json
 import re
 import socket
+import sys
 import urllib.parse
+import zlib
 
 from hooktui.tap.runtimes.copilot import HTTP_VARS, read_stdout
 
@@ -121,7 +150,7 @@ def _is_localhost(host: str) -> bool:
 def refusal(url: str, environ) -> str:
     """Why Copilot refuses to post to this URL ("" when it posts)."""
     try:
-        host = (urllib.parse.urlsplit(url).hostname or "").rstrip(".") or ""
+        host = urllib.parse.urlsplit(url).hostname or ""  # `localhost.` is not `localhost`
     except ValueError:
         return f"HTTP hook fetch failed: POST {url}"
     allow = environ.get(_ALLOW_LOCALHOST) == "1"
@@ -147,9 +176,7 @@ def skipped(spec, environ) -> str:
     parts = urllib.parse.urlsplit(spec.url)
     if parts.scheme.lower() != "http":
         return ""
-    local = _is_localhost((parts.hostname or "").rstrip(".")) and (
-        environ.get(_ALLOW_LOCALHOST) == "1"
-    )
+    local = _is_localhost(parts.hostname or "") and (environ.get(_ALLOW_LOCALHOST) == "1")
     if spec.event in _AUTH_EVENTS and not (local or environ.get(_ALLOW_HTTP_AUTH) == "1"):
         return (
             "Authorization-affecting HTTP hooks (preToolUse, preMcpToolCall, "
@@ -164,15 +191,17 @@ def skipped(spec, environ) -> str:
     return ""
 
 
-def _bad_header(spec, environ) -> str:
-    allowed = set(spec.allow_env)
-
+def _interpolate(value: str, spec, environ) -> str:
     def one(m: re.Match) -> str:
         name = m.group(1) or m.group(2)
-        return environ.get(name, "") if name in allowed else ""
+        return environ.get(name, "") if name in spec.allow_env else ""
 
+    return re.sub(HTTP_VARS, one, value)
+
+
+def _bad_header(spec, environ) -> str:
     for name, value in spec.headers:
-        if _CONTROL.search(re.sub(HTTP_VARS, one, value)):
+        if _CONTROL.search(_interpolate(value, spec, environ)):
             return f"HTTP hook fetch failed: POST {spec.url} (the value of {name} is invalid)"
     return ""
 
@@ -245,3 +274,109 @@ def answer(
     if read_stdout(text.encode()) == ("json", value):
         return text.encode(), b"", 0
     return json.dumps(value, indent=1).encode(), b"", 0
+
+
+# ------------------------------------------------------------------------- the POST
+
+# The Node inside each Copilot binary measured (its User-Agent names it); a later
+# version is taken to carry the latest one known.
+_NODE = {"1.0.102": "v24.20.0"}
+_LATEST = "1.0.102"
+
+
+def _zstd():
+    try:
+        from compression import zstd  # Python 3.14+
+    except ImportError:
+        return None
+    return zstd.decompress
+
+
+# The codings Copilot decodes, which this Python can too, in the order it offers them.
+_DECODERS = {"zstd": _zstd(), "gzip": gzip.decompress, "deflate": zlib.decompress}
+_DECODERS = {name: f for name, f in _DECODERS.items() if f is not None}
+ACCEPT_ENCODING = ",".join(c for c in ("zstd", "gzip", "deflate", "br") if c in _DECODERS)
+
+
+def user_agent(environ) -> str:
+    version = environ.get("COPILOT_CLI_BINARY_VERSION") or _LATEST
+    node = _NODE.get(version, _NODE[_LATEST])
+    return (
+        f"copilot/{version} ({sys.platform} {node}) term/{environ.get('TERM_PROGRAM', 'unknown')}"
+    )
+
+
+def _host(parts: urllib.parse.SplitResult) -> tuple[str, str]:
+    """(where to connect, the Host header) as Copilot's URL parser reads the host."""
+    host = parts.hostname or ""
+    ip = _address(host)
+    name = str(ip) if ip is not None else host
+    default = 443 if parts.scheme.lower() == "https" else 80
+    shown = f"[{name}]" if ":" in name else name
+    if parts.port is not None and parts.port != default:
+        shown += f":{parts.port}"
+    return name, shown
+
+
+def request_headers(spec, environ, length: int) -> list[tuple[str, bytes]]:
+    """The POST's headers, in Copilot's order and case."""
+    parts = urllib.parse.urlsplit(spec.url)
+    out: dict[str, bytes] = {}
+    for name, value in spec.headers:
+        key = name.strip().lower()
+        if key != "content-type":  # Copilot's own, always
+            out[key] = _interpolate(value, spec, environ).encode("utf-8")
+    out["content-type"] = b"application/json"
+    defaults = (
+        ("user-agent", user_agent(environ)),
+        ("accept", "*/*"),
+        ("accept-encoding", ACCEPT_ENCODING),
+        ("host", _host(parts)[1]),
+        ("content-length", str(length)),
+    )
+    for key, value in defaults:
+        out.setdefault(key, value.encode("utf-8"))
+    return list(out.items())
+
+
+def _decoded(reply: http.client.HTTPResponse, data: bytes, url: str) -> tuple[bytes, str]:
+    """(the body as Copilot reads it, an error): only an exact coding name decodes."""
+    coding = reply.getheader("Content-Encoding") or ""
+    if not data or coding not in (*_DECODERS, "br", "zstd"):
+        return data, ""
+    if coding not in _DECODERS:  # never offered; Copilot would decode it
+        return b"", f"HTTP hook fetch failed: POST {url} ({coding} body: not decodable here)"
+    try:
+        return _DECODERS[coding](data), ""
+    except Exception:  # noqa: BLE001 (each decoder has its own error)
+        return b"", f"HTTP hook fetch failed: POST {url} (its {coding} body does not decode)"
+
+
+def post(spec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
+    """(status, body, error, content type), status None when no reply came: the POST
+    Copilot makes (check() has refused what it would not post)."""
+    url = spec.url
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host, _shown = _host(parts)
+        https = parts.scheme.lower() == "https"
+        conn = (http.client.HTTPSConnection if https else http.client.HTTPConnection)(
+            host, parts.port
+        )
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        conn.putrequest("POST", target, skip_host=True, skip_accept_encoding=True)
+        for name, value in request_headers(spec, environ, len(body)):
+            conn.putheader(name, value)
+        conn.endheaders(body)
+        reply = conn.getresponse()
+        data = reply.read()
+        conn.close()
+    except (OSError, http.client.HTTPException, ValueError) as exc:
+        return None, b"", str(exc) or type(exc).__name__, ""
+    data, error = _decoded(reply, data, url)
+    if error:
+        return None, b"", error, ""
+    kind_of = reply.getheader("Content-Type", "")
+    if not 200 <= reply.status < 300:
+        return reply.status, data, f"HTTP {reply.status} from {url}", kind_of
+    return reply.status, data, "", kind_of

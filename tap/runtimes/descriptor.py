@@ -341,6 +341,14 @@ class Runtime(Facts):
         have one."""
         raise NotImplementedError
 
+    def http_post(
+        self, spec: Any, body: bytes, environ: Mapping[str, str]
+    ) -> tuple[int | None, bytes, str, str] | None:
+        """The POST made this runtime's own way, when the generic one (urllib) would not
+        send what it sends: (status, body, error, content type), as `post` in
+        httphook/call.py returns; None to use the generic one."""
+        return None
+
     def http_refusal(self, url: str) -> str:
         """Why the runtime would not post to this URL at all ("" when it would)."""
         return ""

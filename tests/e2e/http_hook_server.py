@@ -5,7 +5,8 @@ Runs inside the run's loopback-only namespace (netns_run.py starts it as the
 logged (method, path, headers, body) to the spec's `log`; the answer for a path
 is the spec's `answers[path]`: `{"status": 200, "body": "...", "type": "..."}`
 (type: the Content-Type, application/json unless given; `"type": null` sends
-none), or `{"by_tag": {tag: answer}}`, picked by the batch tag (`-t3`) the
+none; `hex`: the body's bytes in hex, in place of `body`; `headers`: more [name,
+value] pairs), or `{"by_tag": {tag: answer}}`, picked by the batch tag (`-t3`) the
 request's body holds. An answer may also `sleep` (seconds before replying),
 `drop` (close the connection without a reply) or redirect (`location`).
 Stdlib only.
@@ -59,11 +60,14 @@ def serve(spec: dict) -> ThreadingHTTPServer:
             if answer.get("drop"):
                 self.close_connection = True
                 return  # no status line at all: the client sees the connection close
-            payload = answer.get("body", "").encode()
+            payload = bytes.fromhex(answer["hex"]) if "hex" in answer else None
+            payload = answer.get("body", "").encode() if payload is None else payload
             self.send_response(answer.get("status", 200))
             kind = answer.get("type", "application/json")
             if kind is not None:
                 self.send_header("Content-Type", kind)
+            for name, value in answer.get("headers", ()):
+                self.send_header(name, value)
             if answer.get("location"):
                 self.send_header("Location", answer["location"])
             self.send_header("Content-Length", str(len(payload)))

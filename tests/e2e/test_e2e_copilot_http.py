@@ -17,10 +17,14 @@ would fail closed).
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 import sys
+import zlib
 
 import pytest
+from hooktui.tap.runtimes.copilot_http import ACCEPT_ENCODING
 
 from tests.conftest import wait_for_records
 from tests.e2e.batch import _result, tag_of, tagged
@@ -42,6 +46,19 @@ def _deny(reason: str) -> dict:
     return {"permissionDecision": "deny", "permissionDecisionReason": reason}
 
 
+def _bytes(body: bytes, **more) -> dict:
+    """A reply of these exact bytes (not UTF-8, compressed)."""
+    return {"status": 200, "hex": body.hex(), **more}
+
+
+def _deny_bytes(reason: bytes) -> bytes:
+    return b'{"permissionDecision":"deny","permissionDecisionReason":"' + reason + b'"}'
+
+
+def _coded(coding: str, body: bytes) -> dict:
+    return _bytes(body, headers=[["Content-Encoding", coding]])
+
+
 REWRITE = {"command": REWRITTEN, "description": "leave a marker"}
 # name: (preToolUse reply, postToolUse reply, marker left, tool result holds, record says)
 CASES = {
@@ -56,6 +73,16 @@ CASES = {
     "post-context": (_json({}), _json({"additionalContext": "E2E-HCTX"}), "marker-original", "E2E-HCTX", "allow"),
     "post-modifiedResult": (_json({}), _json({"modifiedResult": {"resultType": "success", "textResultForLlm": "E2E-HREPL"}}), "marker-original", "E2E-HREPL", "allow"),
     "post-block": (_json({}), _json({"decision": "block", "reason": "E2E-HBLOCK"}), "marker-original", "Tool result blocked: E2E-HBLOCK", "allow"),
+    # Not UTF-8: read as U+FFFD, whatever the type or charset; garbage after the object: no answer.
+    "not-utf8": (_bytes(_deny_bytes(b"E2E-\xff-U8")), None, None, "Denied by preToolUse hook: E2E-\ufffd-U8", "deny"),
+    "not-utf8-latin1": (_bytes(_deny_bytes(b"E2E-caf\xe9"), type="text/plain; charset=iso-8859-1"), None, None, "Denied by preToolUse hook: E2E-caf\ufffd", "deny"),
+    "not-utf8-after": (_bytes(_deny_bytes(b"E2E-X") + b"\xff"), None, "marker-original", "original-ran", "allow"),
+    # Content-Encoding: exactly gzip / deflate (zlib) decoded; a body that does not decode
+    # is an error; another spelling is read as it came (here: not JSON, no answer).
+    "gzip": (_coded("gzip", gzip.compress(_deny_bytes(b"E2E-GZ"))), None, None, "Denied by preToolUse hook: E2E-GZ", "deny"),
+    "deflate": (_coded("deflate", zlib.compress(_deny_bytes(b"E2E-ZL"))), None, None, "Denied by preToolUse hook: E2E-ZL", "deny"),
+    "gzip-not-gzip": (_coded("gzip", _deny_bytes(b"E2E-NOTGZ")), None, None, "(hook errored)", "failure"),
+    "GZIP": (_coded("GZIP", gzip.compress(_deny_bytes(b"E2E-UPGZ"))), None, "marker-original", "original-ran", "allow"),
 }  # fmt: skip
 POST_RECORDS = {"post-context": "allow", "post-block": "deny", "post-modifiedResult": "replace"}
 TAGS = {name: f"t{i}" for i, name in enumerate(CASES, start=1)}
@@ -65,11 +92,21 @@ def _handler(path: str, **more) -> dict:
     return {"type": "http", "url": f"http://127.0.0.1:{PORT}{path}", "timeoutSec": 10, **more}
 
 
+# preToolUse hooks Copilot skips when loading (plain http, not localhost; nothing is
+# posted, the tool runs): another host; `localhost.` and `foo.localhost`, which are
+# not localhost to COPILOT_HOOK_ALLOW_LOCALHOST (neither resolves in this namespace).
+SKIPPED = {
+    "/skipped": f"http://198.51.100.7:{PORT}/skipped",
+    "/dot": f"http://localhost.:{PORT}/dot",
+    "/sub": f"http://foo.localhost:{PORT}/sub",
+}
+
+
 def _settings(sb: Sandbox) -> bytes:
     header = {"headers": {"X-Hook-User": "user $HOOK_USER"}, "allowedEnvVars": ["HOOK_USER"]}
-    skipped = {"type": "http", "url": f"http://198.51.100.7:{PORT}/skipped", "timeoutSec": 10}
+    skipped = [{"type": "http", "url": url, "timeoutSec": 10} for url in SKIPPED.values()]
     hooks = {
-        "preToolUse": [_handler("/pre", **header), skipped],
+        "preToolUse": [_handler("/pre", **header), *skipped],
         "postToolUse": [_handler("/post")],
     }
     path = DRIVER.settings_path(sb)
@@ -107,6 +144,7 @@ def _run(sb: Sandbox, name: str) -> dict:
             "markers": sorted(p.name.removesuffix(f"-{tag}") for p in sb.project.glob(f"*-{tag}")),
             "result": _result(DRIVER, run, f"call_e2e_{index}_0", tag),
             "posts": [_brief(p) for p in posts if tag_of(p["body"]) == tag],
+            "accept-encoding": _encodings([p for p in posts if tag_of(p["body"]) == tag]),
         }
     seen["_untagged"] = [p for p in posts if tag_of(p["body"]) is None]
     return seen
@@ -122,13 +160,21 @@ def _brief(post: dict) -> dict:
     body = json.loads(post["body"])
     for key in (*DRIVER.volatile, "session_id"):  # the Claude dialect's too
         body.pop(key, None)
+    # Every header, names as sent and in order, but Accept-Encoding's value: the tap
+    # offers only the codings it can decode (_encodings).
     return {
         "method": post["method"],
         "path": post["path"],
+        "headers": [(k, v) for k, v in post["headers"].items() if k != "accept-encoding"],
+        "names": list(post["headers"]),
         "content-type": headers.get("content-type"),
         "x-hook-user": headers.get("x-hook-user"),
         "body": body,
     }
+
+
+def _encodings(posts: list[dict]) -> set[str | None]:
+    return {p["headers"].get("accept-encoding") for p in posts}
 
 
 @pytest.fixture(scope="module")
@@ -143,13 +189,13 @@ def runs(tmp_path_factory) -> tuple[dict, dict, list[dict], bytes, Sandbox]:
         "install", "copilot", "--stream", str(sb.stream), cwd=sb.project,
         env={"HOME": str(sb.home)},
     )  # fmt: skip
-    assert installed.returncode == 0 and "wrapped 3" in installed.stdout, installed.stdout
+    assert installed.returncode == 0 and "wrapped 5" in installed.stdout, installed.stdout
     assert "not wrapped" not in installed.stdout + installed.stderr
     tapped = _run(sb, "tapped")
     calls = sum(len(s["posts"]) for k, s in tapped.items() if k != "_untagged")
-    # The skipped hook, wrapped, runs (and posts nothing) after /pre let the call on:
+    # The skipped hooks, wrapped, run (and post nothing) after /pre let the call on:
     # Copilot runs a call's preToolUse hooks in turn and stops at a deny or an error.
-    calls += sum(1 for case in CASES.values() if case[2])
+    calls += len(SKIPPED) * sum(1 for case in CASES.values() if case[2])
     records = wait_for_records(sb.stream, calls)
     restored = hooktui("uninstall", "copilot", cwd=sb.project, env={"HOME": str(sb.home)})
     assert restored.returncode == 0, restored.stderr
@@ -171,8 +217,12 @@ def test_copilot_http_hook_same_bare_and_installed(runs, case: str) -> None:
     for post in bare[case]["posts"]:
         assert post["method"] == "POST" and post["content-type"] == "application/json"
         assert post["body"]["toolName"] == "bash" and "hookName" not in post["body"]
+        assert dict(post["headers"])["user-agent"].startswith("copilot/1.0.102 (linux v")
+    assert bare[case]["accept-encoding"] == {"zstd,gzip,deflate,br"}
+    assert tapped[case]["accept-encoding"] == {ACCEPT_ENCODING}
     assert bare[case]["posts"][0]["x-hook-user"] == "user ada"
-    assert bare["_untagged"] == tapped["_untagged"] == []  # nothing reached /skipped
+    assert bare[case]["posts"][0]["names"][:2] == ["x-hook-user", "content-type"]
+    assert bare["_untagged"] == tapped["_untagged"] == []  # nothing reached a skipped hook
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -181,9 +231,9 @@ def test_copilot_http_hook_record_agrees(runs, case: str) -> None:
     tag = TAGS[case]
     mine = [r for r in records if tag_of(json.dumps(r.get("request"))) == tag]
     pre = [r for r in mine if "/pre" in " ".join(r["hook"]["argv"])]
-    skipped = [r for r in mine if "/skipped" in " ".join(r["hook"]["argv"])]
+    skipped = [r for r in mine if any(u in " ".join(r["hook"]["argv"]) for u in SKIPPED.values())]
     post = [r for r in mine if "/post" in " ".join(r["hook"]["argv"])]
-    assert len(pre) == 1 and len(skipped) == (1 if CASES[case][2] else 0), mine
+    assert len(pre) == 1 and len(skipped) == (len(SKIPPED) if CASES[case][2] else 0), mine
     assert all(r["runtime"] == "copilot" for r in mine)
     assert pre[0]["native_event"] == "preToolUse" and pre[0]["decision"] == CASES[case][4], pre
     if pre[0]["decision"] == "failure":  # Copilot denied the call: the record says it blocks
@@ -284,3 +334,116 @@ def test_copilot_runs_claude_http_hooks_alike_bare_and_installed(claude_runs, ca
     assert bare[case]["posts"][0]["body"]["hook_event_name"] == "PreToolUse"
     (record,) = [r for r in records if tag_of(json.dumps(r.get("request"))) == CLAUDE_TAGS[case]]
     assert record["runtime"] == "copilot" and record["decision"] == verdict, record
+
+
+# --- preMcpToolCall (1.0.102 has it): an MCP call's `_meta`, posted, never a block -------
+# A stdio MCP server (below) echoes each call's arguments and `_meta` back to the
+# model: what the hook's `metaToUse` did is in the tool result. Copilot fires
+# preToolUse (`e2emcp-echo`) first, then preMcpToolCall with the server's own names.
+MCP_SERVER = r"""
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg.get("id") is None:
+        continue
+    method, result = msg.get("method"), {}
+    if method == "initialize":
+        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities":
+                  {"tools": {}}, "serverInfo": {"name": "e2emcp", "version": "1"}}
+    elif method == "tools/list":
+        schema = {"type": "object", "properties": {"text": {"type": "string"}}}
+        result = {"tools": [{"name": "echo", "description": "echo", "inputSchema": schema}]}
+    elif method == "tools/call":
+        p = msg["params"]
+        text = f"echo:{p['arguments']['text']} meta:{json.dumps(p.get('_meta'), sort_keys=True)}"
+        result = {"content": [{"type": "text", "text": text}]}
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+"""
+# name: (preMcpToolCall reply, the `_meta` the server got, record says)
+MCP_CASES = {
+    "meta": (_json({"metaToUse": {"e2e": "E2E-META"}}), {"e2e": "E2E-META", "progressToken": "N"}, "allow"),
+    "meta-null": (_json({"metaToUse": None}), {"progressToken": "N"}, "allow"),
+    "meta-progress": (_json({"metaToUse": {"progressToken": "E2E-TOKEN"}}), {"progressToken": "N"}, "allow"),
+    "meta-string": (_json({"metaToUse": "text"}), {"progressToken": "N"}, "allow"),  # invalid: ignored
+    "deny-ignored": (_json(_deny("E2E-MDENY")), {"progressToken": "N"}, "deny-ignored"),
+    "status-500": (_json({"metaToUse": {"e2e": "x"}}, 500), {"progressToken": "N"}, "failure"),  # fails open
+    "no-reply": ({"drop": True}, {"progressToken": "N"}, "failure"),
+}  # fmt: skip
+MCP_TAGS = {name: f"t{i}" for i, name in enumerate(MCP_CASES, start=1)}
+
+
+def _mcp_run(sb: Sandbox, name: str) -> tuple[dict, list[dict]]:
+    log = sb.root / f"mcp-{name}.http.jsonl"
+    spec = sb.root / f"mcp-{name}.http.json"
+    answers = {"/pmcp": {"by_tag": {MCP_TAGS[c]: v[0] for c, v in MCP_CASES.items()}}}
+    spec.write_text(json.dumps({"port": PORT, "log": str(log), "answers": answers}))
+    (sb.root / "mcp_server.py").write_text(MCP_SERVER)
+    server = {"type": "local", "command": sys.executable, "args": [str(sb.root / "mcp_server.py")]}
+    config = sb.root / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"e2emcp": {**server, "tools": ["*"]}}}))
+    steps = [
+        {"text": f"case {tag}", "calls": [{"name": "e2emcp-echo", "input": {"text": f"marker-original-{tag}"}}]}
+        for tag in MCP_TAGS.values()
+    ]  # fmt: skip
+    argv = [*DRIVER.argv(sb), "--additional-mcp-config", f"@{config}"]
+    hook = [sys.executable, str(HERE / "http_hook_server.py"), str(spec), "--"]
+    run = sb.run(f"mcp-{name}", "copilot", [*hook, *argv], DRIVER.env(sb) | ENV, {"steps": steps})
+    assert run.exit_code == 0, run.describe()
+    posts = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
+    seen = {}
+    for index, (case, tag) in enumerate(MCP_TAGS.items(), start=1):
+        result = _result(DRIVER, run, f"call_e2e_{index}_0", tag) or {}
+        # Copilot's own progressToken counts its MCP requests (one more, some runs)
+        content = re.sub(r'"progressToken": \d+', '"progressToken": "N"', result["content"])
+        seen[case] = {
+            "result": {**result, "content": content},
+            "posts": [_brief(p) for p in posts if tag_of(p["body"]) == tag],
+        }
+    return seen, posts
+
+
+def _mcp_settings(sb: Sandbox) -> bytes:
+    hooks = {"preMcpToolCall": [_handler("/pmcp")]}
+    path = DRIVER.settings_path(sb)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"version": 1, "hooks": hooks}, indent=2) + "\n")
+    return path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def mcp_runs(tmp_path_factory) -> tuple[dict, dict, list[dict]]:
+    sb = Sandbox(tmp_path_factory.mktemp("copilot-mcp-http"))
+    sb.fresh_run_dirs()
+    _mcp_settings(sb)
+    bare, _ = _mcp_run(sb, "bare")
+    sb.fresh_run_dirs()
+    original = _mcp_settings(sb)
+    env = {"HOME": str(sb.home)}
+    installed = hooktui("install", "copilot", "--stream", str(sb.stream), cwd=sb.project, env=env)
+    assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stdout
+    tapped, posts = _mcp_run(sb, "tapped")
+    records = wait_for_records(sb.stream, len(posts))
+    restored = hooktui("uninstall", "copilot", cwd=sb.project, env=env)
+    assert restored.returncode == 0, restored.stderr
+    assert DRIVER.settings_path(sb).read_bytes() == original
+    return bare, tapped, records
+
+
+@pytest.mark.parametrize("case", MCP_CASES)
+def test_copilot_pre_mcp_tool_call_http_hook_same_bare_and_installed(mcp_runs, case: str) -> None:
+    bare, tapped, records = mcp_runs
+    _reply, meta, verdict = MCP_CASES[case]
+    # The MCP call always runs (a deny is not read, an error fails open); the server
+    # got the `_meta` the hook chose (Copilot's own progressToken wins over the hook's).
+    content = bare[case]["result"]["content"]
+    assert content == f"echo:marker-original meta:{json.dumps(meta, sort_keys=True)}", content
+    assert tapped[case]["result"] == bare[case]["result"]
+    assert tapped[case]["posts"] == bare[case]["posts"] and len(bare[case]["posts"]) == 1
+    body = bare[case]["posts"][0]["body"]
+    assert (body["serverName"], body["toolName"]) == ("e2emcp", "echo"), body
+    assert set(body) == {"cwd", "toolCallId", "serverName", "toolName", "arguments"}, body
+    (record,) = [r for r in records if tag_of(json.dumps(r.get("request"))) == MCP_TAGS[case]]
+    assert record["native_event"] == "preMcpToolCall" and record["event"] == "other", record
+    assert record["tool_input"] == {"text": f"marker-original-{MCP_TAGS[case]}"}
+    assert record["decision"] == ("allow" if verdict == "deny-ignored" else verdict), record
+    assert record["effect"] != "blocks" and record["hook"]["fails"] == "open", record

@@ -4,10 +4,12 @@ real subprocess), and install / uninstall of such hooks in `.github/hooks/*.json
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from tests.tap.test_httphook import answering_server, free_port, run_spec
 
 REQUEST = b'{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{}}'
 DENY = {"permissionDecision": "deny", "permissionDecisionReason": "no"}
+DENY_BYTES = b'{"permissionDecision":"deny","permissionDecisionReason":"%s"}'
 LOCAL = {"COPILOT_HOOK_ALLOW_LOCALHOST": "1"}
 ANSWERS = {
     "/deny": {"body": json.dumps(DENY)},
@@ -34,7 +37,18 @@ ANSWERS = {
     "/nan": {"body": '{"permissionDecision": NaN}'},
     "/fail": {"status": 500, "body": json.dumps(DENY)},  # never read
     "/moved": {"status": 302, "body": json.dumps(DENY), "location": "/deny"},
-}
+    # bytes that are not UTF-8 (U+FFFD), compressed replies (exact coding names only)
+    "/not-utf8": {"hex": (DENY_BYTES % b"bad \xff \xe2\x82 \xc0\xaf").hex(), "type": "text/plain"},
+    "/not-utf8-after": {"hex": (DENY_BYTES % b"x" + b"\xff").hex()},
+    "/gzip": {"hex": gzip.compress(DENY_BYTES % b"gz").hex(), "headers": [["Content-Encoding", "gzip"]]},
+    "/deflate": {"hex": zlib.compress(DENY_BYTES % b"zl").hex(), "headers": [["Content-Encoding", "deflate"]]},
+    "/raw-deflate": {"hex": zlib.compress(DENY_BYTES % b"r")[2:-4].hex(), "headers": [["Content-Encoding", "deflate"]]},
+    "/not-gzip": {"body": json.dumps(DENY), "headers": [["Content-Encoding", "gzip"]]},
+    "/empty-gzip": {"body": "", "headers": [["Content-Encoding", "gzip"]]},
+    "/GZIP": {"hex": gzip.compress(DENY_BYTES % b"up").hex(), "headers": [["Content-Encoding", "GZIP"]]},
+    "/x-gzip": {"hex": gzip.compress(DENY_BYTES % b"x").hex(), "headers": [["Content-Encoding", "x-gzip"]]},
+    "/identity": {"body": json.dumps(DENY), "headers": [["Content-Encoding", "identity"]]},
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +82,14 @@ def spec(port: int, path: str, event: str = "postToolUse", headers=(), allow=())
         ("/array", None),
         ("/trailing", None),
         ("/nan", None),
+        ("/not-utf8", {**DENY, "permissionDecisionReason": "bad \ufffd \ufffd \ufffd\ufffd"}),
+        ("/not-utf8-after", None),
+        ("/gzip", {**DENY, "permissionDecisionReason": "gz"}),
+        ("/deflate", {**DENY, "permissionDecisionReason": "zl"}),
+        ("/empty-gzip", None),
+        ("/GZIP", None),  # only the exact name decodes: read as it came, not JSON
+        ("/x-gzip", None),
+        ("/identity", DENY),
     ],
 )
 def test_a_2xx_reply_is_read_as_copilot_reads_it(server, path, stdout):
@@ -94,7 +116,15 @@ def test_a_progress_shaped_answer_is_not_a_progress_line_for_the_command_reader(
     assert read_stdout(result.stdout) == ("json", {"type": "progress", **DENY})
 
 
-@pytest.mark.parametrize(("path", "says"), [("/fail", "500"), ("/moved", "redirect 302")])
+@pytest.mark.parametrize(
+    ("path", "says"),
+    [
+        ("/fail", "500"),
+        ("/moved", "redirect 302"),
+        ("/not-gzip", "gzip body does not decode"),  # Copilot: "HTTP hook fetch failed"
+        ("/raw-deflate", "deflate body does not decode"),  # deflate is zlib's format
+    ],
+)
 def test_a_non_2xx_reply_is_a_hook_error(server, path, says):
     """exit 1, as Copilot reads an http error: preToolUse fails closed, others ignore it."""
     port, log = server
@@ -129,6 +159,87 @@ def test_headers_interpolate_allowed_variables_as_copilot_does(server):
     assert got["x-b"] == "[][][][${ HOOK_USER }]"
     assert got["x-c"].encode("latin-1").decode("utf-8") == "caf\u00e9 lo"
     assert got["content-type"] == "application/json"
+
+
+def test_the_post_carries_copilots_headers_in_its_order(server):
+    """Names lower case; the hook's first (Accept and Host too, Content-Type aside), then
+    Copilot's own: measured from 1.0.102's POST (ORACLE.md)."""
+    port, log = server
+    headers = (("X-Hook-User", "u"), ("Content-Type", "text/plain"), ("Accept", "text/x"))
+    env = {**LOCAL, "COPILOT_CLI_BINARY_VERSION": "1.0.102"}
+    result = call(spec(port, "/empty", headers=headers), env)
+    assert result.returncode == 0, result.stderr
+    got = list(posts(log)[-1]["headers"].items())
+    assert got == [
+        ("x-hook-user", "u"),
+        ("accept", "text/x"),
+        ("content-type", "application/json"),
+        ("user-agent", f"copilot/1.0.102 ({sys.platform} v24.20.0) term/unknown"),
+        ("accept-encoding", copilot_http.ACCEPT_ENCODING),
+        ("host", f"127.0.0.1:{port}"),
+        ("content-length", str(len(REQUEST))),
+    ]
+    # Copilot offers zstd,gzip,deflate,br: the tap only what it can decode
+    assert copilot_http.ACCEPT_ENCODING in ("gzip,deflate", "zstd,gzip,deflate")
+
+
+@pytest.mark.parametrize(
+    ("term", "says"), [(None, "term/unknown"), ("", "term/"), ("WezTerm", "term/WezTerm")]
+)
+def test_the_user_agent_names_the_terminal_program(server, term, says):
+    port, log = server
+    env = {**LOCAL, "COPILOT_CLI_BINARY_VERSION": "1.0.102"}
+    if term is not None:
+        env["TERM_PROGRAM"] = term
+    assert call(spec(port, "/empty"), env).returncode == 0
+    assert posts(log)[-1]["headers"]["user-agent"].endswith(f") {says}")
+
+
+def test_a_numeric_host_is_sent_as_its_address(server):
+    port, log = server
+    url = f"http://2130706433:{port}/empty"  # 127.0.0.1, as a URL parser reads it
+    assert run_spec(HttpSpec("copilot", url), REQUEST, LOCAL).returncode == 0
+    assert posts(log)[-1]["headers"]["host"] == f"127.0.0.1:{port}"
+
+
+def test_no_proxy_is_used(server):
+    """Copilot's hook POST ignores HTTP_PROXY (measured): the tap's goes straight to the
+    URL (here refused), never to the proxy (the server, which would log it)."""
+    port, log = server
+    before = len(posts(log))
+    proxy = f"http://127.0.0.1:{port}"
+    env = {**LOCAL, "HTTP_PROXY": proxy, "http_proxy": proxy}
+    result = call(HttpSpec("copilot", f"http://127.0.0.1:{free_port()}/x"), env)
+    assert (result.returncode, result.stdout) == (1, b"")
+    assert "refused" in result.stderr.decode().lower()
+    assert len(posts(log)) == before
+
+
+@pytest.mark.parametrize("host", ["localhost.", "foo.localhost", "a.b.localhost", "localhost.x"])
+def test_only_localhost_itself_passes_the_localhost_gate(server, host):
+    """`localhost.` and `*.localhost` are not localhost to COPILOT_HOOK_ALLOW_LOCALHOST:
+    a plain-http preToolUse hook to them is skipped when loading (nothing posted)."""
+    port, log = server
+    before = len(posts(log))
+    result = call(HttpSpec("copilot", f"http://{host}:{port}/deny", event="preToolUse"), LOCAL)
+    assert (result.returncode, result.stdout) == (0, b""), result.stderr
+    assert "Copilot skips this hook" in result.stderr.decode()
+    assert len(posts(log)) == before
+
+
+def test_localhost_with_a_trailing_dot_is_looked_up_as_written():
+    """`localhost.` is a name for the resolver (through /etc/hosts it does not resolve
+    here, as for Copilot); it is never read as `localhost`."""
+    import socket
+
+    try:
+        found = {i[4][0] for i in socket.getaddrinfo("localhost.", None)}
+    except OSError:
+        found = None
+    if found is not None:
+        pytest.skip(f"this resolver answers for localhost.: {found}")
+    why = copilot_http.refusal("http://localhost.:8080/x", LOCAL)
+    assert why.startswith("failed to lookup address information"), why
 
 
 def test_a_control_character_in_a_header_fails_the_request_unposted(server):
@@ -284,3 +395,48 @@ def test_claude_codes_http_hook_run_by_copilot_posts_and_reads_as_copilot(server
     skipped = subprocess.run(to_argv(claude, sys.executable), input=request, env=env,
                              capture_output=True, timeout=30)  # fmt: skip
     assert (skipped.returncode, skipped.stdout) == (0, b"") and len(posts(log)) == before
+
+
+# ------------------------------------------------------------------ preMcpToolCall
+
+MCP_REQUEST = json.dumps(
+    {
+        "sessionId": "s",
+        "timestamp": 1,
+        "cwd": "/w",
+        "toolCallId": "c1",
+        "serverName": "srv",
+        "toolName": "echo",
+        "arguments": {"text": "hi"},
+    }
+).encode()  # as 1.0.102 sends it (ORACLE.md)
+
+
+def test_pre_mcp_tool_call_is_told_and_never_blocks():
+    """Its payload names no event: `serverName` tells it. Copilot ignores a deny there
+    and an error fails open (measured), so the record says so."""
+    from hooktui.tap.canonical import Outcome
+    from hooktui.tap.runtimes import get_adapter
+
+    copilot = get_adapter("copilot")
+    call = copilot.parse(json.loads(MCP_REQUEST))
+    assert (call.native_event, call.event) == ("preMcpToolCall", "other")
+    assert (call.tool_name, call.tool_input) == ("echo", {"text": "hi"})
+    deny = copilot.judge(call, Outcome(exit_code=0, stdout=json.dumps(DENY).encode()))
+    assert deny.decision == "allow"
+    error = copilot.judge(call, Outcome(exit_code=1))
+    assert (error.decision, error.effect) == ("failure", "proceeds")
+    assert copilot.fails_closed(call) is False
+
+
+def test_a_pre_mcp_tool_call_http_hook_posts_and_answers_its_reply(server):
+    """An authorization event for the plain-http gate (skipped unless localhost is
+    allowed); posted, its reply is the answer as it came (`metaToUse`)."""
+    port, log = server
+    hook = spec(port, "/deny", "preMcpToolCall")
+    before = len(posts(log))
+    skipped = run_spec(hook, MCP_REQUEST, {})
+    assert (skipped.returncode, skipped.stdout) == (0, b"") and len(posts(log)) == before
+    posted = run_spec(hook, MCP_REQUEST, LOCAL)
+    assert posted.returncode == 0 and json.loads(posted.stdout) == DENY
+    assert posts(log)[-1]["body"] == MCP_REQUEST.decode()
