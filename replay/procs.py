@@ -19,6 +19,7 @@ between hooks at most every SWEEP_EVERY_S, and once when a replay ends.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 
@@ -77,6 +78,7 @@ def run(
     from hooktui.tap.hotpath.capture import HEAD
 
     global _busy
+    held = _Held()  # Ctrl-C waits until the hook is on the books (see _Held)
     with _lock:
         _busy += 1  # before the fork: a sweep must not take the new hook for a stray
         generation = _generation
@@ -91,6 +93,8 @@ def run(
                 _window = pid
             if generation != _generation:  # killed while it was being started
                 _kill_group(pid)
+        # From here a Ctrl-C is the runner's to handle: it kills the hook's group.
+        held.release()
 
     try:
         # Each output is kept up to the tap's bounded head (what a record keeps and
@@ -108,14 +112,78 @@ def run(
             on_started=register,
         )
     finally:
-        for pid in pids:
-            end_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
-        with _lock:
-            _running.difference_update(pids)
-            _busy -= 1
-            idle = _busy == 0
-        if idle and time.monotonic() - _swept_at >= SWEEP_EVERY_S:
-            sweep()
+        # Held again while the books are put right: a Ctrl-C in the middle would
+        # leave a hook that is still dying off the list kill_running() reads. (A
+        # Ctrl-C already pending raises in hold(), before it swaps the handler:
+        # the books are still put right, then it goes on.)
+        try:
+            held.hold()
+        finally:
+            try:
+                _settle(pids)
+            finally:
+                held.release()  # raises KeyboardInterrupt if a Ctrl-C came meanwhile
+
+
+def _settle(pids: list[int]) -> None:
+    """After a hook's run: kill what it left in its group, take it off the books, and
+    (now and then) sweep strays when it was the last hook running."""
+    global _busy
+    for pid in pids:
+        end_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
+    with _lock:
+        _running.difference_update(pids)
+        _busy -= 1
+        idle = _busy == 0
+    if idle and time.monotonic() - _swept_at >= SWEEP_EVERY_S:
+        sweep()
+
+
+class _Held:
+    """Ctrl-C held back (in the main thread) while this module's books could miss a hook.
+
+    Python raises KeyboardInterrupt in the main thread at whatever line it happens to
+    be on. Between the fork and `register` that loses the hook: the runner knows its
+    pid only once `spawn` returns, and only its `on_started` call is guarded, so the
+    exception leaves a hook that nobody kills, in a session of its own where no
+    terminal's Ctrl-C reaches it. Worse, when the handler runs inside an at-fork
+    callback (logging registers one), CPython prints the exception and drops it: the
+    replay goes on as if Ctrl-C had never come. So while held, SIGINT's handler only
+    notes the signal; `release` puts the real handler back and calls it with what came.
+
+    Other threads are not concerned: Python runs signal handlers in the main thread
+    only, and there kill_running() and the generation count cover their hooks. A
+    handler that is not Python's (ignored, default) is left alone.
+    """
+
+    __slots__ = ("handler", "came", "on")
+
+    def __init__(self) -> None:
+        self.handler = None
+        self.came: tuple | None = None
+        self.on = False
+        if threading.current_thread() is threading.main_thread():
+            handler = signal.getsignal(signal.SIGINT)
+            if callable(handler):
+                self.handler = handler
+                self.hold()
+
+    def _note(self, signum, frame) -> None:
+        self.came = (signum, frame)
+
+    def hold(self) -> None:
+        if self.handler is not None and not self.on:
+            signal.signal(signal.SIGINT, self._note)
+            self.on = True
+
+    def release(self) -> None:
+        if not self.on:
+            return
+        self.on = False
+        signal.signal(signal.SIGINT, self.handler)
+        came, self.came = self.came, None
+        if came is not None:
+            self.handler(*came)  # default_int_handler: raises KeyboardInterrupt
 
 
 def kill_running() -> None:
