@@ -70,10 +70,14 @@ def run(
     cwd: str | None,
     env: dict[str, str] | None,
     timeout_s: float,
+    generation: int | None = None,
 ) -> Outcome:
     """Run one hook to completion (the runner's rules: group killed on timeout), then
     kill what it left in its group, and (now and then) sweep stray descendants when it
-    was the last hook running."""
+    was the last hook running.
+
+    `generation`: what `generation()` said before the caller decided to start this
+    hook; a kill_running() since then kills it as it starts (None: now)."""
     from hooktui.tap.hotpath import runner
     from hooktui.tap.hotpath.capture import HEAD
 
@@ -81,7 +85,8 @@ def run(
     held = _Held()  # Ctrl-C waits until the hook is on the books (see _Held)
     with _lock:
         _busy += 1  # before the fork: a sweep must not take the new hook for a stray
-        generation = _generation
+        if generation is None:
+            generation = _generation
     pids: list[int] = []
 
     def register(pid: int) -> None:
@@ -184,6 +189,11 @@ class _Held:
         came, self.came = self.came, None
         if came is not None:
             self.handler(*came)  # default_int_handler: raises KeyboardInterrupt
+
+
+def generation() -> int:
+    """How many times kill_running() was called: see run()'s `generation`."""
+    return _generation
 
 
 def kill_running() -> None:

@@ -142,3 +142,73 @@ def test_ctrl_c_while_a_hook_starts_kills_it(tmp_path: Path, inject: str, mode: 
         proc.stderr.close()
         if hook is not None and started is not None and alive(hook, started):
             os.killpg(hook, signal.SIGKILL)  # what the replay failed to stop
+
+
+# --jobs 2: record 1's worker has passed replay's stop check when Ctrl-C comes, and
+# only starts its hook once the CLI's answer (kill_running) is done.
+LATE_WORKER = """
+import os, signal, sys, time
+from hooktui.replay import procs, run
+from hooktui.replay.session import load_session
+
+session, pidfile = sys.argv[1], sys.argv[2]
+replay_record = run.replay_record
+
+def late(index, entry, options, **kwargs):
+    if index == 1:
+        os.kill(os.getpid(), signal.SIGINT)  # handled in the main thread
+        while procs._generation == 0:  # until kill_running() has run
+            time.sleep(0.01)
+    return replay_record(index, entry, options, **kwargs)
+
+run.replay_record = late
+hook = {hook!r}.format(pidfile=pidfile)
+try:
+    run.replay(load_session(session).entries, run.Options(policy=hook, jobs=2, timeout_s=600))
+except KeyboardInterrupt:
+    procs.kill_running()
+    sys.exit(130)  # the interpreter still waits for the pool's threads
+sys.exit(0)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_kills_a_hook_a_worker_starts_after_it(tmp_path: Path):
+    from tests.replay.helpers import COMMANDS, PYTHON, V1, record_session, write_guard
+
+    workdir = tmp_path / "project"
+    workdir.mkdir()
+    stream = tmp_path / "session.jsonl"
+    guard = write_guard(tmp_path / "guard.py", V1)
+    record_session(stream, "claude-code", [PYTHON, str(guard)], COMMANDS[:2], workdir)
+    script = tmp_path / "late_worker.py"
+    pids = tmp_path / "pids"
+    hook = "echo $$ $(cut -d' ' -f22 /proc/$$/stat) >> {pidfile}; sleep 300"
+    script.write_text(LATE_WORKER.format(hook=hook))
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(stream), str(pids)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        try:
+            code = proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            pytest.fail("a hook started after Ctrl-C ran on (and held the replay's exit)")
+        stderr = proc.stderr.read().decode()
+        assert code == 130, stderr
+        assert "Traceback" not in stderr, stderr
+        hooks = pids.read_text().splitlines() if pids.exists() else []
+        for line in hooks:
+            pid, since = line.split()
+            assert gone(int(pid), since), f"hook {pid} outlived Ctrl-C"
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+        for line in pids.read_text().splitlines() if pids.exists() else []:
+            pid, since = line.split()
+            if alive(int(pid), since):
+                os.killpg(int(pid), signal.SIGKILL)  # what the replay failed to stop
