@@ -198,10 +198,11 @@ def generation() -> int:
 
 def kill_running() -> None:
     """Kill every hook still running (their groups): for Ctrl-C. What they left is
-    swept as their runs end."""
-    global _generation
+    swept as their runs end: the last one to end sweeps whenever the last sweep was."""
+    global _generation, _swept_at
     with _lock:
         _generation += 1
+        _swept_at = 0.0
         pids = list(_running)
     for pid in pids:
         _kill_group(pid)
@@ -240,8 +241,17 @@ def sweep(limit_s: float = SWEEP_LIMIT_S) -> int:
     """Kill and reap the strays hooks left (see the module text); the number reaped.
 
     Killing a stray orphans its own children, which then come here too: repeat until
-    a pass finds none. Only when no hook is running.
+    a pass finds none. Only when no hook is running. A Ctrl-C meanwhile waits for it
+    (at most `limit_s`): a stray killed and not yet reaped is not one to leave.
     """
+    held = _Held()
+    try:
+        return _sweep(limit_s)
+    finally:
+        held.release()
+
+
+def _sweep(limit_s: float) -> int:
     global _window, _swept_at
     _swept_at = time.monotonic()
     if not _subreaper or _window is None:  # no hook ran since the last clean sweep

@@ -149,18 +149,23 @@ def replay(
             if on_result is not None:
                 on_result(result)
 
-    if jobs <= 1 or len(entries) <= 1:
-        collect(map(one, enumerate(entries)))
-    else:
-        pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="replay")
-        try:
-            collect(pool.map(one, enumerate(entries)))
-        except BaseException:  # Ctrl-C: start nothing new, let the running hooks end
-            stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
-    procs.sweep()
+    try:
+        if jobs <= 1 or len(entries) <= 1:
+            collect(map(one, enumerate(entries)))
+        else:
+            pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="replay")
+            try:
+                collect(pool.map(one, enumerate(entries)))
+            except BaseException:  # Ctrl-C: start nothing new, let the running hooks end
+                stop.set()
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
+    finally:
+        # On Ctrl-C too: what the hooks left outside their groups (a `setsid` daemon)
+        # is only ever killed by a sweep. (With hooks still running in the pool, it
+        # does nothing: the last of them sweeps as it ends, see kill_running.)
+        procs.sweep()
     return Report(
         session=session,
         policy=options.policy,

@@ -212,3 +212,54 @@ def test_ctrl_c_kills_a_hook_a_worker_starts_after_it(tmp_path: Path):
             pid, since = line.split()
             if alive(int(pid), since):
                 os.killpg(int(pid), signal.SIGKILL)  # what the replay failed to stop
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_still_sweeps_what_the_hooks_left(tmp_path: Path, jobs: str):
+    # Each hook leaves a `setsid` daemon (out of its group: only the sweep reaches
+    # it); the later hooks then wait, and Ctrl-C comes while they do. The sweep after
+    # each hook runs at most once a second, so the one at the end must still run.
+    from tests.conftest import HOOKTUI
+    from tests.replay.helpers import COMMANDS, PYTHON, V1, record_session, write_guard
+
+    workdir = tmp_path / "project"
+    workdir.mkdir()
+    stream = tmp_path / "session.jsonl"
+    guard = write_guard(tmp_path / "guard.py", V1)
+    record_session(stream, "claude-code", [PYTHON, str(guard)], COMMANDS[:3], workdir)
+    daemons, hooks = tmp_path / "daemons", tmp_path / "hooks"
+    count = "$(cat {} 2>/dev/null | wc -l)".format
+    policy = (
+        'setsid sh -c \'echo $$ $(cut -d" " -f22 /proc/$$/stat) >> "$0"; exec sleep 300\' '
+        f"{daemons} </dev/null >/dev/null 2>&1 & "
+        f"while [ {count(daemons)} -le {count(hooks)} ]; do sleep 0.01; done; "
+        f"echo $$ >> {hooks}; [ {count(hooks)} -gt {jobs} ] && sleep 300; true"
+    )
+    proc = subprocess.Popen(
+        [HOOKTUI, "replay", str(stream), "--policy", policy, "--jobs", jobs, "--format", "json"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        for _ in range(600):  # until a hook waits
+            if hooks.exists() and len(hooks.read_text().split()) > int(jobs):
+                break
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+        assert "Traceback" not in proc.stderr.read().decode()
+        left = [line.split() for line in daemons.read_text().splitlines()]
+        assert len(left) > int(jobs)
+        for pid, since in left:
+            assert gone(int(pid), since), f"daemon {pid} outlived the interrupted replay"
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+        for line in daemons.read_text().splitlines() if daemons.exists() else []:
+            pid, since = line.split()
+            if alive(int(pid), since):
+                os.kill(int(pid), signal.SIGKILL)
