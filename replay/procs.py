@@ -19,6 +19,7 @@ between hooks at most every SWEEP_EVERY_S, and once when a replay ends.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 
@@ -69,17 +70,23 @@ def run(
     cwd: str | None,
     env: dict[str, str] | None,
     timeout_s: float,
+    generation: int | None = None,
 ) -> Outcome:
     """Run one hook to completion (the runner's rules: group killed on timeout), then
     kill what it left in its group, and (now and then) sweep stray descendants when it
-    was the last hook running."""
+    was the last hook running.
+
+    `generation`: what `generation()` said before the caller decided to start this
+    hook; a kill_running() since then kills it as it starts (None: now)."""
     from hooktui.tap.hotpath import runner
     from hooktui.tap.hotpath.capture import HEAD
 
     global _busy
+    held = _Held()  # Ctrl-C waits until the hook is on the books (see _Held)
     with _lock:
         _busy += 1  # before the fork: a sweep must not take the new hook for a stray
-        generation = _generation
+        if generation is None:
+            generation = _generation
     pids: list[int] = []
 
     def register(pid: int) -> None:
@@ -91,6 +98,8 @@ def run(
                 _window = pid
             if generation != _generation:  # killed while it was being started
                 _kill_group(pid)
+        # From here a Ctrl-C is the runner's to handle: it kills the hook's group.
+        held.release()
 
     try:
         # Each output is kept up to the tap's bounded head (what a record keeps and
@@ -108,22 +117,92 @@ def run(
             on_started=register,
         )
     finally:
-        for pid in pids:
-            end_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
-        with _lock:
-            _running.difference_update(pids)
-            _busy -= 1
-            idle = _busy == 0
-        if idle and time.monotonic() - _swept_at >= SWEEP_EVERY_S:
-            sweep()
+        # Held again while the books are put right: a Ctrl-C in the middle would
+        # leave a hook that is still dying off the list kill_running() reads. (A
+        # Ctrl-C already pending raises in hold(), before it swaps the handler:
+        # the books are still put right, then it goes on.)
+        try:
+            held.hold()
+        finally:
+            try:
+                _settle(pids)
+            finally:
+                held.release()  # raises KeyboardInterrupt if a Ctrl-C came meanwhile
+
+
+def _settle(pids: list[int]) -> None:
+    """After a hook's run: kill what it left in its group, take it off the books, and
+    (now and then) sweep strays when it was the last hook running."""
+    global _busy
+    for pid in pids:
+        end_group(pid)  # what stayed in the hook's group: background jobs, pipe holders
+    with _lock:
+        _running.difference_update(pids)
+        _busy -= 1
+        idle = _busy == 0
+    if idle and time.monotonic() - _swept_at >= SWEEP_EVERY_S:
+        sweep()
+
+
+class _Held:
+    """Ctrl-C held back (in the main thread) while this module's books could miss a hook.
+
+    Python raises KeyboardInterrupt in the main thread at whatever line it happens to
+    be on. Between the fork and `register` that loses the hook: the runner knows its
+    pid only once `spawn` returns, and only its `on_started` call is guarded, so the
+    exception leaves a hook that nobody kills, in a session of its own where no
+    terminal's Ctrl-C reaches it. Worse, when the handler runs inside an at-fork
+    callback (logging registers one), CPython prints the exception and drops it: the
+    replay goes on as if Ctrl-C had never come. So while held, SIGINT's handler only
+    notes the signal; `release` puts the real handler back and calls it with what came.
+
+    Other threads are not concerned: Python runs signal handlers in the main thread
+    only, and there kill_running() and the generation count cover their hooks. A
+    handler that is not Python's (ignored, default) is left alone.
+    """
+
+    __slots__ = ("handler", "came", "on")
+
+    def __init__(self) -> None:
+        self.handler = None
+        self.came: tuple | None = None
+        self.on = False
+        if threading.current_thread() is threading.main_thread():
+            handler = signal.getsignal(signal.SIGINT)
+            if callable(handler):
+                self.handler = handler
+                self.hold()
+
+    def _note(self, signum, frame) -> None:
+        self.came = (signum, frame)
+
+    def hold(self) -> None:
+        if self.handler is not None and not self.on:
+            signal.signal(signal.SIGINT, self._note)
+            self.on = True
+
+    def release(self) -> None:
+        if not self.on:
+            return
+        self.on = False
+        signal.signal(signal.SIGINT, self.handler)
+        came, self.came = self.came, None
+        if came is not None:
+            self.handler(*came)  # default_int_handler: raises KeyboardInterrupt
+
+
+def generation() -> int:
+    """How many times kill_running() was called: see run()'s `generation`."""
+    return _generation
 
 
 def kill_running() -> None:
     """Kill every hook still running (their groups): for Ctrl-C. What they left is
-    swept as their runs end."""
-    global _generation
+    swept as their runs end: the last one to end sweeps whenever the last sweep was."""
+    global _generation, _swept_at
     with _lock:
         _generation += 1
+        _swept_at = 0.0
         pids = list(_running)
     for pid in pids:
         _kill_group(pid)
@@ -162,8 +241,17 @@ def sweep(limit_s: float = SWEEP_LIMIT_S) -> int:
     """Kill and reap the strays hooks left (see the module text); the number reaped.
 
     Killing a stray orphans its own children, which then come here too: repeat until
-    a pass finds none. Only when no hook is running.
+    a pass finds none. Only when no hook is running. A Ctrl-C meanwhile waits for it
+    (at most `limit_s`): a stray killed and not yet reaped is not one to leave.
     """
+    held = _Held()
+    try:
+        return _sweep(limit_s)
+    finally:
+        held.release()
+
+
+def _sweep(limit_s: float) -> int:
     global _window, _swept_at
     _swept_at = time.monotonic()
     if not _subreaper or _window is None:  # no hook ran since the last clean sweep

@@ -51,16 +51,19 @@ def _skipped(index: int, entry: Entry, why: str) -> Result:
     )
 
 
-def replay_record(index: int, entry: Entry, options: Options) -> Result:
+def replay_record(
+    index: int, entry: Entry, options: Options, *, generation: int | None = None
+) -> Result:
     """Replay one record (options.repeat times) and classify it; never raises for
-    what a session holds (a record nested too deep to handle is skipped)."""
+    what a session holds (a record nested too deep to handle is skipped).
+    `generation`: see procs.run."""
     try:
-        return _replay_record(index, entry, options)
+        return _replay_record(index, entry, options, generation)
     except RecursionError:
         return _skipped(index, entry, "nested too deep to replay (more than about 1,000 levels)")
 
 
-def _replay_record(index: int, entry: Entry, options: Options) -> Result:
+def _replay_record(index: int, entry: Entry, options: Options, generation: int | None) -> Result:
     record = entry.record
     why = skip_reason(record, options.policy)
     if why:
@@ -78,7 +81,14 @@ def _replay_record(index: int, entry: Entry, options: Options) -> Result:
     runs: list[Verdict] = []
     outcomes: list[Outcome] = []
     for _ in range(max(1, options.repeat)):
-        outcome = procs.run(plan.argv, plan.stdin, cwd=cwd, env=env, timeout_s=plan.timeout_s)
+        outcome = procs.run(
+            plan.argv,
+            plan.stdin,
+            cwd=cwd,
+            env=env,
+            timeout_s=plan.timeout_s,
+            generation=generation,
+        )
         outcomes.append(outcome)
         runs.append(judge(record, outcome))
     cls, differs, direction, deciding = compare.classify_runs(base.verdict, runs)
@@ -122,9 +132,14 @@ def replay(
     stop = cancel if cancel is not None else threading.Event()
 
     def one(item: tuple[int, Entry]) -> Result | None:
+        # Read before the stop check: on Ctrl-C, `stop` is set before kill_running()
+        # (the CLI calls it once this function has raised), so a worker that saw no
+        # stop read the count from before the kill, and its hook is killed as it
+        # starts instead of running on while the exit waits for this thread.
+        generation = procs.generation()
         if stop.is_set():
             return None
-        return replay_record(item[0], item[1], options)
+        return replay_record(item[0], item[1], options, generation=generation)
 
     def collect(produced: Iterable[Result | None]) -> None:
         for result in produced:
@@ -134,18 +149,23 @@ def replay(
             if on_result is not None:
                 on_result(result)
 
-    if jobs <= 1 or len(entries) <= 1:
-        collect(map(one, enumerate(entries)))
-    else:
-        pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="replay")
-        try:
-            collect(pool.map(one, enumerate(entries)))
-        except BaseException:  # Ctrl-C: start nothing new, let the running hooks end
-            stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-        pool.shutdown()
-    procs.sweep()
+    try:
+        if jobs <= 1 or len(entries) <= 1:
+            collect(map(one, enumerate(entries)))
+        else:
+            pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="replay")
+            try:
+                collect(pool.map(one, enumerate(entries)))
+            except BaseException:  # Ctrl-C: start nothing new, let the running hooks end
+                stop.set()
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
+    finally:
+        # On Ctrl-C too: what the hooks left outside their groups (a `setsid` daemon)
+        # is only ever killed by a sweep. (With hooks still running in the pool, it
+        # does nothing: the last of them sweeps as it ends, see kill_running.)
+        procs.sweep()
     return Report(
         session=session,
         policy=options.policy,

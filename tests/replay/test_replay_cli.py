@@ -218,7 +218,9 @@ def test_ctrl_c_leaves_no_hook_running(tmp_path: Path, workdir: Path, jobs: str)
     stream = tmp_path / "session.jsonl"
     record_session(stream, "claude-code", [PYTHON, str(guard)], COMMANDS[:2], workdir)
     pids = tmp_path / "pids"
-    policy = f"echo $$ >> {pids}; sleep 300"
+    # Each hook names itself by pid and start time (/proc/PID/stat field 22): a pid
+    # alone may belong to another process by the time it is checked.
+    policy = f"echo $$ $(cut -d' ' -f22 /proc/$$/stat) >> {pids}; sleep 300"
     proc = subprocess.Popen(
         [
             HOOKTUI,
@@ -239,26 +241,28 @@ def test_ctrl_c_leaves_no_hook_running(tmp_path: Path, workdir: Path, jobs: str)
     )
     want = int(jobs)
     for _ in range(600):  # until the hooks are running
-        if pids.exists() and len(pids.read_text().split()) >= want:
+        if pids.exists() and len(pids.read_text().splitlines()) >= want:
             break
         time.sleep(0.05)
-    started = [int(p) for p in pids.read_text().split()]
+    started = [line.split() for line in pids.read_text().splitlines()]
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
     assert "Traceback" not in proc.stderr.read().decode()
-    for pid in started:
-        assert _gone(pid), f"hook {pid} outlived the interrupted replay"
+    for pid, since in started:
+        assert _gone(int(pid), since), f"hook {pid} outlived the interrupted replay"
 
 
-def _gone(pid: int) -> bool:
-    """Dead or a zombie (killed, waiting for a reaper that may not be us)."""
+def _gone(pid: int, started: str | None = None) -> bool:
+    """Dead or a zombie (killed, waiting for a reaper that may not be us); with
+    `started` (its start time, /proc/PID/stat field 22), a process of that pid that
+    started at another time is another process: this one is gone."""
     for _ in range(200):
         try:
             with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
+                fields = f.read().rsplit(")", 1)[1].split()
         except OSError:  # gone, even between open and read (ESRCH)
             return True
-        if state in ("Z", "X"):
+        if fields[0] in ("Z", "X") or started not in (None, fields[19]):
             return True
         time.sleep(0.05)
     return False
