@@ -292,6 +292,8 @@ def test_a_password_in_the_url_or_a_header_never_reaches_the_stream(server, tmp_
         env={"PATH": os.environ["PATH"], "HOOK_PW": PASSWORD},
     )
     # No POST: a failed hook (a non-blocking error), one line saying so, no traceback.
+    # (Claude Code 2.1.332 posts both: Basic auth from the URL, the space as %20. Not
+    # alike, but install leaves a URL holding a secret as written unwrapped.)
     assert result.returncode == 1 and result.stdout == b"", result.stderr
     assert result.stderr == b"Invalid URL"
     (record,) = wait_for_records(stream, 1)
