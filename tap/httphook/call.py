@@ -10,6 +10,7 @@ command at the hook's timeout, as it would abort the request.
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import sys
@@ -63,6 +64,23 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # a 3xx is the answer, as for the runtime
 
 
+def _opener() -> urllib.request.OpenerDirector:
+    """build_opener's handlers for http and https only: a hook's URL never reads a
+    local file (file:, data:) or speaks ftp, which no runtime's POST does."""
+    opener = urllib.request.OpenerDirector()
+    for handler in (
+        urllib.request.ProxyHandler(),
+        urllib.request.UnknownHandler(),  # any other scheme: "unknown url type: <scheme>"
+        urllib.request.HTTPHandler(),
+        urllib.request.HTTPSHandler(),
+        urllib.request.HTTPDefaultErrorHandler(),
+        _NoRedirect(),
+        urllib.request.HTTPErrorProcessor(),
+    ):
+        opener.add_handler(handler)
+    return opener
+
+
 def post(spec: HttpSpec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
     """(status, body, error, content type): status None when no reply came."""
     url = url_for(spec, environ)
@@ -70,19 +88,31 @@ def post(spec: HttpSpec, body: bytes, environ) -> tuple[int | None, bytes, str, 
     if refusal:
         return None, b"", refusal, ""
     try:
-        request = urllib.request.Request(
-            url, data=body, headers=headers_for(spec, environ), method="POST"
-        )
-        opener = urllib.request.build_opener(_NoRedirect)
-        with opener.open(request) as reply:
+        headers = headers_for(spec, environ)
+    except UnicodeError:  # not the value: it may hold an interpolated secret
+        return None, b"", "a header value has a character that cannot be sent", ""
+    try:
+        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        with _opener().open(request) as reply:
             return reply.status, reply.read(), "", reply.headers.get("Content-Type", "")
     except urllib.error.HTTPError as exc:
         data = exc.read() if exc.fp is not None else b""
         kind = exc.headers.get("Content-Type", "") if exc.headers else ""
+        # Claude Code 2.1.332's own words (its bundle: `HTTP ${status} from ${url}`,
+        # the stderr of the hook error it reports), the URL as written: it interpolates
+        # none. The record's redaction masks credentials in it, as in the argv.
         return exc.code, data, f"HTTP {exc.code} from {url}", kind
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        return None, b"", str(reason) or type(exc).__name__, ""
+    except urllib.error.URLError as exc:  # its reason never holds the URL (the scheme at most)
+        return None, b"", str(exc.reason) or type(exc.reason).__name__, ""
+    except OSError as exc:  # refused, reset, closed without a reply: never the URL
+        return None, b"", str(exc) or type(exc).__name__, ""
+    except (ValueError, http.client.InvalidURL):
+        # Python's words here quote the URL or a piece of it ("nonnumeric port:
+        # 'password@host'"), which the redaction of the record cannot recognise:
+        # stderr is recorded, so never the URL.
+        return None, b"", "Invalid URL", ""
+    except http.client.HTTPException as exc:  # a broken reply: the server's bytes at most
+        return None, b"", str(exc) or type(exc).__name__, ""
 
 
 def _as_called(spec: HttpSpec, runtime, request: bytes, environ) -> tuple[HttpSpec, object]:

@@ -10,7 +10,8 @@ the runtime wins over PROTOCOLS.md where they differ):
   JSON allow there does not help). exit 2 with nothing on stderr does NOT block.
 - Any other non-zero exit, a crash, a timeout: a warning, the action proceeds;
   but JSON on stdout is read whatever the exit code (2 aside): exit 1 with a
-  deny blocks.
+  deny blocks. Exit 1 with JSON that decides nothing (`{"continue": true}`) is
+  still Qwen's `non_blocking_error`, and the action proceeds: a failure.
 - stdout: plain text and empty are no answer (allow); text starting with `{` that
   is not JSON is a non-blocking error (the action proceeds).
 - JSON: PreToolUse `hookSpecificOutput.permissionDecision` allow|deny|ask with
@@ -186,7 +187,7 @@ class QwenCode(Runtime):
         out = Stdout(outcome.stdout)
         obj = out.obj
         if obj is not None:  # JSON is read whatever the exit code (2 aside)
-            return self._judge_json(call, obj, _http_failed(call, outcome))
+            return self._judge_json(call, obj, _http_failed(call, outcome) or _erred(call, code))
         if code != 0:
             return failure(
                 "exit_code", f"exit {code}: {_TITLE} shows a warning and the action proceeds"
@@ -248,6 +249,7 @@ class QwenCode(Runtime):
                 )
             return Verdict(decision="deny", reason=reason, context=context)
         if failed is not None:
+            failed.context = context  # read all the same: the error does not drop it
             return failed
         return _ignored_rewrite(Verdict(decision="allow", context=context), hso)
 
@@ -304,6 +306,19 @@ def _http_failed(call: Call, outcome: Outcome) -> Verdict | None:
         "invalid_json",
         f"http hook reply is no answer: {what}; {_TITLE} reads a success that decides "
         f"nothing, and {goes}",
+    )
+
+
+def _erred(call: Call, code: int | None) -> Verdict | None:
+    """A non-zero exit (2 aside) beside JSON that decides nothing: Qwen's runner reads
+    the JSON but classes the run a `non_blocking_error` (seen in 0.24.4, nothing shown
+    in `-p`), and the action proceeds: a failure, not an allow."""
+    if not code:
+        return None
+    return failure(
+        "exit_code",
+        f"exit {code} with JSON that decides nothing: {_TITLE} counts a non-blocking "
+        f"error and {call.native_event or 'the action'} proceeds",
     )
 
 

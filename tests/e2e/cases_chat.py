@@ -326,6 +326,14 @@ QWEN = [
         "E2E-HDENY",
         record={"decision": "deny", "reason": "E2E-HDENY"},
     ),
+    # ...and JSON that decides nothing leaves exit 1 an error (its runner's
+    # non_blocking_error; stderr unread, nothing shown in -p): the command runs.
+    _runs(
+        "exit1-with-json-continue",
+        {"stdout": J({"continue": True}), "stderr": "E2E-X1C", "exit": 1},
+        absent=("E2E-X1C",),
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+    ),
     _runs("exit3", {"stderr": "E2E-EXIT3", "exit": 3}, record={"decision": "failure"}),
     _runs("crash", {"stderr": "E2E-CRASH", "signal": 9}, record={"decision": "failure"}),
     _runs(

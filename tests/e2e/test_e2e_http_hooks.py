@@ -10,6 +10,7 @@ naming the hook's URL. Uninstall must give the settings back byte for byte.
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pytest
@@ -39,13 +40,14 @@ ANSWERS = {
 VERDICTS = {"/deny": "deny", "/allow": "allow", "/fail": "failure"}
 
 
-def _settings(sb: Sandbox, path: str) -> bytes:
+def _settings(sb: Sandbox, path: str, **more) -> bytes:
     handler = {
         "type": "http",
         "url": f"http://127.0.0.1:{PORT}{path}",
         "headers": {"X-Hook-User": "user $HOOK_USER"},
         "allowedEnvVars": ["HOOK_USER"],
         "timeout": 30,
+        **more,
     }
     settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}}
     file = DRIVER.settings_path(sb)
@@ -110,3 +112,31 @@ def test_http_hook_same_bare_and_installed(sandbox: Sandbox, path: str) -> None:
     restored = hooktui("uninstall", RUNTIME, cwd=sandbox.project, env={"HOME": str(sandbox.home)})
     assert restored.returncode == 0, restored.stderr
     assert DRIVER.settings_path(sandbox).read_bytes() == original
+
+
+def test_a_failed_post_under_onfailure_block_reads_the_same_to_the_model(sandbox: Sandbox):
+    """Claude Code's own words for a non-2xx name the URL as written (`HTTP 500 from
+    <url>`, measured 2026-12-03): the model reads them under onFailure "block". So the
+    wrapped command writes them too; the record's redaction masks credentials in them."""
+    url = f"http://127.0.0.1:{PORT}/fail"
+    sandbox.fresh_run_dirs()
+    _settings(sandbox, "/fail", onFailure="block")
+    bare_result, bare_ran, _ = _run(sandbox, "bare")
+    assert not bare_ran and bare_result["is_error"]
+    assert f'blocking because onFailure is "block"\nHTTP 500 from {url}' in bare_result["content"]
+
+    sandbox.fresh_run_dirs()
+    _settings(sandbox, "/fail", onFailure="block")
+    installed = hooktui(
+        "install", RUNTIME, "--stream", str(sandbox.stream), cwd=sandbox.project,
+        env={"HOME": str(sandbox.home)},
+    )  # fmt: skip
+    assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stderr
+    tapped_result, tapped_ran, _ = _run(sandbox, "tapped")
+    # Claude quotes the hook between brackets: the URL bare, the wrapping command installed.
+    bracket = re.compile(r"^PreToolUse:Bash hook error: \[[^\n]*\]: ")
+    assert not tapped_ran and tapped_result["is_error"] == bare_result["is_error"]
+    assert bracket.sub("", tapped_result["content"]) == bracket.sub("", bare_result["content"])
+    (record,) = wait_for_records(sandbox.stream, 1)
+    assert record["decision"] == "failure" and record["effect"] == "blocks"
+    assert record["stderr"]["data"] == f"HTTP 500 from {url}"

@@ -82,6 +82,21 @@ CASES = [
     ("crash", PRE, out(stderr="e", signal=9), failed("signal", "proceeds")),
     ("timeout", PRE, out(HDENY, timeout=True), failed("timeout", "proceeds")),
     ("exit1-with-json-deny", PRE, out(HDENY, exit=1), {"decision": "deny", "reason": "no"}),
+    # JSON that decides nothing does not make exit 1 a success: Qwen's runner classes it
+    # a non_blocking_error and the tool runs (seen 2026-12-03, ORACLE.md).
+    (
+        "exit1-with-json-continue",
+        PRE,
+        out({"continue": True}, stderr="e", exit=1),
+        failed("exit_code", "proceeds", detail="non-blocking error"),
+    ),
+    ("exit1-with-json-empty", PRE, out({}, exit=1), failed("exit_code", "proceeds")),
+    (
+        "exit3-with-json-continue",
+        PRE,
+        out({"continue": True}, exit=3),
+        failed("exit_code", "proceeds"),
+    ),
     ("plain-text", PRE, out("just text"), {"decision": "allow"}),
     ("broken-json", PRE, out("{not json"), failed("invalid_json", "proceeds")),
     ("empty", PRE, out(), {"decision": "allow"}),

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hooktui.tap.httphook.spec import HttpSpec, from_line, to_argv, to_line
 
+from tests.conftest import wait_for_records
 from tests.e2e.http_hook_server import serve
 
 REQUEST = b'{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}'
@@ -261,3 +262,40 @@ def test_http_hooks_under_the_runtimes_own_http_policy_are_left_alone(tmp_path):
     (listed,) = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]
     assert "hooks[0]: an 'http' hook: these settings set allowedHttpHookUrls" in listed
     assert json.loads(path.read_text())["hooks"]["Stop"][0]["hooks"][0] == hooks[0]
+
+
+PASSWORD = "Zq8vPw3mKx7Ln"  # no secret rule knows it: only keeping it out of stderr helps
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://ada:{pw}@127.0.0.1/fail",  # no port: Python quoted "{pw}@127.0.0.1"
+        "http://127.0.0.1:{port}/fail?key={pw} x",  # a space: Python quoted the path
+    ],
+)
+def test_a_password_in_the_url_or_a_header_never_reaches_the_stream(server, tmp_path, url):
+    port, _ = server
+    stream = tmp_path / "stream.jsonl"
+    spec = HttpSpec(
+        "claude-code",
+        url.format(pw=PASSWORD, port=port),
+        (("Authorization", "Basic $HOOK_PW"),),
+        ("HOOK_PW",),
+    )
+    hooktui = Path(sys.executable).with_name("hooktui")
+    result = subprocess.run(
+        [str(hooktui), "tap", "--stream", str(stream), "--", *to_argv(spec, sys.executable)],
+        input=REQUEST,
+        capture_output=True,
+        timeout=30,
+        env={"PATH": os.environ["PATH"], "HOOK_PW": PASSWORD},
+    )
+    # No POST: a failed hook (a non-blocking error), one line saying so, no traceback.
+    # (Claude Code 2.1.332 posts both: Basic auth from the URL, the space as %20. Not
+    # alike, but install leaves a URL holding a secret as written unwrapped.)
+    assert result.returncode == 1 and result.stdout == b"", result.stderr
+    assert result.stderr == b"Invalid URL"
+    (record,) = wait_for_records(stream, 1)
+    assert record["decision"] == "failure" and record["effect"] == "proceeds"
+    assert PASSWORD.encode() not in stream.read_bytes()
