@@ -78,8 +78,10 @@ def run_tap(launcher: Path, stream: Path, env: dict | None = None) -> subprocess
 
 
 @pytest.mark.parametrize("layout", ["regular", "editable"])
-def test_the_tap_starts_without_site_in_both_install_kinds(tmp_path, layout):
-    venv = make_venv(tmp_path / "venv", layout)
+def test_the_tap_starts_without_site_in_both_install_kinds(tmp_path, layout, request):
+    """Each with the launcher its install builds (an editable one names its tree)."""
+    launcher = request.getfixturevalue("built") / f"{layout}-hooktui"
+    venv = make_venv(tmp_path / "venv", layout, launcher)
     stream = tmp_path / "s.jsonl"
     out = run_tap(venv / "bin" / "hooktui", stream)
     assert (out.stdout, out.stderr, out.returncode) == (b'{"hook_event_name": "Stop"}', b"", 4)
