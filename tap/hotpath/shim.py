@@ -20,7 +20,7 @@ import time
 from hooktui.tap.hotpath.capture import HEAD
 from hooktui.tap.hotpath.pump import Watchdog, decode_status, pump, read_all
 from hooktui.tap.hotpath.signals import Forwarder, die_by, restore_dispositions
-from hooktui.tap.hotpath.spawn import spawn, spawn_exit_code, spawn_message
+from hooktui.tap.hotpath.spawn import spawn
 
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "
@@ -200,6 +200,7 @@ def _hold_socket() -> bytes:
 def _not_started(opts: dict, exc: OSError, started_at: float, t0: float) -> int:
     """The hook could not start: say so as a shell would, and record the request."""
     from hooktui.tap.hotpath.capture import Capture
+    from hooktui.tap.hotpath.execvp import spawn_exit_code, spawn_message
 
     code = spawn_exit_code(exc)
     message = spawn_message(opts["command"][0], exc)

@@ -17,8 +17,9 @@ import hooktui.tap
 TREE = str(Path(hooktui.tap.__file__).resolve().parents[1])  # holds tap/, replay/, tui/
 ALLOWED = {"os", "select", "_signal"}
 HOT = ["capture", "pump", "shim", "signals", "spawn"]
-# Imported only when a hook outlives half its timeout (or holds its output open).
-LATER = ["watchdog"]
+# Imported only when a hook outlives half its timeout (or holds its output open),
+# and when a hook cannot start, or needs a cwd or an environment of its own.
+LATER = ["watchdog", "execvp"]
 
 PROBE = """
 import sys
