@@ -22,6 +22,12 @@ the runtime wins over PROTOCOLS.md where they differ):
   and exit 2 change nothing. PermissionRequest: `hookSpecificOutput.decision`
   {behavior allow|deny, updatedInput, message}; allow + updatedInput rewrites
   the call (the only rewrite Qwen Code has).
+- An `http` hook (wrapped by install into a command, qwen_http.py) whose POST
+  failed (no reply, a non-2xx) or whose reply was not a JSON object: Qwen reads
+  `{continue: true}` and the action proceeds. The command answers exactly that,
+  and says what went wrong on stderr after `HTTP_FAILED` (Qwen does not read
+  stderr beside JSON on stdout, exit 2 aside): the record is a failure that let
+  the action through, not an allow.
 """
 
 from __future__ import annotations
@@ -87,6 +93,9 @@ _NON_BLOCKING = {
 _PERMISSION = {"allow": "allow", "deny": "deny", "ask": "ask"}
 _LEGACY_DENY = {"block", "deny"}
 _TITLE = "Qwen Code"
+# How the http hook command (qwen_http.py) starts its stderr when the POST failed or
+# the reply was no answer: here, not there, as the recorder must not load qwen_http.
+HTTP_FAILED = "hooktui http hook: "
 
 
 class QwenTimeouts(Timeouts):
@@ -177,7 +186,7 @@ class QwenCode(Runtime):
         out = Stdout(outcome.stdout)
         obj = out.obj
         if obj is not None:  # JSON is read whatever the exit code (2 aside)
-            return self._judge_json(call, obj)
+            return self._judge_json(call, obj, _http_failed(call, outcome))
         if code != 0:
             return failure(
                 "exit_code", f"exit {code}: {_TITLE} shows a warning and the action proceeds"
@@ -206,7 +215,9 @@ class QwenCode(Runtime):
         reason = _reason_of(value) if isinstance(value, dict) else ""
         return Verdict(decision="deny", reason=reason or stderr)
 
-    def _judge_json(self, call: Call, obj: dict) -> Verdict:
+    def _judge_json(self, call: Call, obj: dict, failed: Verdict | None = None) -> Verdict:
+        """`failed`: the verdict when the answer decides nothing (an http hook whose
+        POST failed answers `{continue: true}`, as Qwen reads such a failure)."""
         native = call.native_event
         hso = obj.get("hookSpecificOutput")
         hso = hso if isinstance(hso, dict) else {}
@@ -236,6 +247,8 @@ class QwenCode(Runtime):
                     failure_detail=f"decision: block at {native}: {_TITLE} changes nothing",
                 )
             return Verdict(decision="deny", reason=reason, context=context)
+        if failed is not None:
+            return failed
         return _ignored_rewrite(Verdict(decision="allow", context=context), hso)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
@@ -272,6 +285,26 @@ class QwenCode(Runtime):
         if d == "deny" and native not in _NON_BLOCKING:
             return b"", (verdict.reason or "blocked").encode() + b"\n", 2
         raise cannot(self.name, verdict, native)
+
+
+def _http_failed(call: Call, outcome: Outcome) -> Verdict | None:
+    """The failure the http hook command reports on stderr (None when it reports none)."""
+    said = text_of(outcome.stderr)
+    if not said.startswith(HTTP_FAILED):
+        return None
+    what = said[len(HTTP_FAILED) :].splitlines()[0]
+    goes = f"{call.native_event or 'the action'} proceeds (fail-open)"
+    if outcome.exit_code:  # no reply, a non-2xx: Qwen's own non-blocking error
+        return failure(
+            "exit_code",
+            f"http hook failed: {what}; {_TITLE} reads {{continue: true}}, a non-blocking "
+            f"error, and {goes}",
+        )
+    return failure(  # a 2xx whose body is no JSON object: Qwen takes it for success
+        "invalid_json",
+        f"http hook reply is no answer: {what}; {_TITLE} reads a success that decides "
+        f"nothing, and {goes}",
+    )
 
 
 def _ignored_rewrite(verdict: Verdict, hso: dict) -> Verdict:

@@ -21,6 +21,13 @@ The reply, all of it non-blocking when it fails:
   (an object: its additionalContext cut, hookEventName added when missing); a
   body that does not parse, or is not an object or array, is `{continue: true}`;
 - 2xx otherwise: trimmed text is the systemMessage (cut), empty is `{continue: true}`.
+
+Where the POST failed (no reply, a non-2xx) or a JSON reply is not an object, the
+command answers what Qwen reads and says on stderr, after `HTTP_FAILED`, what went
+wrong: the judge (qwen_code.py) records a failure that let the action through.
+Not a refusal: its stderr would be read (exit 1 with nothing on stdout), so it
+stays silent, a failure by its exit code alone. An empty JSON body is no answer,
+as an empty stdout is, not a failure.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ import ipaddress
 import json
 import socket
 import urllib.parse
+
+from hooktui.tap.runtimes.qwen_code import HTTP_FAILED
 
 _CUT_AT = 10_000  # UTF-16 code units, as JavaScript counts a string
 _CONTINUE = b'{"continue":true}'
@@ -76,7 +85,9 @@ def refusal(url: str) -> str:
     except ValueError:
         return "URL validation failed: invalid URL"
     if parts.scheme.lower() not in ("http", "https") or parts.username or parts.password:
-        return f"fetch failed: {url}"  # fetch throws: a failed connection, not a refusal
+        # fetch throws: a failed connection, not a refusal. Not the URL: interpolated,
+        # it may hold a password, and stderr is recorded.
+        return "fetch failed: the URL is not http(s), or holds a user name or password"
     if not host or host in _BLOCKED_HOSTS or _blocked(host) == "is a cloud metadata endpoint":
         return "URL validation failed: URL is blocked for security reasons (SSRF protection)"
     if _blocked(host):
@@ -89,6 +100,15 @@ def refusal(url: str) -> str:
         if _blocked(address):
             return f"HTTP hook blocked: {host} resolves to {address} ({_blocked(address)})"
     return ""
+
+
+def _failed(what: str, body: bytes = b"") -> bytes:
+    """The stderr line the judge reads: what went wrong, and the start of the body."""
+    text = body.decode("utf-8", "replace").strip()
+    if text:
+        shown = text[:200] + ("\u2026" if len(text) > 200 else "")
+        what += f"; body: {json.dumps(shown, ensure_ascii=False)}"
+    return f"{HTTP_FAILED}{what}\n".encode()
 
 
 def _units(text: str) -> int:
@@ -155,16 +175,25 @@ def answer(
     # exit 1 with nothing printed is a failure with no output.
     if status is None and error.startswith(("URL validation failed", "HTTP hook blocked")):
         return b"", b"", 1  # stderr would become a warning output: the refusal has none
-    if status is None or not 200 <= status < 300:
-        return _CONTINUE, (error or f"HTTP hook returned {status}").encode(), 1
+    if status is None:  # Qwen's words: "connection failed"
+        return _CONTINUE, _failed(f"connection failed: {error or 'no reply'}"), 1
+    if not 200 <= status < 300:  # its own status only: `error` names the URL, interpolated
+        redirect = " (a redirect: not followed)" if 300 <= status < 400 else ""
+        return _CONTINUE, _failed(f"HTTP hook returned {status}{redirect}", body), 1
     text = body.decode("utf-8-sig", "replace")
     if "application/json" in content_type:
         try:
             data = json.loads(text, parse_constant=_no_constants)
         except ValueError:
-            return _CONTINUE, b"", 0
+            if not text.strip(_JS_SPACE):
+                return _CONTINUE, b"", 0
+            return _CONTINUE, _failed("the reply is not JSON", body), 0
         out = _normalized(data, _event(request))
-        return (json.dumps(out).encode() if out is not None else _CONTINUE), b"", 0
+        if out is None:
+            return _CONTINUE, _failed("the reply is JSON but not an object", body), 0
+        if isinstance(data, list):
+            return json.dumps(out).encode(), _failed("the reply is a JSON array", body), 0
+        return json.dumps(out).encode(), b"", 0
     text = text.strip(_JS_SPACE)
     if not text:
         return _CONTINUE, b"", 0

@@ -28,6 +28,19 @@ def held_word(head: RecordHead) -> str:
     return _HELD_WORDS.get(held.action, "passed")
 
 
+def held_mark(head: RecordHead) -> str:
+    """What a row of a held call says first: `⏸ denied (hook: allow)` ("" when not held).
+
+    The decision column says what the runtime got; the mark says a breakpoint
+    decided it, and names the hook's own answer when that is not what went.
+    A symbol and words, so it reads the same without colour.
+    """
+    if not head.held.released_by:
+        return ""
+    said = f" (hook: {head.hook_decision})" if head.hook_decision != head.decision else ""
+    return f"⏸ {held_word(head)}{said}"
+
+
 def held_note(record: Record) -> str:
     """One sentence: what the hook said and what became of it at the breakpoint ("" when
     the call was not held). E.g. `hook said allow; denied at a breakpoint after 3.2 s`."""

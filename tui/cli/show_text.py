@@ -25,6 +25,7 @@ from hooktui.tap.read.sanitize import safe_line
 from hooktui.tap.read.stats import is_fail_open
 from hooktui.tui.cli import format as fmt
 from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
+from hooktui.tui.cli.held_text import held_mark
 from hooktui.tui.cli.palette import decision_mark, decision_style
 
 _NO_VALUE = ("", None)
@@ -38,12 +39,45 @@ class _FailureText(msgspec.Struct):
     failure_detail: str = ""
 
 
+class _SentReason(msgspec.Struct):
+    reason: str = ""
+
+
+class _HeldReason(msgspec.Struct):
+    sent: _SentReason | None = None
+
+
+class _SentText(msgspec.Struct):
+    """The reason a person's answer at a breakpoint gave, decoded only for those rows."""
+
+    held: _HeldReason | None = None
+
+
 _failure_decoder = msgspec.json.Decoder(_FailureText)
+_sent_decoder = msgspec.json.Decoder(_SentText)
 
 
 def why(head: RecordHead, line: bytes) -> str:
-    """What a row says after the summary: the hook's reason, or what a failure printed last."""
-    if head.decision != "failure":
+    """What a row says after the summary: the hook's reason, or what a failure printed last.
+
+    For a call a person answered at a breakpoint, the reason the runtime got
+    comes first, then the hook's own, marked as the hook's: its reason (for a
+    deny, say) must not read as the reason of the verdict the row shows.
+    """
+    own = _hook_why(head, line)
+    if head.held.sent is None or not head.held.sent.decision:
+        return own  # the hook's own answer is what the runtime got
+    try:
+        held = _sent_decoder.decode(line).held
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        held = None
+    sent = held.sent.reason if held is not None and held.sent is not None else ""
+    return " · ".join(part for part in (sent, f"hook: {own}" if own else "") if part)
+
+
+def _hook_why(head: RecordHead, line: bytes) -> str:
+    """The hook's own reason, or what it printed last when it failed."""
+    if head.hook_decision != "failure":
         return head.reason
     try:
         extra = _failure_decoder.decode(line)
@@ -94,6 +128,7 @@ class TextOut:
         self.header_style = Style(bold=True, underline=True)
         self.tally_style = Style(bold=True)
         self.note_style = Style(dim=True)
+        self.held_style = Style(color="yellow", bold=True)  # watch's (rows.HELD)
         self.tz = UTC if utc else None
         self.several = several
         self.header_done = False
@@ -114,14 +149,23 @@ class TextOut:
             style = style.without_color
         return style.render(text, color_system=self.color_system)
 
-    def _cell(self, text: str, style, width: int, right: bool, last: bool) -> str:
-        """`text` made safe, then cut (with an ellipsis) or padded to `width` cells."""
-        text = safe_line(text)
+    def _cell(self, text: str, style, width: int, right: bool, last: bool, lead: str = "") -> str:
+        """`text` made safe, then cut (with an ellipsis) or padded to `width` cells.
+
+        `lead` (already safe, one cell a character) goes first in the HELD style, and
+        is the last part of the cell to be cut.
+        """
+        text = lead + safe_line(text)
         n = len(text) if text.isascii() else self.cell_len(text)
         if self.width is not None and n > width:
             text = self.set_cell_size(text, width - 1) + "…"
             n = width
-        text = self._styled(text, style)
+        if lead:
+            text = self._styled(text[: len(lead)], self.held_style) + self._styled(
+                text[len(lead) :], style
+            )
+        else:
+            text = self._styled(text, style)
         if n < width and not last:
             return " " * (width - n) + text if right else text + " " * (width - n)
         return text
@@ -136,6 +180,13 @@ class TextOut:
             self._cell(*values.get(n, _NO_VALUE), w, j == "right", i == last)
             for i, (n, w, j) in enumerate(layout)
         ]
+        held = values.get("held")
+        if held is not None:  # the summary again, led by the held mark (rare: redone here)
+            i = next((i for i, (n, _, _) in enumerate(layout) if n == "summary"), None)
+            if i is not None:
+                _, w, j = layout[i]
+                summary = values.get("summary", _NO_VALUE)
+                cells[i] = self._cell(*summary, w, j == "right", i == last, lead=held)
         return (" " * GAP).join(cells).rstrip(" ")
 
     def rows(self, items: Sequence[tuple[str, RecordHead | BadLine, bytes]]) -> None:
@@ -164,7 +215,7 @@ class TextOut:
         lat = fmt.format_latency(e.duration_ms)
         if fmt.near_timeout(e.duration_ms, timeout):
             lat = f"{fmt.NEAR_TIMEOUT_MARK}{lat}"
-        return {
+        values = {
             "time": (fmt.format_time(end_time(e), self.tz, self.millis), None),
             "stream": (stream_name, None),
             "runtime": (fmt.short_runtime(e.runtime), None),
@@ -179,6 +230,9 @@ class TextOut:
             "latency": (lat, fmt.latency_style(e.duration_ms)),
             "why": (why(e, line), self.note_style),
         }
+        if e.held.released_by:  # held at a breakpoint: said first, as watch's row does
+            values["held"] = safe_line(held_mark(e)) + " "
+        return values
 
     def tally(self, tally) -> None:
         self._write([self._styled(safe_line(tally.line()), self.tally_style)])
