@@ -28,6 +28,7 @@ wait4) are the steadier. The floor is Python's own start as the line starts it.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import statistics
 import subprocess
@@ -40,6 +41,7 @@ from hooktui.tap.install.wrapper import START_FLAGS
 
 REPO = Path(__file__).resolve().parents[2]
 FLOOR = f"python {START_FLAGS} -c pass"
+PR_SET_CHILD_SUBREAPER = 36
 REQUEST = (
     b'{"session_id":"bench","hook_event_name":"PreToolUse","cwd":"/tmp","tool_name":"Bash",'
     b'"tool_input":{"command":"git status --short"},"tool_use_id":"toolu_bench"}'
@@ -106,10 +108,18 @@ def lines(path: str) -> int:
 
 
 def settle(path: str, count: int) -> None:
-    """Wait (at most 10 s) for the detached recorders, so their CPU lands on no timing."""
+    """Wait (at most 10 s) for the detached recorders to write and to exit, so that
+    their CPU lands on no timing: the bench is their subreaper, and reaps them. (Only
+    waiting for the line let the recorder's exit overlap the case after a tapped one.)"""
     deadline = time.monotonic() + 10
     while lines(path) < count and time.monotonic() < deadline:
         time.sleep(0.002)
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(-1, os.WNOHANG) == (0, 0):
+                time.sleep(0.001)  # a recorder still running
+        except ChildProcessError:
+            return  # none left
 
 
 def main() -> int:
@@ -127,6 +137,10 @@ def main() -> int:
     count = "--instructions" in args
     args = [a for a in args if a not in ("--before-shell", "--instructions")]
     rounds = int(args[0]) if args else 40
+    # The recorders the taps leave behind come back to this process when the tap exits.
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        print("cannot become a child subreaper (Linux only)", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         home = keep or Path(tmp)
         regular = make_venv(home / "regular", editable=False)
