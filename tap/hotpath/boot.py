@@ -25,7 +25,7 @@ posix = sys.modules["posix"]
 _bootstrap = sys.modules["_frozen_importlib"]
 _external = sys.modules["_frozen_importlib_external"]
 # In the order they import each other: each finds the ones before it in sys.modules.
-HOT = ("capture", "pump", "signals", "spawn", "shim")
+HOT = ("capture", "quick", "signals", "spawn", "shim")  # pump.py: when a call outgrows quick.py
 PACKAGES = ("hooktui", "hooktui.tap", "hooktui.tap.hotpath")
 
 

@@ -34,6 +34,7 @@ def spawn(
     env: dict[str, str] | None = None,
     new_session: bool = False,
     closed: tuple[int, ...] = (),
+    sigmask=None,
 ) -> tuple[int, int, int, int]:
     """Start `argv` with its stdin, stdout and stderr on pipes.
 
@@ -41,7 +42,8 @@ def spawn(
     OSError (FileNotFoundError, PermissionError, ...) when it cannot start.
     The hook stays in the caller's process group unless `new_session`.
     Standard fds listed in `closed` (0, 1, 2) are left closed in the hook, as
-    the tap's caller left them (only without `cwd`/`env`).
+    the tap's caller left them, and `sigmask` is the hook's signal mask (the
+    caller's, where the tap blocks one of its own; both only without `cwd`/`env`).
     """
     if not argv:
         raise FileNotFoundError(_ENOENT, "empty command", "")
@@ -52,7 +54,7 @@ def spawn(
     child_ends = (in_r, out_w, err_w)
     try:
         if cwd is None and env is posix.environ:
-            pid = _posix_spawn(argv, child_ends, closed, new_session)
+            pid = _posix_spawn(argv, child_ends, closed, new_session, sigmask)
         else:
             from hooktui.tap.hotpath.execvp import fork_exec
 
@@ -66,7 +68,7 @@ def spawn(
     return pid, in_w, out_r, err_r
 
 
-def _posix_spawn(argv, child_ends, closed, new_session) -> int:
+def _posix_spawn(argv, child_ends, closed, new_session, sigmask) -> int:
     """posix_spawnp on this process's environment, with execvp's /bin/sh fallback."""
     actions = [
         (posix.POSIX_SPAWN_CLOSE, target)
@@ -75,6 +77,8 @@ def _posix_spawn(argv, child_ends, closed, new_session) -> int:
         for target, fd in enumerate(child_ends)
     ]
     options = {"file_actions": actions, "setsid": new_session, "setsigdef": SIGDEF}
+    if sigmask is not None:
+        options["setsigmask"] = sigmask
     try:
         return posix.posix_spawnp(argv[0], argv, posix.environ, **options)
     except OSError as exc:
