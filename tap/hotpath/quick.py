@@ -67,25 +67,34 @@ def first_stretch(
     signals=None,
     until: float,
 ) -> Stretch:
-    """Run the call until it ends or needs more than this (see the module); never raises
-    for what the hook or the caller do. SIGCHLD must be blocked."""
+    """Run the call until it ends or needs more than this (see the module). Never
+    raises: whatever goes wrong here, the pump goes on from what `s` holds, so the
+    hook's answer still reaches the caller. SIGCHLD must be blocked."""
     s = Stretch(pid, in_w, out_r, err_r, keep, out_fd, err_fd)
+    try:
+        _run(s, signals, until)
+    except Exception:  # noqa: BLE001 - the pump's way is always there
+        s.done = False
+    return s
+
+
+def _run(s: Stretch, signals, until: float) -> None:
     if not _take_request(s) or not _feed_hook(s, signals):
-        return s
+        return
     for fd in s.sinks:
         posix.set_blocking(fd, False)
     while True:
         left = until - time.monotonic()
         if left <= 0:
-            return s  # still running: the pump goes on
+            return  # still running: the pump goes on
         _signal.sigtimedwait((SIGCHLD,), min(TICK_S, left))
         if not s.reaped:
             _reap(s, signals)
         if not _drain(s) or not s.sinks and s.reaped:
             s.done = s.reaped and not s.sinks
-            return s
+            return
         if s.reaped:  # gone, its output still open: a background child holds it
-            return s
+            return
 
 
 def _take_request(s: Stretch) -> bool:
@@ -100,7 +109,10 @@ def _take_request(s: Stretch) -> bool:
         return False
     # O_NONBLOCK is on the open pipe, which the caller made for this hook alone;
     # it is taken off again before anything else reads it.
-    posix.set_blocking(0, False)
+    try:
+        posix.set_blocking(0, False)
+    except OSError:
+        return False
     try:
         return _read_to_eof(s, blocking=False)
     finally:
