@@ -13,7 +13,7 @@ import select
 import time
 
 from hooktui.tap.hotpath.capture import HEAD, Capture
-from hooktui.tap.hotpath.quick import watchdog_due
+from hooktui.tap.hotpath.quick import QUEUE_MAX, watchdog_due
 
 CHUNK = 1 << 16
 # Once the hook is gone and its output closed: how long the caller's stdin
@@ -22,9 +22,6 @@ GRACE_S = 0.5
 # How often a tap waiting on output a hook's background child holds open
 # looks up from poll (to notice the caller asking it to end).
 LINGER_CHECK_S = 0.1
-# Request bytes read ahead of a hook that is not reading them: beyond this
-# the caller waits, as it would on the hook's own pipe.
-QUEUE_MAX = 1 << 20
 # Longer waits are taken in steps (poll takes a C int of milliseconds).
 MAX_WAIT_S = 3600.0
 # A timeout at least this long is no timeout (inf, 1e300, 99999999999 ms...).

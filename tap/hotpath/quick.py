@@ -29,6 +29,9 @@ CHUNK = 1 << 16
 # How long the stretch may last, and how often it looks at the hook's output.
 BUDGET_S = 0.5
 TICK_S = 0.01
+# Request bytes read ahead of a hook that is not reading them (here and in the
+# pump): beyond this the caller waits, as it would on the hook's own pipe.
+QUEUE_MAX = 1 << 20
 # When the tap forks its watchdog (pump.py), as a fraction of the hook's configured timeout.
 FRACTION = 0.5
 SIGCHLD = _signal.SIGCHLD
@@ -44,6 +47,7 @@ class Stretch:
         self.in_w, self.src_fd = in_w, 0
         self.request: list[bytes] = []  # read from the caller
         self.queue: list[bytes] = []  # of which not yet written to the hook
+        self.queued = 0
         self.out, self.err = Capture(keep), Capture(keep)
         self.sinks = {out_r: (self.out, out_fd), err_r: (self.err, err_fd)}
         self.reaped = False
@@ -104,7 +108,7 @@ def _take_request(s: Stretch) -> bool:
     except OSError:
         return False
     if kind == _REGULAR:  # a file never blocks: read it to its end
-        return _read_to_eof(s, blocking=True)
+        return _read_to_eof(s)
     if kind != _FIFO:  # a terminal, a socket, /dev/null...: the pump's way
         return False
     # O_NONBLOCK is on the open pipe, which the caller made for this hook alone;
@@ -114,13 +118,13 @@ def _take_request(s: Stretch) -> bool:
     except OSError:
         return False
     try:
-        return _read_to_eof(s, blocking=False)
+        return _read_to_eof(s)
     finally:
         posix.set_blocking(0, True)
 
 
-def _read_to_eof(s: Stretch, blocking: bool) -> bool:
-    while True:
+def _read_to_eof(s: Stretch) -> bool:
+    while s.queued < QUEUE_MAX:  # beyond: the pump reads ahead of the hook only so far
         try:
             data = posix.read(0, CHUNK)
         except BlockingIOError:
@@ -132,6 +136,8 @@ def _read_to_eof(s: Stretch, blocking: bool) -> bool:
             return True
         s.request.append(data)
         s.queue.append(data)
+        s.queued += len(data)
+    return False
 
 
 def _feed_hook(s: Stretch, signals) -> bool:

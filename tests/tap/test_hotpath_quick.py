@@ -172,17 +172,20 @@ def test_a_signal_during_the_stretch_reaches_the_hook(tmp_path):
     assert record["signal"] == signal.SIGTERM
 
 
-def test_a_callers_stdin_from_a_file_is_read_by_the_stretch(tmp_path):
-    """A regular file never blocks: the stretch reads it whole and needs no pump."""
+@pytest.mark.parametrize(("size", "pumped"), [(len(REQUEST), False), (3 << 20, True)])
+def test_a_callers_stdin_from_a_file_is_read_by_the_stretch(tmp_path, size, pumped):
+    """A regular file never blocks: the stretch reads it whole and needs no pump, up
+    to the read-ahead the pump allows too (1 MiB); a bigger one goes on in the pump."""
+    data = (REQUEST * (size // len(REQUEST) + 1))[:size]
     request = tmp_path / "request.json"
-    request.write_bytes(REQUEST)
+    request.write_bytes(data)
     stream = tmp_path / "s.jsonl"
     with open(request, "rb") as f:
-        done = subprocess.run(tap_line(stream, sh("cat")), stdin=f, capture_output=True)
+        done = subprocess.run(tap_line(stream, sh("wc -c")), stdin=f, capture_output=True)
     err, modules = split_importtime(done.stderr)
-    assert (done.stdout, err, done.returncode) == (REQUEST, b"", 0)
-    assert PUMP not in modules
-    assert wait_for_records(stream, 1)[0]["request"] == json.loads(REQUEST)
+    assert (done.stdout.strip(), err, done.returncode) == (str(size).encode(), b"", 0)
+    assert (PUMP in modules) is pumped
+    wait_for_records(stream, 1)
 
 
 def test_a_caller_whose_stdout_would_block_still_gets_all_of_it(tmp_path):
