@@ -10,11 +10,11 @@ hook with the caller's own mask), so the tap sleeps in `sigtimedwait` until
 the hook exits, looking at its output every TICK_S meanwhile: output still
 passes through while the hook runs, and a hook filling its pipe is not held
 up for long. Anything else, the moment it shows, hands what the stretch holds
-to pump.Pump, which goes on from there: a request still open or not in a pipe
-or a file, one larger than the hook's pipe takes at once, a hook still running
-after BUDGET_S or at the watchdog's time, a pipeful of output in one look,
-output a background child holds open after the hook is gone, a caller's pipe
-that would block.
+to pump.Pump, which goes on from there: a request still open, or not in a
+pipe, a socket or a file; one larger than the hook's pipe takes at once; a
+hook still running after BUDGET_S or at the watchdog's time; a pipeful of
+output in one look; output a background child holds open after the hook is
+gone; a caller's pipe that would block.
 
 Imports only `posix`, `_signal` and `time` (see __init__.py).
 """
@@ -35,7 +35,7 @@ QUEUE_MAX = 1 << 20
 # When the tap forks its watchdog (pump.py), as a fraction of the hook's configured timeout.
 FRACTION = 0.5
 SIGCHLD = _signal.SIGCHLD
-_FIFO, _REGULAR = 0o010000, 0o100000
+_FIFO, _SOCKET, _REGULAR = 0o010000, 0o140000, 0o100000
 
 
 class Stretch:
@@ -109,10 +109,12 @@ def _take_request(s: Stretch) -> bool:
         return False
     if kind == _REGULAR:  # a file never blocks: read it to its end
         return _read_to_eof(s)
-    if kind != _FIFO:  # a terminal, a socket, /dev/null...: the pump's way
+    if kind not in (_FIFO, _SOCKET):  # a terminal, /dev/null...: the pump's way
         return False
-    # O_NONBLOCK is on the open pipe, which the caller made for this hook alone;
-    # it is taken off again before anything else reads it.
+    # A pipe, or a socket (Node's child_process gives its children socketpairs:
+    # Claude Code, Gemini CLI, Copilot CLI, Qwen Code). O_NONBLOCK is on our end,
+    # which the caller made for this hook alone; it is taken off again before
+    # anything else reads it.
     try:
         posix.set_blocking(0, False)
     except OSError:

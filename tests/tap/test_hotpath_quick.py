@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -186,6 +187,36 @@ def test_a_callers_stdin_from_a_file_is_read_by_the_stretch(tmp_path, size, pump
     assert (done.stdout.strip(), err, done.returncode) == (str(size).encode(), b"", 0)
     assert (PUMP in modules) is pumped
     wait_for_records(stream, 1)
+
+
+def test_a_caller_that_hands_over_socketpairs_as_node_does(tmp_path):
+    """Node's child_process gives a child socketpairs for its stdio (Claude Code, Gemini
+    CLI, Copilot CLI and Qwen Code start hooks so): the request ends with a shutdown of
+    the caller's end, and the stretch reads it there as from a pipe."""
+    stream = tmp_path / "s.jsonl"
+    hook = sh("cat; echo done >&2")
+    results = []
+    for argv in (hook, tap_line(stream, hook)):
+        pairs = [socket.socketpair() for _ in range(3)]
+        proc = subprocess.Popen(argv, stdin=pairs[0][1], stdout=pairs[1][1], stderr=pairs[2][1])
+        for _, theirs in pairs:
+            theirs.close()
+        pairs[0][0].sendall(REQUEST)
+        pairs[0][0].shutdown(socket.SHUT_WR)
+        got = []
+        for ours, _ in pairs[1:]:
+            data = b""
+            while chunk := ours.recv(1 << 16):
+                data += chunk
+            got.append(data)
+        results.append((*got, proc.wait(timeout=30)))
+        for ours, _ in pairs:
+            ours.close()
+    (bare_out, bare_err, bare_code), (out, err, code) = results
+    err, modules = split_importtime(err)
+    assert (out, err, code) == (bare_out, bare_err, bare_code) == (REQUEST, b"done\n", 0)
+    assert PUMP not in modules
+    assert wait_for_records(stream, 1)[0]["request"] == json.loads(REQUEST)
 
 
 def test_a_caller_whose_stdout_would_block_still_gets_all_of_it(tmp_path):
