@@ -1,13 +1,12 @@
 """The tap's start: the hot path loaded from its cached bytecode.
 
-The launcher (bin/hooktui) runs this when started as the tap (`-I -S`), loading
-it with the import system's own loader (cached bytecode, checked against the
-source), in its own globals: the block at the end then starts the tap, or
-hands over to the launcher's general path (its GENERAL) if the hot path cannot
-load. It finds the package's tree from its own path: site-packages/hooktui, or
-an editable install's source tree, which launcher_build.py writes into that install's
-launcher. A launcher that finds the tree in setuptools' finder instead (its
-EDITABLE, when the tree moved or an older build) calls `hot_path`.
+The launcher (bin/hooktui) runs this when started as the tap (`-I -S -X utf8`),
+loading it with the import system's own loader (cached bytecode, checked
+against the source), in its own globals: the block at the end then starts the
+tap, or hands over to the launcher's general path (its GENERAL, which falls
+back on `site`) if the hot path cannot load. It finds the package's tree from
+its own path: site-packages/hooktui, or an editable install's source tree,
+which launcher_build.py writes into that install's launcher.
 Each hot-path module is read as the import system would but by hand: one
 `stat` of the source, one read of its `__pycache__` file, the header compared,
 the code run in a fresh module. The import system's search (finders, path
@@ -15,6 +14,9 @@ hooks, directory listings, module locks) is what this skips: about a third of
 a million instructions per module before its contents. A cache that is
 missing, stale or of another kind (hash-based) sends that module through the
 import system as usual, which compiles it and may write a fresh cache.
+The cyclic garbage collector is switched off first: the tap and its recorder
+live for one call and make no cycles worth collecting, and its passes over
+the objects of each module loaded cost the tap more than its import.
 """
 
 import sys
@@ -23,13 +25,14 @@ posix = sys.modules["posix"]
 _bootstrap = sys.modules["_frozen_importlib"]
 _external = sys.modules["_frozen_importlib_external"]
 # In the order they import each other: each finds the ones before it in sys.modules.
-HOT = ("capture", "pump", "signals", "spawn", "shim")
+HOT = ("capture", "quick", "signals", "spawn", "shim")  # pump.py: when a call outgrows quick.py
 PACKAGES = ("hooktui", "hooktui.tap", "hooktui.tap.hotpath")
 
 
 def hot_path(site: str, tree: str):
     """The shim's `main`: `tree` holds tap/ (site-packages/hooktui, or an editable
     install's source tree), `site` the packages the recorder needs later."""
+    __import__("gc").disable()
     sys.path.append(site)  # for what the recorder imports later (msgspec...)
     paths = (tree, tree + "/tap", tree + "/tap/hotpath")
     for name, path in zip(

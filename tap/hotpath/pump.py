@@ -13,6 +13,7 @@ import select
 import time
 
 from hooktui.tap.hotpath.capture import HEAD, Capture
+from hooktui.tap.hotpath.quick import QUEUE_MAX, watchdog_due
 
 CHUNK = 1 << 16
 # Once the hook is gone and its output closed: how long the caller's stdin
@@ -21,15 +22,10 @@ GRACE_S = 0.5
 # How often a tap waiting on output a hook's background child holds open
 # looks up from poll (to notice the caller asking it to end).
 LINGER_CHECK_S = 0.1
-# Request bytes read ahead of a hook that is not reading them: beyond this
-# the caller waits, as it would on the hook's own pipe.
-QUEUE_MAX = 1 << 20
 # Longer waits are taken in steps (poll takes a C int of milliseconds).
 MAX_WAIT_S = 3600.0
 # A timeout at least this long is no timeout (inf, 1e300, 99999999999 ms...).
 FOREVER_S = 1e9
-# When the tap forks its watchdog, as a fraction of the hook's configured timeout.
-FRACTION = 0.5
 
 _IN = select.POLLIN | select.POLLHUP | select.POLLERR | select.POLLNVAL
 _OUT = select.POLLOUT | select.POLLERR | select.POLLHUP | select.POLLNVAL
@@ -55,13 +51,13 @@ class Pump:
         linger_s: float | None = None,
         keep: int | None = HEAD,
         signals=None,
+        stretch=None,
     ) -> None:
         self.pid = pid
         self.poller = select.poll()
         self.masks: dict[int, int] = {}  # what is registered with the poller
         self.request: list[bytes] = [feed] if feed else []
         self.queue: list[bytes] = [feed] if feed else []  # not yet written to the hook
-        self.queued = len(feed)
         self.pending = memoryview(b"")
         self.out, self.err = Capture(keep), Capture(keep)
         self.sinks = {out_r: (self.out, out_fd, b"o"), err_r: (self.err, err_fd, b"e")}
@@ -73,12 +69,29 @@ class Pump:
         self.status: int | None = None  # the wait status, once reaped (None: unknown)
         self.timed_out = False
         self.exited_at = self.settled_at = self.last_input = 0.0
+        if stretch is not None:  # quick.first_stretch handed over: go on from there
+            self._take_over(stretch, out_fd, err_fd)
+        self.queued = sum(len(chunk) for chunk in self.queue)
         for fd in self.sinks:
             self._want(fd, _IN)
-        self.pidfd = _pidfd(pid)
+        self.pidfd = -1 if self.reaped else _pidfd(pid)
         if self.pidfd >= 0:
             self._want(self.pidfd, select.POLLIN)
-        posix.set_blocking(in_w, False)
+        if self.in_w >= 0:
+            posix.set_blocking(self.in_w, False)
+        if self.reaped:
+            self._hook_exited(self.status)
+
+    def _take_over(self, s, out_fd: int, err_fd: int) -> None:
+        """What the stretch read, wrote and kept; the pipes it left open, blocking."""
+        self.request, self.queue, self.out, self.err = s.request, s.queue, s.out, s.err
+        self.in_w, self.src_fd = s.in_w, s.src_fd
+        self.sinks = {}
+        for fd, (capture, _) in s.sinks.items():
+            posix.set_blocking(fd, True)  # the pump reads once poll says there is data
+            out = capture is s.out
+            self.sinks[fd] = (capture, out_fd if out else err_fd, b"o" if out else b"e")
+        self.reaped, self.status = s.reaped, s.status
 
     def run(self) -> tuple[bytes, Capture, Capture, int | None, bool]:
         """(request bytes, stdout, stderr, wait status or None, timed out)."""
@@ -274,9 +287,7 @@ class Watchdog:
         self.timeout_ms = timeout_ms
         self.t0 = t0  # the tap's time.monotonic() when the hook started
         # When pump forks it; None once started, or while there is no reason to.
-        self.due: float | None = None
-        if timeout_ms:
-            self.due = t0 + timeout_ms * FRACTION / 1000
+        self.due: float | None = watchdog_due(timeout_ms, t0)
         # record(request, stdout, stderr, duration_ms, timed_out): what the
         # watchdog calls, in its own process, when the tap died (stdout and
         # stderr are Captures).
@@ -319,17 +330,6 @@ class Watchdog:
 def pump(pid: int, in_w: int, out_r: int, err_r: int, **options):
     """Run a Pump (see its arguments); returns (request, stdout, stderr, status, timed out)."""
     return Pump(pid, in_w, out_r, err_r, **options).run()
-
-
-def decode_status(status: int | None) -> tuple[int | None, int | None]:
-    """(exit code, signal) from a wait status."""
-    if status is None:
-        return None, None
-    if posix.WIFSIGNALED(status):
-        return None, posix.WTERMSIG(status)
-    if posix.WIFEXITED(status):
-        return posix.WEXITSTATUS(status), None
-    return None, None
 
 
 def write_all(fd: int, data: bytes) -> bool:

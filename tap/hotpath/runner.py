@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import time
 
-from hooktui.tap.hotpath.pump import GRACE_S, decode_status, kill, pump, read_all
-from hooktui.tap.hotpath.spawn import CwdError, spawn, spawn_exit_code, spawn_message
+from hooktui.tap.hotpath.execvp import CwdError, spawn_exit_code, spawn_message
+from hooktui.tap.hotpath.pump import GRACE_S, kill, pump, read_all
+from hooktui.tap.hotpath.quick import decode_status
+from hooktui.tap.hotpath.spawn import spawn
 
 __all__ = [
     "CwdError",

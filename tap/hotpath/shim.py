@@ -2,7 +2,8 @@
 
 This module runs on every tool call, so the pass-through path imports only
 what Python has already loaded or what is a cheap C module (`posix`, `sys`,
-`select`, `_signal`, `time`: see __init__.py); argv is parsed by hand. Everything heavy
+`_signal`, `time`, and `select` when the pump takes over: see __init__.py);
+argv is parsed by hand. Everything heavy
 (msgspec, the adapters, redaction) is imported by the recorder, in a forked
 child that runs after the hook's answer has gone back to the caller. With
 `--timeout-ms`, a hook still running at half its timeout gets a watchdog
@@ -10,17 +11,19 @@ child that runs after the hook's answer has gone back to the caller. With
 
 The steps of one call, in `main`: parse the options; make the environment
 the caller's again; spawn the hook (spawn.py) with every signal forwarded
-(signals.py); pump its traffic through (pump.py); answer the runtime; record.
+(signals.py); pass its traffic through (quick.py, and pump.py for a call that
+outgrows it); answer the runtime; record.
 """
 
+import _signal
 import posix
 import sys
 import time
 
 from hooktui.tap.hotpath.capture import HEAD
-from hooktui.tap.hotpath.pump import Watchdog, decode_status, pump, read_all
+from hooktui.tap.hotpath.quick import BUDGET_S, SIGCHLD, decode_status, first_stretch, watchdog_due
 from hooktui.tap.hotpath.signals import Forwarder, die_by, restore_dispositions
-from hooktui.tap.hotpath.spawn import spawn, spawn_exit_code, spawn_message
+from hooktui.tap.hotpath.spawn import spawn
 
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "
@@ -144,33 +147,43 @@ def main(argv: list[str]) -> int:
 
     started_at = time.time()
     t0 = time.monotonic()
+    # SIGCHLD blocked, so the first stretch can sleep until the hook exits; the
+    # hook itself starts with the caller's mask.
+    mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, (SIGCHLD,))
     try:
-        pid, in_w, out_r, err_r = spawn(opts["command"], closed=closed)
+        pid, in_w, out_r, err_r = spawn(opts["command"], closed=closed, sigmask=mask)
     except OSError as exc:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
         return _not_started(opts, exc, started_at, t0)
     signals.started(pid)
-
-    def record_killed(request, out, err, duration_ms, timed_out):  # in the watchdog
-        args = (request, out, err, None, _SIGKILL, started_at, duration_ms, "")
-        _handoff(opts, *args, killed=timed_out)
-
-    watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed)
     # The hook's output goes through to the caller as it arrives (fds 1 and 2),
     # unless a dashboard may hold the call: then it is kept until it decides.
     hold = _hold_socket()
-    request, out, err, status, _ = pump(
-        pid,
-        in_w,
-        out_r,
-        err_r,
-        src_fd=0,
-        out_fd=-1 if hold else 1,
-        err_fd=-1 if hold else 2,
-        watchdog=watchdog,
-        signals=signals,
-        keep=None if hold else HEAD,
-    )
-    watchdog.dismiss()  # first thing: the call is the tap's own to record again
+    out_fd, err_fd, keep = (-1, -1, None) if hold else (1, 2, HEAD)
+    due = watchdog_due(opts.get("timeout_ms"), t0)
+    until = t0 + BUDGET_S if due is None else min(t0 + BUDGET_S, due)
+    try:
+        stretch = first_stretch(
+            pid, in_w, out_r, err_r, out_fd=out_fd, err_fd=err_fd, keep=keep,
+            signals=signals, until=until,
+        )  # fmt: skip
+    finally:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
+    if stretch.done:  # most calls: no `select`, no pump.py
+        request, out, err, status = b"".join(stretch.request), *stretch.result()
+    else:
+        from hooktui.tap.hotpath.pump import Watchdog, pump
+
+        def record_killed(request, out, err, duration_ms, timed_out):  # in the watchdog
+            args = (request, out, err, None, _SIGKILL, started_at, duration_ms, "")
+            _handoff(opts, *args, killed=timed_out)
+
+        watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed)
+        request, out, err, status, _ = pump(
+            pid, in_w, out_r, err_r, src_fd=0, out_fd=out_fd, err_fd=err_fd,
+            watchdog=watchdog, signals=signals, keep=keep, stretch=stretch,
+        )  # fmt: skip
+        watchdog.dismiss()  # first thing: the call is the tap's own to record again
     code, sig = decode_status(status)
     _note_signals(opts, signals, t0)
     answer, held = (code, sig), None
@@ -200,6 +213,8 @@ def _hold_socket() -> bytes:
 def _not_started(opts: dict, exc: OSError, started_at: float, t0: float) -> int:
     """The hook could not start: say so as a shell would, and record the request."""
     from hooktui.tap.hotpath.capture import Capture
+    from hooktui.tap.hotpath.execvp import spawn_exit_code, spawn_message
+    from hooktui.tap.hotpath.pump import read_all
 
     code = spawn_exit_code(exc)
     message = spawn_message(opts["command"][0], exc)
@@ -283,8 +298,6 @@ def _std_fds_open() -> tuple[int, ...]:
 def _take_back_sigchld() -> None:
     # With SIGCHLD ignored (inherited from the caller) the kernel reaps the hook
     # itself and its exit status is lost; the tap needs it, so take it back.
-    import _signal
-
     if _signal.getsignal(_signal.SIGCHLD) is _signal.SIG_IGN:
         _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
 

@@ -3,7 +3,7 @@
 Some runtimes (Codex) stop a hook that runs past its timeout with SIGKILL to
 the hook command, which is the tap: it cannot catch that, so it would leave no
 record, and those are exactly the calls a timeout let through. So when the
-hook is still running at `FRACTION` (pump.py) of its configured timeout, the tap forks
+hook is still running at `FRACTION` (quick.py) of its configured timeout, the tap forks
 this watchdog: in a session of its own (a group kill misses it), stdio on
 /dev/null, holding only the read end of a pipe whose write end only the tap
 holds, and a pidfd of the hook.

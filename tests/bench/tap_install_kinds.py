@@ -9,24 +9,26 @@ directory): one with `pip install .`, one with `pip install -e .` (plus
 msgspec, which the recorder needs; pip may fetch it). Each round then runs,
 interleaved so machine noise hits all alike: `python -c pass` in each venv,
 the bare hook, and the hook through each venv's tap as the line `install`
-writes now starts it (`<venv>/bin/python3 -I -S <venv>/bin/hooktui tap
---timeout-ms ...`, no launcher shell step), plus the regular venv's tap as
+writes now starts it (`<venv>/bin/python3 -I -S -X utf8 <venv>/bin/hooktui
+tap --timeout-ms ...`, no launcher shell step), plus the regular venv's tap as
 older lines started it (`<venv>/bin/hooktui tap`, through the launcher's
 `/bin/sh` step). It prints the medians and the overhead
 `(tapped - bare) / python -c pass`, with the regular venv's `python -c pass`
 as the unit for all (the editable venv's own is slower: its `site` imports
 setuptools' finder). `--before DIR` adds DIR/regular and DIR/editable, venvs
-of an older build left as they are, started by the same line (`<venv>/bin/python3
--I -S <venv>/bin/hooktui tap`; `--before-shell` instead through that build's
+of an older build left as they are, started as lines before 2026-12-03
+(evening) start them (`<venv>/bin/python3 -I -S <venv>/bin/hooktui tap`; `--before-shell` instead through that build's
 launcher's shell step, as lines before 2026-12-03 did): a before/after in one
 run. `--instructions` also counts each case's instructions once with
 `valgrind --tool=callgrind` (the process alone, not the hook it starts): these
-do not vary with the machine's load. The goal (issue 12) is at most 0.8x in both. Wall and CPU time are both
-shown: on a busy machine the CPU figures (from wait4) are the steadier.
+do not vary with the machine's load. The goal (issue 12) is at most 0.8x in
+both. Wall and CPU time are both shown: on a busy machine the CPU figures (from
+wait4) are the steadier. The floor is Python's own start as the line starts it.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import statistics
 import subprocess
@@ -35,7 +37,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from hooktui.tap.install.wrapper import START_FLAGS
+
 REPO = Path(__file__).resolve().parents[2]
+FLOOR = f"python {START_FLAGS} -c pass"
+PR_SET_CHILD_SUBREAPER = 36
 REQUEST = (
     b'{"session_id":"bench","hook_event_name":"PreToolUse","cwd":"/tmp","tool_name":"Bash",'
     b'"tool_input":{"command":"git status --short"},"tool_use_id":"toolu_bench"}'
@@ -57,10 +63,11 @@ def make_venv(where: Path, editable: bool) -> Path:
     return where
 
 
-def line(venv: Path, tap: list[str]) -> list[str]:
+def line(venv: Path, tap: list[str], flags: str = START_FLAGS) -> list[str]:
     """What the line `install` writes execs (tap/install/wrapper.py): the venv's Python
-    on the launcher, isolated and without `site`."""
-    return [str(venv / "bin/python3"), "-I", "-S", str(venv / "bin/hooktui"), *tap]
+    on the launcher, isolated, without `site`, in UTF-8 mode (START_FLAGS; lines
+    written before 2026-12-03, evening, had `-I -S` alone: `--before` starts those)."""
+    return [str(venv / "bin/python3"), *flags.split(), str(venv / "bin/hooktui"), *tap]
 
 
 def run(argv: list[str]) -> tuple[float, float]:
@@ -101,10 +108,18 @@ def lines(path: str) -> int:
 
 
 def settle(path: str, count: int) -> None:
-    """Wait (at most 10 s) for the detached recorders, so their CPU lands on no timing."""
+    """Wait (at most 10 s) for the detached recorders to write and to exit, so that
+    their CPU lands on no timing: the bench is their subreaper, and reaps them. (Only
+    waiting for the line let the recorder's exit overlap the case after a tapped one.)"""
     deadline = time.monotonic() + 10
     while lines(path) < count and time.monotonic() < deadline:
         time.sleep(0.002)
+    while time.monotonic() < deadline:
+        try:
+            if os.waitpid(-1, os.WNOHANG) == (0, 0):
+                time.sleep(0.001)  # a recorder still running
+        except ChildProcessError:
+            return  # none left
 
 
 def main() -> int:
@@ -122,6 +137,10 @@ def main() -> int:
     count = "--instructions" in args
     args = [a for a in args if a not in ("--before-shell", "--instructions")]
     rounds = int(args[0]) if args else 40
+    # The recorders the taps leave behind come back to this process when the tap exits.
+    if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        print("cannot become a child subreaper (Linux only)", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         home = keep or Path(tmp)
         regular = make_venv(home / "regular", editable=False)
@@ -132,7 +151,7 @@ def main() -> int:
             "python -c pass (regular venv)": [str(regular / "bin/python3"), "-c", "pass"],
             "python -c pass (editable venv)": [str(editable / "bin/python3"), "-c", "pass"],
             # The floor: Python's own start as the tap starts it.
-            "python -I -S -c pass": [str(regular / "bin/python3"), "-I", "-S", "-c", "pass"],
+            FLOOR: [str(regular / "bin/python3"), *START_FLAGS.split(), "-c", "pass"],
             "bare hook": HOOK,
             "tapped (regular)": line(regular, tap),
             "tapped (editable)": line(editable, tap),
@@ -142,7 +161,8 @@ def main() -> int:
         kinds = ["regular", "editable", "regular, old line"]
         for kind in ("regular", "editable") if before else ():
             launcher = [str(before / kind / "bin/hooktui"), *tap]
-            cases[f"tapped (before, {kind})"] = launcher if shell else line(before / kind, tap)
+            old = line(before / kind, tap, "-I -S")
+            cases[f"tapped (before, {kind})"] = launcher if shell else old
             kinds.append(f"before, {kind}")
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in cases}
         for argv in cases.values():  # warm the page cache and the bytecode caches
@@ -166,8 +186,8 @@ def main() -> int:
             low = min(v[which] for v in times[name]) * 1000
             print(f"{name:>31}: {value:7.2f} ms  (min {low:6.2f})")
         unit = med["python -c pass (regular venv)"]
-        floor = med["python -I -S -c pass"] / unit
-        print(f"{'floor':>31}: python -I -S -c pass is {floor:.2f}x python -c pass")
+        floor = med[FLOOR] / unit
+        print(f"{'floor':>31}: {FLOOR} is {floor:.2f}x python -c pass")
         for kind in kinds:
             overhead = (med[f"tapped ({kind})"] - med["bare hook"]) / unit
             print(f"{'overhead, ' + kind:>31}: {overhead:.2f}x python -c pass  (goal <= 0.8x)")

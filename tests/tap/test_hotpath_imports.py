@@ -1,4 +1,5 @@
-"""The tap's hot path imports only `os`, `select` and `_signal` beyond what Python preloads.
+"""The tap's hot path imports only `select` and `_signal` beyond what Python preloads,
+and `select` only when a call outgrows quick.py's first stretch.
 
 Checked in a clean interpreter started as the launcher starts the tap (`-I -S`,
 the package put on the path by hand): importing every hot-path module, and
@@ -16,9 +17,11 @@ import hooktui.tap
 
 TREE = str(Path(hooktui.tap.__file__).resolve().parents[1])  # holds tap/, replay/, tui/
 ALLOWED = {"os", "select", "_signal"}
-HOT = ["capture", "pump", "shim", "signals", "spawn"]
-# Imported only when a hook outlives half its timeout (or holds its output open).
-LATER = ["watchdog"]
+HOT = ["capture", "quick", "shim", "signals", "spawn"]
+# Imported only when a call outgrows quick.py's first stretch (pump.py, and `select`
+# with it), a hook outlives half its timeout (or holds its output open), a hook
+# cannot start, or needs a cwd or an environment of its own.
+LATER = ["pump", "watchdog", "execvp"]
 
 PROBE = """
 import sys
@@ -67,6 +70,9 @@ def test_the_hot_path_imports_only_what_it_may(tmp_path):
         f"hooktui.tap.hotpath.{name}" for name in HOT
     }
     assert imported - ours <= ALLOWED, imported - ours
-    assert during_call <= ALLOWED, during_call  # nothing imported lazily on the answer path
+    # Not even `select` (a shared library to load) for a call that ends in quick.py's
+    # first stretch, as this one does: nothing at all is imported on its answer path.
+    assert "select" not in imported and during_call == set(), (imported, during_call)
     assert later - ALLOWED == {f"hooktui.tap.hotpath.{name}" for name in LATER}, later
+    assert "select" in later  # with pump.py
     assert status == 0

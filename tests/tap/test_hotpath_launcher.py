@@ -78,8 +78,10 @@ def run_tap(launcher: Path, stream: Path, env: dict | None = None) -> subprocess
 
 
 @pytest.mark.parametrize("layout", ["regular", "editable"])
-def test_the_tap_starts_without_site_in_both_install_kinds(tmp_path, layout):
-    venv = make_venv(tmp_path / "venv", layout)
+def test_the_tap_starts_without_site_in_both_install_kinds(tmp_path, layout, request):
+    """Each with the launcher its install builds (an editable one names its tree)."""
+    launcher = request.getfixturevalue("built") / f"{layout}-hooktui"
+    venv = make_venv(tmp_path / "venv", layout, launcher)
     stream = tmp_path / "s.jsonl"
     out = run_tap(venv / "bin" / "hooktui", stream)
     assert (out.stdout, out.stderr, out.returncode) == (b'{"hook_event_name": "Stop"}', b"", 4)
@@ -139,7 +141,7 @@ def tap_imports(venv: Path, stream: Path) -> tuple[subprocess.CompletedProcess, 
     lines = out.stderr.decode().splitlines()
     imported = {line.rpartition("|")[2].strip() for line in lines if line.startswith("import ")}
     hot = {
-        f"hooktui.tap.hotpath.{name}" for name in ("capture", "pump", "signals", "spawn", "shim")
+        f"hooktui.tap.hotpath.{name}" for name in ("capture", "quick", "signals", "spawn", "shim")
     }
     return out, imported & hot
 
@@ -157,13 +159,13 @@ def test_a_regular_install_loads_the_hot_path_from_its_cached_bytecode(tmp_path)
     assert not (venv / "site-ran").exists()
     # A source newer than its cache, and a cache of another Python: those two go
     # through the import system (which compiles them); the answer is the same.
-    stat = (hot / "pump.py").stat()
-    os.utime(hot / "pump.py", (stat.st_atime, stat.st_mtime + 10))
+    stat = (hot / "quick.py").stat()
+    os.utime(hot / "quick.py", (stat.st_atime, stat.st_mtime + 10))
     shim = next((hot / "__pycache__").glob("shim.*.pyc"))
     shim.write_bytes(b"\0\0\r\n" + shim.read_bytes()[4:])
     out, imported = tap_imports(venv, tmp_path / "s.jsonl")
     assert (out.stdout, out.returncode) == (b'{"hook_event_name": "Stop"}', 4)
-    assert imported == {"hooktui.tap.hotpath.pump", "hooktui.tap.hotpath.shim"}, imported
+    assert imported == {"hooktui.tap.hotpath.quick", "hooktui.tap.hotpath.shim"}, imported
     assert len(wait_for_records(tmp_path / "s.jsonl", 2)) == 2
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hooktui.tap.install import settings as inst
 from hooktui.tap.install.wrapper import (
+    START_FLAGS,
     Tap,
     interpreter_of,
     read_shell,
@@ -60,7 +61,8 @@ def test_install_starts_the_launchers_python_without_the_shell_step(tmp_path):
     path, stream, original = installed(tmp_path, hooktui)
     shell_form = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
     h, py = shlex.quote(str(hooktui)), shlex.quote(str(python))
-    assert f"[ -x {py} ] && [ -x {h} ] && exec {py} -I -S {h} tap --label" in shell_form
+    assert START_FLAGS == "-I -S -X utf8"
+    assert f"[ -x {py} ] && [ -x {h} ] && exec {py} -I -S -X utf8 {h} tap --label" in shell_form
     assert answers(path) == [BARE, BARE]
     assert len(wait_for_records(stream, 2)) == 2
     assert not (venv / "site-ran").exists()  # started as the tap: no `site`
@@ -99,12 +101,69 @@ def test_lines_older_versions_wrote_are_read_and_rewritten(tmp_path):
     report = inst.install(path, inst.Options("claude-code", hooktui, stream))
     assert len(report.changes) == 1
     line = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert f"exec {python} -I -S {hooktui} tap" in line and read_shell(line).original == GUARD
+    assert (
+        f"exec {python} {START_FLAGS} {hooktui} tap" in line and read_shell(line).original == GUARD
+    )
     inst.uninstall(path, "claude-code")
     assert json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0] == {
         "type": "command",
         "command": GUARD,
     }
+
+
+def test_a_direct_line_without_utf8_mode_is_read_and_brought_up_to_date(tmp_path):
+    """Lines written before `-X utf8` joined START_FLAGS (2026-12-03) start `-I -S`:
+    they still run and read back, and `install` rewrites them; uninstall restores the hook."""
+    venv = make_venv(tmp_path / "venv", "regular")
+    hooktui, python = str(venv / "bin" / "hooktui"), str(venv / "bin" / "python3")
+    stream = str(tmp_path / "s.jsonl")
+    args = ("--label", "PreToolUse", "--runtime", "claude-code", "--stream", stream)
+    line = wrap_shell(GUARD, Tap(hooktui, python, args, direct=True))
+    older = line.replace(f" {START_FLAGS} ", " -I -S ")
+    assert older != line and read_shell(older).original == GUARD
+    done = subprocess.run(["sh", "-c", older], input=b"{}", capture_output=True)
+    assert (done.stdout, done.stderr, done.returncode) == BARE
+    assert len(wait_for_records(tmp_path / "s.jsonl", 1)) == 1
+    path = tmp_path / "settings.json"
+    write(
+        path,
+        json.dumps({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": older}]}]}}),
+    )
+    report = inst.install(path, inst.Options("claude-code", hooktui, stream))
+    assert len(report.changes) == 1
+    now = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert f"exec {python} {START_FLAGS} {hooktui} tap" in now and read_shell(now).original == GUARD
+    inst.uninstall(path, "claude-code")
+    assert json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == GUARD
+
+
+def test_the_tap_s_utf8_mode_is_not_the_hook_s(tmp_path):
+    """UTF-8 mode is the tap's own: a Python hook started through the line decodes as it
+    does bare (its locale, its filesystem encoding), and its argv passes byte for byte."""
+    venv = make_venv(tmp_path / "venv", "regular")
+    hook = (
+        f"{shlex.quote(str(venv / 'bin' / 'python3'))} -c 'import sys, os; "
+        "print(sys.flags.utf8_mode, sys.getfilesystemencoding(), os.fsencode(sys.argv[1]))' "
+        "caf$(printf '\\351')"
+    )
+    stream = str(tmp_path / "s.jsonl")
+    tap = Tap(str(venv / "bin" / "hooktui"), str(venv / "bin" / "python3"), ("--stream", stream))
+    line = wrap_shell(hook, Tap(tap.hooktui, tap.python, tap.args, direct=True))
+    for lang in ("C.UTF-8", "C"):
+        env = {"PATH": "/usr/bin:/bin", "LANG": lang}
+        env["XDG_CACHE_HOME"] = os.environ["XDG_CACHE_HOME"]  # the suite's (tests/conftest.py)
+        bare, tapped = (
+            subprocess.run(["sh", "-c", c], input=b"{}", capture_output=True, env=env)
+            for c in (hook, line)
+        )
+        assert bare.returncode == 0 and bare.stdout.endswith(b"b'caf\\xe9'\n"), bare
+        assert (tapped.stdout, tapped.stderr, tapped.returncode) == (
+            bare.stdout,
+            bare.stderr,
+            bare.returncode,
+        ), lang
+    assert bare.stdout.startswith(b"1 utf-8")  # C: Python's own UTF-8 mode, bare too
+    assert len(wait_for_records(tmp_path / "s.jsonl", 2)) == 2
 
 
 def test_only_our_launcher_is_started_directly(tmp_path):

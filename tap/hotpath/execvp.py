@@ -1,0 +1,121 @@
+"""execvp's rules by hand, where posix_spawnp cannot follow them, and a shell's words
+for a hook that cannot start.
+
+The tap's calls never load this (spawn.py does, only when needed): replay
+starts hooks in a directory or an environment of their own (fork, chdir, exec,
+PATH searched on that environment), a script without a `#!` line is run by
+/bin/sh as execvp runs it, and a hook that cannot start is reported as a shell
+reports it. Imports only `posix`, `sys` and `_signal` (in the forked child).
+"""
+
+import posix
+import sys
+
+from hooktui.tap.hotpath.spawn import SHELL, SIGDEF
+
+_ENOENT, _EACCES, _ENOEXEC = 2, 13, 8
+# Errors after which execvp goes on to the next directory of PATH.
+_NEXT = frozenset({2, 20, 19, 116, 110, 13})  # ENOENT ENOTDIR ENODEV ESTALE ETIMEDOUT EACCES
+
+
+class CwdError(OSError):
+    """The hook's working directory could not be entered."""
+
+
+def candidates(file: str, env) -> list[str]:
+    """Where execvp looks for `file`, in order (an empty PATH entry is the cwd)."""
+    if "/" in file:
+        return [file]
+    path = env.get("PATH", env.get(b"PATH"))
+    if path is None:
+        path = "/bin:/usr/bin"  # glibc's and Python's default
+    elif isinstance(path, bytes):  # posix.environ, the bytes behind os.environ
+        path = path.decode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+    return [f"{d.rstrip('/')}/{file}" if d else file for d in path.split(":")]
+
+
+def runnable(file: str, env) -> str | None:
+    """The candidate execvp would have handed to the kernel (the one that said ENOEXEC)."""
+    for path in candidates(file, env):
+        try:
+            regular = posix.stat(path).st_mode & 0o170000 == 0o100000
+        except OSError:
+            continue
+        if regular and posix.access(path, posix.X_OK):
+            return path
+    return None
+
+
+def exec_like_execvp(argv: list[str], env) -> None:
+    """execvp with an environment of its own; only returns by raising OSError."""
+    denied = last = None
+    for path in candidates(argv[0], env):
+        try:
+            posix.execve(path, argv, env)
+        except OSError as exc:
+            if exc.errno == _ENOEXEC:
+                posix.execve(SHELL, [SHELL, path, *argv[1:]], env)
+            if exc.errno not in _NEXT:
+                raise
+            if exc.errno == _EACCES and denied is None:
+                denied = exc
+            last = exc
+    raise denied or last or FileNotFoundError(_ENOENT, "not found", argv[0])
+
+
+def fork_exec(argv, cwd, env, child_ends, new_session) -> int:
+    """fork + chdir + exec, for a cwd or an env of its own.
+
+    posix_spawn has no chdir action here, and posix_spawnp looks the command up
+    on this process's PATH rather than on `env`'s. An exec failure travels back
+    as an errno on a close-on-exec pipe, the way subprocess does it, so the
+    caller gets a real OSError (a CwdError when the directory was the problem).
+    """
+    import _signal
+
+    err_r, err_w = posix.pipe()
+    pid = posix.fork()
+    if pid == 0:  # pragma: no cover - the child either execs or exits
+        try:
+            for target, fd in enumerate(child_ends):
+                posix.dup2(fd, target)
+            if new_session:
+                posix.setsid()
+            for sig in SIGDEF:
+                _signal.signal(sig, _signal.SIG_DFL)
+            step = b"cwd"
+            if cwd is not None:
+                posix.chdir(cwd)
+            step = b"exec"
+            exec_like_execvp(argv, env)
+        except OSError as exc:
+            posix.write(err_w, b"%s:%d:%s" % (step, exc.errno or 0, (exc.strerror or "").encode()))
+        finally:
+            posix._exit(127)
+    posix.close(err_w)
+    data = b""
+    while chunk := posix.read(err_r, 4096):
+        data += chunk
+    posix.close(err_r)
+    if data:
+        posix.waitpid(pid, 0)
+        step, code, msg = data.split(b":", 2)
+        if step == b"cwd":
+            raise CwdError(int(code), msg.decode(errors="replace"), cwd)
+        raise OSError(int(code), msg.decode(errors="replace"), argv[0])
+    return pid
+
+
+def spawn_exit_code(exc: OSError) -> int:
+    """What a shell exits with: 127 not found, 126 found but not executable."""
+    if isinstance(exc, CwdError):
+        return 126
+    return 127 if exc.errno == _ENOENT else 126
+
+
+def spawn_message(command: str, exc: OSError) -> str:
+    if isinstance(exc, CwdError):
+        return f"{command}: cannot run in {exc.filename}: {exc.strerror}"
+    if spawn_exit_code(exc) == 127:
+        return f"{command}: command not found"
+    return f"{command}: {exc.strerror or exc}"
