@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hooktui.tui.app.detail_keys import detail_bindings
 from hooktui.tui.app.replay_tabs import RULES_MARK, TAB_TITLES
 from hooktui.tui.cli.replay_text import RULES_CHANGED
 from textual.binding import Binding, BindingType
@@ -48,31 +49,9 @@ BINDINGS: list[BindingType] = [
         )
         for i, (tab, title) in enumerate(TAB_TITLES, 1)
     ),
-    # The detail pane is always shown (under the list): these size it, as in watch.
-    Binding(
-        "z",
-        "detail_full",
-        "Zoom",
-        show=False,  # (the footer keeps room for ? at 80 columns; ? and ctrl+p list it)
-        tooltip="detail pane full screen / back",
-        id="replay.detail_full",
-    ),
-    Binding(
-        "plus,equals_sign",
-        "detail_size(1)",
-        "Grow",
-        show=False,
-        tooltip="detail pane taller",
-        id="replay.detail_grow",
-    ),
-    Binding(
-        "minus",
-        "detail_size(-1)",
-        "Shrink",
-        show=False,
-        tooltip="detail pane shorter",
-        id="replay.detail_shrink",
-    ),
+    # The detail pane is always shown (under the list): these size it, as in watch;
+    # z stays out of the footer, which keeps room for ? at 80 columns (? and ctrl+p list it).
+    *detail_bindings("replay", zoom_in_footer=False),
     Binding(
         "c",
         "copy",

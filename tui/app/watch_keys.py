@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hooktui.tui.app.detail_keys import detail_bindings
 from hooktui.tui.app.reproduce import REPRODUCE_HELP, SHELL_COMMAND_HELP
 from hooktui.tui.app.watch_tabs import TAB_TITLES
 from textual.binding import Binding, BindingType
@@ -49,29 +50,7 @@ WATCH_BINDINGS: list[BindingType] = [
         )
         for i, (tab, title) in enumerate(TAB_TITLES, 1)
     ),
-    Binding(
-        "z",
-        "detail_full",
-        "Zoom",
-        tooltip="detail pane full screen / back",
-        id="watch.detail_full",
-    ),
-    Binding(
-        "plus,equals_sign",
-        "detail_size(1)",
-        "Grow",
-        show=False,
-        tooltip="detail pane taller",
-        id="watch.detail_grow",
-    ),
-    Binding(
-        "minus",
-        "detail_size(-1)",
-        "Shrink",
-        show=False,
-        tooltip="detail pane shorter",
-        id="watch.detail_shrink",
-    ),
+    *detail_bindings("watch"),
     Binding(
         "percent_sign",
         "patterns",
