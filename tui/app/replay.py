@@ -54,11 +54,19 @@ class PolicyPrompt(ModalScreen[str | None]):
 
 
 def open_replay(
-    app: App, records: list[Record], *, session: str = "", policy: str | None = None
+    app: App,
+    records: list[Record],
+    *,
+    session: str = "",
+    policy: str | None = None,
+    left_out: dict[str, int] | None = None,
+    left_out_hint: str = "",
 ) -> None:
-    """What `hooktui watch`'s `r` key calls: ask for the policy, then push the screen.
+    """What `hooktui watch`'s `r` key calls: ask for the policy (unless given), push the screen.
 
-    `records` are the shown or marked calls, in the order to replay them.
+    `records` are the shown or marked calls, in the order to replay them;
+    `left_out` counts, by hook, the calls not among them (said in the header,
+    with `left_out_hint` on how to include them).
     """
     entries = [Entry(line=i + 1, record=rec) for i, rec in enumerate(records)]
 
@@ -66,11 +74,18 @@ def open_replay(
         if answer is None:
             return
         command = answer.strip() or None
-        if command is not None:
+        if command is not None:  # hooks run in each record's recorded cwd: pin it to here
             from hooktui.replay.policy import anchor_policy
 
             command = anchor_policy(command, os.getcwd())
-        app.push_screen(ReplayScreen(entries, Options(policy=command), session=session))
+        screen = ReplayScreen(
+            entries,
+            Options(policy=command),
+            session=session,
+            left_out=left_out,
+            left_out_hint=left_out_hint,
+        )
+        app.push_screen(screen)
 
     if policy is not None:
         start(policy)

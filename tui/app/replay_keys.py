@@ -23,6 +23,23 @@ BINDINGS: list[BindingType] = [
         tooltip="changes only (changed, effect changed, failed, reason only, flaky) on/off",
         id="replay.changes_only",
     ),
+    # As in less, lnav and mitmproxy; out of the footer (? and ctrl+p list them).
+    Binding(
+        "n",
+        "next_change(1)",
+        "Next change",
+        show=False,
+        tooltip="next changed call (wraps to the first)",
+        id="replay.next_change",
+    ),
+    Binding(
+        "N",
+        "next_change(-1)",
+        "Previous change",
+        show=False,
+        tooltip="previous changed call (wraps to the last)",
+        id="replay.prev_change",
+    ),
     Binding(
         "slash",
         "filter",

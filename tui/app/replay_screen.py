@@ -13,13 +13,13 @@ import asyncio
 import threading
 from typing import ClassVar
 
-from hooktui.replay.compare import NOTEWORTHY
 from hooktui.replay.report import Report, Result
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import Entry
 from hooktui.tap.read import filter_terms
 from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.palette import BindingCommands
+from hooktui.tui.app.replay_cursor import ChangeCursor
 from hooktui.tui.app.replay_header import HeaderState, header_text
 from hooktui.tui.app.replay_keys import BINDINGS, NOTES
 from hooktui.tui.app.replay_tabs import TAB_TITLES, build_tabs, left_out_text, result_json
@@ -38,12 +38,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(ChangeCursor, Screen):
     """Before and after, side by side; `o` toggles changes only.
 
     The detail pane is always there, under the list: the screen opens on the
     first changed call with what changed in it shown, since "what changed and
-    why" is the whole question. `z` gives the pane the screen, `+`/`-` resize it.
+    why" is the whole question (`n` / `N`: the next / previous one, replay_cursor).
+    `z` gives the pane the screen, `+`/`-` resize it.
     """
 
     # Which share of the screen the detail pane takes, by `+` / `-` steps (as in watch).
@@ -190,34 +191,10 @@ class ReplayScreen(Screen):
             super().__init__()
             self.generation = generation
 
-    # --- the cursor: on the first change until the user moves it ----------
-
-    @staticmethod
-    def _is_change(r: Result) -> bool:
-        """What `o` keeps: the calls the user came to see."""
-        return r.cls in NOTEWORTHY or r.flaky
-
-    def _on_change(self) -> bool:
-        current = self.current_result
-        return current is not None and self._is_change(current)
-
-    def _move_to(self, index: int) -> None:
-        """The screen's own move (not the user's): to the result with this index."""
-        row = self._rows.row_of(index)
-        if row is not None:
-            self.list.focus_model.move_to(row)
-            self._placed = self.list.focus_model.anchor
-
-    def _cursor_changed(self, entry_changed: bool) -> None:
-        # Every move sets the focus's anchor: one the screen did not set is the user's.
-        anchor = self.list.focus_model.anchor
-        if anchor is not None and anchor != self._placed:
-            self._to_first_change = False
-
     # --- list -------------------------------------------------------------
 
     def _visible(self, r: Result) -> bool:
-        if self.changes_only and r.cls not in NOTEWORTHY and not r.flaky:
+        if self.changes_only and not self._is_change(r):
             return False
         if self._predicate is not None and not self._predicate(r.record):
             return False
@@ -394,4 +371,6 @@ class ReplayScreen(Screen):
             return bool(self.filter_expr) or self.detail_full or self.focused is not self.list
         if action == "rerun":
             return not self.watch_targets
+        if action == "next_change":
+            return any(map(self._is_change, self._shown))
         return True

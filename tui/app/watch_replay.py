@@ -76,26 +76,19 @@ class WatchReplay:
         self.push_screen(prompt, lambda answer: self._start_replay(prompt.scope, answer))
 
     def _start_replay(self, scope: Scope, answer: str | None) -> None:
-        from hooktui.replay.policy import anchor_policy
-        from hooktui.replay.run import Options
-        from hooktui.replay.session import Entry as SessionEntry
-        from hooktui.tui.app.replay_screen import ReplayScreen
+        from hooktui.tui.app.replay import open_replay
         from hooktui.tui.app.watch_replay_scope import INCLUDE_HINT
 
-        if answer is None:
+        if answer is None:  # cancelled (and open_replay, given None, would ask again)
             return
-        command = answer.strip() or None
-        if command is not None:  # hooks run in each record's recorded cwd: pin it to here
-            command = anchor_policy(command, os.getcwd())
-        entries = [SessionEntry(line=i + 1, record=r) for i, r in enumerate(scope.chosen())]
         paths = self.names
         label = os.path.basename(paths[0]) if len(paths) == 1 else f"{len(paths)} streams"
         left_out = scope.left_out()
-        screen = ReplayScreen(
-            entries,
-            Options(policy=command),
+        open_replay(
+            self,
+            scope.chosen(),
             session=label,
+            policy=answer,
             left_out=left_out,
             left_out_hint=INCLUDE_HINT if left_out else "",
         )
-        self.push_screen(screen)
