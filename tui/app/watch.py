@@ -273,6 +273,10 @@ class WatchApp(
 
     def action_detail_full(self) -> None:
         self.detail_full = not self.detail_full
+        # z again: back where z was pressed from, the list (as in replay).
+        if not self.detail_full and self.focused is not None:
+            if self.detail in self.focused.ancestors:
+                focus_now(self.calls)
 
     def action_detail_size(self, step: int) -> None:
         shares = self.DETAIL_SHARES
@@ -285,9 +289,17 @@ class WatchApp(
 
     def watch_detail_full(self, full: bool) -> None:
         self.body.set_class(full, "-detail-full")
+        self.columns.display = not full  # titles over no rows (z is off in patterns)
         self._size_detail()
         if full and self.focused is self.calls:
             self.detail.focus_now()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # Full screen hides the list: focus going back to it (enter, esc, the filter
+        # bar or the patterns view closing) means out of full screen, else its keys
+        # would move a cursor no one sees.
+        if self.detail_full and event.widget is self.calls:
+            self.detail_full = False
 
     def _size_detail(self) -> None:
         # A height set here outranks the stylesheet: full screen is set here too.
