@@ -34,6 +34,7 @@ from hooktui.tui.cli.watch_first import (
     DETAIL_SHARE,
     First,
     display_path,
+    footer_line,
     row_width,
 )
 from rich.text import Text
@@ -47,6 +48,20 @@ from textual.widgets import Footer, Static
 
 # The header is redrawn at most this often during a burst (percentiles sort).
 HEADER_INTERVAL = 0.1
+
+
+class WatchFooter(Footer):
+    """Textual's Footer, with the keys the first screen drew until its own are there.
+
+    The Footer adds its keys only after the app's first refresh (a few hundred ms
+    on a busy machine): without this its line went blank when the app took over
+    the pre-drawn screen, then came back.
+    """
+
+    def render(self):
+        if self.children:  # its keys are there
+            return super().render()
+        return footer_line(self.size.width)
 
 
 class WatchApp(
@@ -140,7 +155,7 @@ class WatchApp(
         yield self.columns
         yield self.body
         yield self.filter_bar
-        self.footer = Footer()
+        self.footer = WatchFooter()
         yield self.footer
 
     def on_resize(self, event: events.Resize) -> None:
