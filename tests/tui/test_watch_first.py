@@ -2,8 +2,8 @@
 
 The real command in a real terminal (tmux): the screen drawn before the app
 (its detail pane still blank) and the app's first frame must agree line for
-line outside the detail pane: header, column titles, rows, and the footer once
-Textual's Footer has filled in its keys. Keys typed
+line outside the detail pane: header, column titles, rows, and the footer,
+which keeps its keys through the takeover. Keys typed
 meanwhile reach the app unechoed, and the tty's mode is restored at the end.
 """
 
@@ -126,10 +126,17 @@ def test_the_first_screen_is_the_apps_first_frame(term: Tmux, tmp_path: Path, no
     before = term.wait(lambda screen: _has(newest)(screen) and "Quit" in screen[-1])
     assert any(newest in line for line in before), "no first screen: " + "\n".join(before)
     assert not any(TABS in line for line in before), "the app drew first: nothing was pre-drawn"
-    # The app's first frame, once Textual's Footer has its keys (it fills them in after
-    # its own first refresh: that line alone blinks when the app takes over).
-    after = term.wait(lambda screen: _has(TABS)(screen) and "Quit" in screen[-1])
+    # The app's frames as it takes over: the footer keeps its keys throughout (Textual's
+    # Footer fills them in only after its first refresh: the line went blank meanwhile).
+    footers = set()
+
+    def taken_over(screen: list[str]) -> bool:
+        footers.add(screen[-1].rstrip())
+        return _has(TABS)(screen) and "Quit" in screen[-1]
+
+    after = term.wait(taken_over, every=0.001)
     assert any(TABS in line for line in after), "the app never took over"
+    assert footers == {after[-1].rstrip()}, f"the footer changed at takeover: {footers}"
     assert _outside_detail(before, *term.size) == _outside_detail(after, *term.size)
     term.keys("q")
 
@@ -215,3 +222,30 @@ def test_nothing_is_pre_drawn_for_an_empty_stream(tmp_path: Path) -> None:
     assert first is not None
     assert first_screen(first, str(stream), UTC, 80, 24, True) is None
     assert read_first(str(tmp_path / "missing.jsonl")) is None
+
+
+async def test_the_footer_shows_the_first_screens_keys_until_its_own(tmp_path: Path) -> None:
+    """Textual's Footer has no keys until after the app's first refresh; meanwhile it shows
+    the line the first screen drew (in its colours), not a blank one. (The tmux test sees
+    the line kept through a real takeover.)"""
+    from hooktui.tui.cli.watch_first import footer_line
+    from rich.text import Text
+
+    stream = tmp_path / "s.jsonl"
+    write_stream(stream)
+    for width in (120, 80):  # roomy and compact
+        app = WatchApp([str(stream)], tz=UTC, first=read_first(str(stream)))
+        async with app.run_test(size=(width, 30)) as pilot:
+            await wait_footer(pilot, app)
+            bare = None
+            for _ in range(20):  # (the Footer may add its keys again meanwhile)
+                await app.footer.remove_children()  # as before its keys came
+                if not app.footer.children:
+                    bare = app.footer.render()
+                    break
+            assert isinstance(bare, Text) and bare.plain == footer_line(width).plain
+            assert bare.plain.split()[:2] == ["?", "Help"]
+            assert bare.get_style_at_offset(app.console, bare.plain.index("?")).color == (
+                FOOTER_KEY.color
+            )
+        await asyncio.sleep(0)

@@ -597,6 +597,36 @@ async def test_the_detail_pane_grows_shrinks_and_fills_the_screen(stream: Path) 
         assert app.calls.display and app.detail.size.height < 18
 
 
+async def test_back_to_the_list_from_full_screen_shows_the_list(stream: Path) -> None:
+    """In full screen the list is hidden: every way back to it leaves full screen (as replay).
+
+    enter and esc used to focus the hidden list (its keys then moved an unseen
+    cursor), closing the filter bar did too, and the column titles stayed over
+    the pane."""
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _started(app, pilot)
+
+        async def listed() -> None:
+            await pilot.pause()
+            assert not app.detail_full and app.calls.display and app.columns.display
+            assert app.focused is app.calls
+            assert app.detail.size.height < 18
+
+        for back in (("enter",), ("escape",), ("z",), ("slash", "enter"), ("slash", "escape")):
+            await pilot.press("z")
+            await pilot.pause()
+            assert app.detail_full and not app.calls.display and not app.columns.display
+            assert app.focused is not None and app.detail in app.focused.ancestors
+            await pilot.press(*back)
+            await listed()
+        # Into the pane, full screen, full screen off: back on the list, as in replay.
+        await pilot.press("enter", "z", "z")
+        await listed()
+        await pilot.press("k")  # the list's keys reach the list it shows
+        assert app.calls.cursor == 6
+
+
 async def test_the_command_pastes_into_policy(tmp_path: Path) -> None:
     import shlex
 

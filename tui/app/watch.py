@@ -34,6 +34,7 @@ from hooktui.tui.cli.watch_first import (
     DETAIL_SHARE,
     First,
     display_path,
+    footer_line,
     row_width,
 )
 from rich.text import Text
@@ -47,6 +48,20 @@ from textual.widgets import Footer, Static
 
 # The header is redrawn at most this often during a burst (percentiles sort).
 HEADER_INTERVAL = 0.1
+
+
+class WatchFooter(Footer):
+    """Textual's Footer, with the keys the first screen drew until its own are there.
+
+    The Footer adds its keys only after the app's first refresh (a few hundred ms
+    on a busy machine): without this its line went blank when the app took over
+    the pre-drawn screen, then came back.
+    """
+
+    def render(self):
+        if self.children:  # its keys are there
+            return super().render()
+        return footer_line(self.size.width)
 
 
 class WatchApp(
@@ -140,7 +155,7 @@ class WatchApp(
         yield self.columns
         yield self.body
         yield self.filter_bar
-        self.footer = Footer()
+        self.footer = WatchFooter()
         yield self.footer
 
     def on_resize(self, event: events.Resize) -> None:
@@ -273,6 +288,10 @@ class WatchApp(
 
     def action_detail_full(self) -> None:
         self.detail_full = not self.detail_full
+        # z again: back where z was pressed from, the list (as in replay).
+        if not self.detail_full and self.focused is not None:
+            if self.detail in self.focused.ancestors:
+                focus_now(self.calls)
 
     def action_detail_size(self, step: int) -> None:
         shares = self.DETAIL_SHARES
@@ -285,9 +304,17 @@ class WatchApp(
 
     def watch_detail_full(self, full: bool) -> None:
         self.body.set_class(full, "-detail-full")
+        self.columns.display = not full  # titles over no rows (z is off in patterns)
         self._size_detail()
         if full and self.focused is self.calls:
             self.detail.focus_now()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # Full screen hides the list: focus going back to it (enter, esc, the filter
+        # bar or the patterns view closing) means out of full screen, else its keys
+        # would move a cursor no one sees.
+        if self.detail_full and event.widget is self.calls:
+            self.detail_full = False
 
     def _size_detail(self) -> None:
         # A height set here outranks the stylesheet: full screen is set here too.
