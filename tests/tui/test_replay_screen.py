@@ -203,6 +203,11 @@ async def test_usable_at_80x24(session: Path):
         await pilot.press("escape")
         assert screen.list.display and screen.list.has_focus
         assert screen.detail.region.height < 15
+        # With a filter set, esc in full screen clears it and shows the list it focuses.
+        await pilot.press("slash", *"tool:Bash", "enter", "z")
+        assert screen.filter_expr and not screen.list.display
+        await pilot.press("escape")
+        assert not screen.filter_expr and screen.list.display and screen.list.has_focus
 
 
 async def test_filter_checked_as_you_type(session: Path):

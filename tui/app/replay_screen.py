@@ -312,7 +312,7 @@ class ReplayScreen(ChangeCursor, Screen):
             self.filter_expr = ""
             self._predicate = None
             self._refresh_list()
-        elif self.detail_full:
+        if self.detail_full:  # the list gets the focus: it must be seen (as in watch)
             self.detail_full = False
             self._size_detail()
         focus_now(self.list)
