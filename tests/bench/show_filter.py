@@ -13,7 +13,7 @@ untimed). `decision:deny` also runs against a one-liner that decodes whole
 records to dicts, jq, show's text table, and with `--split` show's
 split-and-copy path (what show did before it walked lines in place). Run:
 
-    .venv/bin/python tests/bench/show_filter.py [--split] [--no-jq] [N ...]   # default: 100k 1M
+    .venv/bin/python tests/bench/show_filter.py [--split] [--no-jq] [--runs R] [N ...]   # default: 100k 1M, R=3
 
 (jq takes minutes a run at 1M: `--no-jq` leaves it out.)
 
@@ -246,7 +246,12 @@ def bench(n: int, tmp: Path, split: bool, jq: bool) -> None:
 
 
 def main() -> int:
+    global RUNS
     args = sys.argv[1:]
+    if "--runs" in args:  # more runs: steadier medians on a busy machine
+        i = args.index("--runs")
+        RUNS = int(args[i + 1])
+        del args[i : i + 2]
     split, jq = "--split" in args, "--no-jq" not in args
     sizes = [int(a) for a in args if not a.startswith("--")] or [100_000, 1_000_000]
     with tempfile.TemporaryDirectory() as tmp:
