@@ -81,8 +81,9 @@ def _opener() -> urllib.request.OpenerDirector:
     return opener
 
 
-def post(spec: HttpSpec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
-    """(status, body, error, content type): status None when no reply came."""
+def post(spec: HttpSpec, body: bytes, environ, parse=None) -> tuple[int | None, bytes, str, str]:
+    """(status, body, error, content type): status None when no reply came. `parse`:
+    the runtime's reading of the URL (whatwg.target's shape), None to send it as is."""
     url = url_for(spec, environ)
     refusal = get_adapter(spec.runtime).http_refusal(url)
     if refusal:
@@ -91,8 +92,13 @@ def post(spec: HttpSpec, body: bytes, environ) -> tuple[int | None, bytes, str, 
         headers = headers_for(spec, environ)
     except UnicodeError:  # not the value: it may hold an interpolated secret
         return None, b"", "a header value has a character that cannot be sent", ""
+    sent = parse(url) if parse else None
+    if sent is not None and sent.authorization:  # it replaces the hook's own
+        headers = {k: v for k, v in headers.items() if k.strip().lower() != "authorization"}
+        headers["Authorization"] = sent.authorization
     try:
-        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        target = url if sent is None else sent.url
+        request = urllib.request.Request(target, data=body, headers=headers, method="POST")
         with _opener().open(request) as reply:
             return reply.status, reply.read(), "", reply.headers.get("Content-Type", "")
     except urllib.error.HTTPError as exc:
@@ -100,8 +106,12 @@ def post(spec: HttpSpec, body: bytes, environ) -> tuple[int | None, bytes, str, 
         kind = exc.headers.get("Content-Type", "") if exc.headers else ""
         # Claude Code 2.1.332's own words (its bundle: `HTTP ${status} from ${url}`,
         # the stderr of the hook error it reports), the URL as written: it interpolates
-        # none. The record's redaction masks credentials in it, as in the argv.
-        return exc.code, data, f"HTTP {exc.code} from {url}", kind
+        # none. A secret the record's redaction knows is masked here already (stderr is
+        # recorded; now that `user:password@` posts): install never wraps such a URL,
+        # so a wrapped hook's words are Claude's.
+        from hooktui.tap.record.redact import redact_text  # only on this path
+
+        return exc.code, data, redact_text(f"HTTP {exc.code} from {url}")[0], kind
     except urllib.error.URLError as exc:  # its reason never holds the URL (the scheme at most)
         return None, b"", str(exc.reason) or type(exc.reason).__name__, ""
     except OSError as exc:  # refused, reset, closed without a reply: never the URL

@@ -97,6 +97,13 @@ class ClaudeCode(Runtime):
 
         return claude_encode.encode(self.name, call, verdict)
 
+    def http_post(self, spec, body: bytes, environ):
+        """The generic POST, to the URL as Node's URL parser reads it (axios): what
+        2.1.332 sends for a space, `..` or `user@` in the URL (ORACLE.md)."""
+        from hooktui.tap.httphook import call, whatwg  # the http hook command only
+
+        return call.post(spec, body, environ, parse=whatwg.target)
+
     def http_answer(
         self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
     ) -> tuple[bytes, bytes, int]:

@@ -140,3 +140,84 @@ def test_a_failed_post_under_onfailure_block_reads_the_same_to_the_model(sandbox
     (record,) = wait_for_records(sandbox.stream, 1)
     assert record["decision"] == "failure" and record["effect"] == "blocks"
     assert record["stderr"]["data"] == f"HTTP 500 from {url}"
+
+
+# URLs Claude Code 2.1.332 posts to as Node's WHATWG URL parser reads them (axios):
+# each (URL's path and after, as written; the request target it sends). Measured
+# 2026-12-03, ORACLE.md. The wrapped command must send the same request line.
+URL_CASES = {
+    "space-in-path": ("/a b", "/a%20b"),
+    "query": ("/allow?q=a b&u=\u00e9", "/allow?q=a%20b&u=%C3%A9"),
+    "dot-segments": ("/x/../allow", "/allow"),
+    "encoded-dots": ("/x/./y/%2E%2e/allow#frag", "/x/allow"),
+    "quotes-in-query": ("/allow?k='\"<>`", "/allow?k=%27%22%3C%3E`"),
+    "backslash": ("\\a\u00e9{}", "/a%C3%A9%7B%7D"),
+}
+
+
+def _url_settings(sb: Sandbox, url: str, headers: dict) -> bytes:
+    handler = {"type": "http", "url": url, "headers": headers, "timeout": 30}
+    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}}
+    file = DRIVER.settings_path(sb)
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_text(json.dumps(settings, indent=2) + "\n")
+    return file.read_bytes()
+
+
+def _bare_and_tapped(sandbox: Sandbox, url: str, headers: dict) -> tuple[tuple, tuple]:
+    sandbox.fresh_run_dirs()
+    _url_settings(sandbox, url, headers)
+    bare = _run(sandbox, "bare")
+    sandbox.fresh_run_dirs()
+    _url_settings(sandbox, url, headers)
+    installed = hooktui(
+        "install", RUNTIME, "--stream", str(sandbox.stream), cwd=sandbox.project,
+        env={"HOME": str(sandbox.home)},
+    )  # fmt: skip
+    assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stdout
+    return bare, _run(sandbox, "tapped")
+
+
+@pytest.mark.parametrize("case", sorted(URL_CASES))
+def test_a_url_is_posted_as_the_runtime_posts_it(sandbox: Sandbox, case: str) -> None:
+    written, target = URL_CASES[case]
+    ANSWERS[target] = {"status": 200, "body": json.dumps(DENY)}
+    try:
+        bare, tapped = _bare_and_tapped(sandbox, f"http://127.0.0.1:{PORT}{written}", {})
+    finally:
+        del ANSWERS[target]
+    (bare_post,) = bare[2]
+    assert bare_post["path"] == target  # Claude's own request line
+    assert not bare[1] and "refused over http" in bare[0]["content"]
+    (tapped_post,) = tapped[2]
+    assert tapped_post["path"] == target
+    assert tapped_post["headers"]["Host"] == bare_post["headers"]["Host"]
+    assert tapped[:2] == bare[:2]
+
+
+# User info as written (a name, a $NAME that is not interpolated: nothing install
+# refuses as a secret); the Authorization Claude sends: the user info as the URL
+# holds it, percent-encoded (not decoded), in base64.
+CREDENTIALS = {
+    "user": ("ada@", "Basic YWRhOg=="),  # ada:
+    "encoded": ("a d:$HOOK_X@", "Basic YSUyMGQ6JEhPT0tfWA=="),  # a%20d:$HOOK_X
+    "no-user": (":$HOOK_X@", "Bearer mine"),  # no user name: the hook's own header
+}
+
+
+@pytest.mark.parametrize("case", sorted(CREDENTIALS))
+def test_url_credentials_are_sent_as_basic_auth(sandbox: Sandbox, case: str) -> None:
+    """A user name in the URL goes out as `Authorization: Basic`, in place of the
+    hook's own Authorization; the Host header and the request line never hold it."""
+    userinfo, authorization = CREDENTIALS[case]
+    ANSWERS["/deny-auth"] = {"status": 200, "body": json.dumps(DENY)}
+    try:
+        url = f"http://{userinfo}127.0.0.1:{PORT}/deny-auth"
+        bare, tapped = _bare_and_tapped(sandbox, url, {"Authorization": "Bearer mine"})
+    finally:
+        del ANSWERS["/deny-auth"]
+    for run in (bare, tapped):
+        (post,) = run[2]
+        assert post["path"] == "/deny-auth" and post["headers"]["Host"] == f"127.0.0.1:{PORT}"
+        assert post["headers"]["Authorization"] == authorization
+    assert tapped[:2] == bare[:2]

@@ -268,14 +268,16 @@ PASSWORD = "Zq8vPw3mKx7Ln"  # no secret rule knows it: only keeping it out of st
 
 
 @pytest.mark.parametrize(
-    "url",
+    ("url", "path"),
     [
-        "http://ada:{pw}@127.0.0.1/fail",  # no port: Python quoted "{pw}@127.0.0.1"
-        "http://127.0.0.1:{port}/fail?key={pw} x",  # a space: Python quoted the path
+        # Python's words quoted "{pw}@127.0.0.1"; now it posts, as Claude Code does.
+        ("http://ada:{pw}@127.0.0.1:{port}/fail", "/fail"),
+        # Python quoted the path; now it posts, the space as %20 (no such path: 404).
+        ("http://127.0.0.1:{port}/fail?key={pw} x", "/fail?key={pw}%20x"),
     ],
 )
-def test_a_password_in_the_url_or_a_header_never_reaches_the_stream(server, tmp_path, url):
-    port, _ = server
+def test_a_password_in_the_url_or_a_header_never_reaches_the_stream(server, tmp_path, url, path):
+    port, log = server
     stream = tmp_path / "stream.jsonl"
     spec = HttpSpec(
         "claude-code",
@@ -291,11 +293,71 @@ def test_a_password_in_the_url_or_a_header_never_reaches_the_stream(server, tmp_
         timeout=30,
         env={"PATH": os.environ["PATH"], "HOOK_PW": PASSWORD},
     )
-    # No POST: a failed hook (a non-blocking error), one line saying so, no traceback.
-    # (Claude Code 2.1.332 posts both: Basic auth from the URL, the space as %20. Not
-    # alike, but install leaves a URL holding a secret as written unwrapped.)
+    assert last_post(log)["path"] == path.format(pw=PASSWORD)
+    # A failed hook (a non-blocking error), Claude's one line (`HTTP <status> from
+    # <url>`), the secret in it masked as the record masks it: never in stderr.
     assert result.returncode == 1 and result.stdout == b"", result.stderr
-    assert result.stderr == b"Invalid URL"
+    assert result.stderr.startswith(b"HTTP 5") or result.stderr.startswith(b"HTTP 404")
+    assert PASSWORD.encode() not in result.stderr and b"REDACTED" in result.stderr
     (record,) = wait_for_records(stream, 1)
     assert record["decision"] == "failure" and record["effect"] == "proceeds"
     assert PASSWORD.encode() not in stream.read_bytes()
+
+
+# What Claude Code 2.1.332 sends for a URL, as Node's WHATWG parser reads it (axios),
+# measured with the real CLI (tests/e2e/test_e2e_http_hooks.py, ORACLE.md): the URL's
+# path and after as written, the request target sent.
+TARGETS = [
+    ("/deny x", "/deny%20x"),
+    ("/deny?q=a b&u=\u00e9&k='\"<>`", "/deny?q=a%20b&u=%C3%A9&k=%27%22%3C%3E`"),
+    ("/x/../deny", "/deny"),
+    ("/x/./y/%2E%2e/deny#frag", "/x/deny"),
+    ("\\deny\u00e9{}", "/deny%C3%A9%7B%7D"),
+]
+
+
+@pytest.mark.parametrize(("written", "sent"), TARGETS)
+def test_the_url_is_sent_as_claude_codes_url_parser_reads_it(tmp_path_factory, written, sent):
+    for port, log in answering_server(tmp_path_factory, {sent: {"status": 200, "body": DENY}}):
+        url = f"http://127.0.0.1:{port}{written}"
+        result = call(HttpSpec("claude-code", url))
+        assert (result.returncode, result.stdout, result.stderr) == (0, DENY.encode(), b"")
+        post = last_post(log)
+        assert post["path"] == sent and post["headers"]["Host"] == f"127.0.0.1:{port}"
+
+
+@pytest.mark.parametrize(
+    ("userinfo", "authorization"),
+    [
+        ("ada@", "Basic YWRhOg=="),  # "ada:"
+        ("a d:$HOOK_X@", "Basic YSUyMGQ6JEhPT0tfWA=="),  # "a%20d:$HOOK_X": not decoded
+        (":pw@", "Bearer mine"),  # no user name: axios sends no Basic auth
+    ],
+)
+def test_user_info_in_the_url_is_sent_as_basic_auth(server, userinfo, authorization):
+    port, log = server
+    spec = HttpSpec(
+        "claude-code",
+        f"http://{userinfo}127.0.0.1:{port}/empty",
+        (("authorization", "Bearer mine"),),
+    )
+    result = call(spec)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    post = last_post(log)
+    assert post["path"] == "/empty" and post["headers"]["Host"] == f"127.0.0.1:{port}"
+    auth = [v for k, v in post["headers"].items() if k.lower() == "authorization"]
+    assert auth == [authorization]
+
+
+def test_urls_the_parser_would_rewrite_beyond_this_reading_are_sent_as_written():
+    """What whatwg.target reads (the rest of WHATWG, not measured against Claude Code:
+    IPv4 shorthands, IDNA, uncompressed IPv6) it leaves alone: None, sent as written."""
+    from hooktui.tap.httphook.whatwg import Target, target
+
+    assert target("HTTP://Example.COM:0080/a/./b/..") == Target("http://example.com/a/", "")
+    assert target(" http://h:443/x?\t") == Target("http://h:443/x", "")
+    assert target("https://[::1]:8443") == Target("https://[::1]:8443/", "")
+    for url in ("http://127.1/", "http://0x7f.0.0.1/", "http://b\u00fccher.de/", "http://[0::1]/"):
+        assert target(url) is None, url
+    assert target("ftp://h/") is None and target("http://h:99999/") is None
+    assert target("http://h/\udcff") is None  # a byte argv could not decode
