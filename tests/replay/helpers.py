@@ -215,6 +215,14 @@ def record_session(
     return wait_for_records(stream, before + len(commands))
 
 
+def v1_session(where: Path, runtime: str = "gemini-cli") -> Path:
+    """A session of the shell calls in COMMANDS, recorded through the tap to V1's guard."""
+    guard = write_guard(where / "guard.py", V1)
+    stream = where / "session.jsonl"
+    record_session(stream, runtime, [PYTHON, str(guard)], COMMANDS, where)
+    return stream
+
+
 def replay_cli(
     *args: str, cwd: Path | None = None, timeout: float = 120, env: dict | None = None
 ) -> subprocess.CompletedProcess:

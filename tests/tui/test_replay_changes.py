@@ -23,6 +23,7 @@ from tests.replay.helpers import (
     V2,
     guard_command,
     record_session,
+    v1_session,
     write_guard,
 )
 from tests.tui.test_replay_screen import detail_text, finished, make_app
@@ -31,10 +32,7 @@ from tests.tui.test_replay_screen import detail_text, finished, make_app
 @pytest.fixture
 def session(tmp_path: Path) -> Path:
     """test_replay_screen.py's session: five shell calls through the tap to V1's guard."""
-    guard = write_guard(tmp_path / "guard.py", V1)
-    stream = tmp_path / "session.jsonl"
-    record_session(stream, "gemini-cli", [PYTHON, str(guard)], COMMANDS, tmp_path)
-    return stream
+    return v1_session(tmp_path)
 
 
 def notices(app) -> list[str]:

@@ -23,6 +23,7 @@ from tests.replay.helpers import (
     V2,
     guard_command,
     record_session,
+    v1_session,
     write_guard,
 )
 
@@ -37,10 +38,7 @@ NO_CURL = (
 
 @pytest.fixture
 def session(tmp_path: Path) -> Path:
-    guard = write_guard(tmp_path / "guard.py", V1)
-    stream = tmp_path / "session.jsonl"
-    record_session(stream, "gemini-cli", [PYTHON, str(guard)], COMMANDS, tmp_path)
-    return stream
+    return v1_session(tmp_path)
 
 
 def make_app(stream: Path, policy: str | None, watch: list[str] | None = None) -> ReplayApp:
