@@ -97,8 +97,11 @@ async def test_watch_header_and_detail(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(140, 36)) as pilot:
         await wait_until(pilot, lambda: app.loaded and len(app.view) == 3)
-        header = _text(app.query_one(StatsHeader).render())
-        assert "allow 2" in header and "deny 1" in header, header
+        header = app.query_one(StatsHeader)
+        # The header redraws on its next refresh after the rows land.
+        await wait_until(pilot, lambda: "3/3 shown" in _text(header.render()))
+        text = _text(header.render())
+        assert "allow 2" in text and "deny 1" in text, text
         await pilot.press("g")  # the oldest call: the one denied at the breakpoint
         await wait_until(
             pilot, lambda: app.detail_loaded is not None and app.detail_loaded.entry.offset == 0

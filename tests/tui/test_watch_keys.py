@@ -736,8 +736,9 @@ async def test_following_stops_while_the_scrollbar_is_dragged(tmp_path: Path) ->
     stream = write_stream(tmp_path / "s.jsonl", [make_record(i) for i in range(200)])
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 200)
         calls = app.calls
+        # The model can hold all 200 before the list's first layout: wait for both.
+        await wait_until(pilot, lambda: app.view.total == 200 and calls.size.height > 0)
         assert calls.following
         x = calls.size.width - 1  # the scrollbar column
         await pilot.mouse_down(calls, offset=(x, calls.size.height - 1))
