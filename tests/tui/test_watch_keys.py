@@ -44,7 +44,12 @@ def _lines(path: Path) -> list[bytes]:
 
 
 async def _started(app: WatchApp, pilot) -> None:
-    await wait_until(pilot, lambda: app.loaded and app.detail_loaded is not None)
+    """Loaded, the detail drawn, and the list laid out (the model and the detail can be
+    ready before the list's first layout: a click or a row read then finds no list)."""
+    await wait_until(
+        pilot,
+        lambda: app.loaded and app.detail_loaded is not None and app.calls.size.height > 0,
+    )
 
 
 async def test_moving_the_cursor(stream: Path) -> None:
@@ -151,7 +156,8 @@ async def test_filter_as_you_type(stream: Path) -> None:
         await pilot.press("enter")
         assert isinstance(app.focused, CallList)
         assert not app.query_one(FilterBar).has_class("-active")  # the bar gives its rows back
-        assert "decision:failure" in app.header.render().plain  # the header names the filter
+        # The header names the filter (at its next redraw).
+        await wait_until(pilot, lambda: "decision:failure" in app.header.render().plain)
         await pilot.press("slash")  # reopens with the filter in force
         assert app.query_one(FilterBar).input.value == "decision:failure"
         await pilot.press("enter")

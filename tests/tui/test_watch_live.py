@@ -215,7 +215,7 @@ async def test_second_stream_appears_later(tmp_path: Path) -> None:
         write_stream(second, [make_record(5)])
         await wait_until(pilot, lambda: app.view.total == 3)
         assert app.view.entry(2).source == 1
-        assert "2 streams" in app.header.render().plain
+        await wait_until(pilot, lambda: "2 streams" in app.header.render().plain)
 
 
 async def test_a_fifo_is_read_as_it_arrives(tmp_path: Path) -> None:
@@ -234,7 +234,7 @@ async def test_a_fifo_is_read_as_it_arrives(tmp_path: Path) -> None:
     app = WatchApp([str(fifo)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.view.total == 8)
-        assert "pipe" in app.header.render().plain
+        await wait_until(pilot, lambda: "pipe" in app.header.render().plain)
         await wait_until(pilot, lambda: app.detail_loaded is not None)
         await pilot.press("q")
     thread.join(5)
