@@ -41,11 +41,9 @@ from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
-    cannot,
     failure,
     halt,
     is_pascal_name,
-    json_line,
     process_failure,
     str_field,
     text_of,
@@ -254,39 +252,9 @@ class QwenCode(Runtime):
         return _ignored_rewrite(Verdict(decision="allow", context=context), hso)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = call.native_event or "PreToolUse"
-        d = verdict.decision
-        ctx = {"additionalContext": verdict.context} if verdict.context else {}
-        if d == "failure":
-            if verdict.failure == "exit_code":
-                return b"", (verdict.failure_detail or "warning").encode() + b"\n", 1
-            if verdict.failure == "invalid_json":
-                return b"{not json\n", b"", 0
-            raise cannot(self.name, verdict, native)
-        if native == "PermissionRequest":
-            if d == "ask":
-                return json_line({}), b"", 0
-            dec: dict[str, Any] = {"behavior": "deny" if d == "deny" else "allow"}
-            if d == "modify":
-                dec["updatedInput"] = verdict.updated_input
-            elif d == "deny":
-                dec["message"] = verdict.reason
-            elif d != "allow":
-                raise cannot(self.name, verdict, native)
-            answer = {"hookSpecificOutput": {"hookEventName": native, "decision": dec}}
-            return json_line(answer), b"", 0
-        if d == "allow":
-            if not ctx:
-                return b"", b"", 0
-            return json_line({"hookSpecificOutput": {"hookEventName": native, **ctx}}), b"", 0
-        if d in ("deny", "ask") and native == "PreToolUse":
-            hso = {"hookEventName": native, "permissionDecision": d, **ctx}
-            if verdict.reason:
-                hso["permissionDecisionReason"] = verdict.reason
-            return json_line({"hookSpecificOutput": hso}), b"", 0
-        if d == "deny" and native not in _NON_BLOCKING:
-            return b"", (verdict.reason or "blocked").encode() + b"\n", 2
-        raise cannot(self.name, verdict, native)
+        from hooktui.tap.runtimes.qwen_encode import encode
+
+        return encode(self.name, call, verdict)
 
 
 def _http_failed(call: Call, outcome: Outcome) -> Verdict | None:
