@@ -194,7 +194,9 @@ class QwenCode(Runtime):
         obj = _object(text)
         if obj is not None:
             return self._judge_json(call, obj, _http_failed(call, outcome) or _erred(call, code))
-        goes = f"{native or 'the action'} proceeds (nothing shown in -p)"
+        goes = f"{native or 'the action'} proceeds"
+        if native == "PreToolUse":
+            goes += " (nothing shown in -p, seen)"
         if text.startswith("{"):  # before the exit code, as Qwen's runner
             return failure(
                 "invalid_json",
