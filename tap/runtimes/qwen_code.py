@@ -8,14 +8,19 @@ the runtime wins over PROTOCOLS.md where they differ):
 - exit 2 blocks with stderr as the reason: stderr that is a JSON answer gives its
   reason, any other text is the reason itself. stdout is not read on exit 2 (a
   JSON allow there does not help). exit 2 with nothing on stderr does NOT block.
-- Any other non-zero exit, a crash, a timeout: a warning, the action proceeds;
-  but JSON on stdout is read whatever the exit code (2 aside): exit 1 with a
-  deny blocks. Exit 1 with JSON that decides nothing (`{"continue": true}`) is
-  still Qwen's `non_blocking_error`, and the action proceeds: a failure.
-- stdout: plain text and empty are no answer (allow); text starting with `{` that
-  is not JSON is a non-blocking error (the action proceeds).
+- Otherwise Qwen reads stdout, or stderr when stdout is empty (exit 0 or 1
+  with a deny on stderr alone blocks); a JSON string holding JSON is read once
+  more. JSON is read whatever the exit code (2 aside): exit 1 with a deny
+  blocks. Any other non-zero exit, a crash, a timeout: Qwen's
+  `non_blocking_error`, the action proceeds, and nothing reaches the user or the
+  model in `-p` (text or `-o json`; its "Warning: <text>" goes to a debug log
+  only). Exit 1 with JSON that decides nothing (`{"continue": true}`) or only
+  allows stays that error: a failure, not an allow.
+- Plain text and empty are no answer (allow); text starting with `{` that is
+  not JSON is a non-blocking error whatever the exit (the action proceeds).
 - JSON: PreToolUse `hookSpecificOutput.permissionDecision` allow|deny|ask with
-  `permissionDecisionReason`; a flat `permissionDecision` is not read. There is
+  `permissionDecisionReason`, or a flat `decision: ask` (headless: refused with
+  `reason`); a flat `permissionDecision` is not read. There is
   NO PreToolUse rewrite: `updatedInput` is ignored and the tool runs as asked.
   Legacy `decision: block|deny` blocks with `reason`; `continue: false` blocks
   the call with `stopReason` as the reason (elsewhere it stops the agent).
@@ -39,13 +44,10 @@ import time
 from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import (
-    Stdout,
     as_dict,
-    cannot,
     failure,
     halt,
     is_pascal_name,
-    json_line,
     process_failure,
     str_field,
     text_of,
@@ -184,21 +186,28 @@ class QwenCode(Runtime):
         code = outcome.exit_code
         if code == 2:
             return self._exit2(call, outcome)
-        out = Stdout(outcome.stdout)
-        obj = out.obj
-        if obj is not None:  # JSON is read whatever the exit code (2 aside)
+        # stdout, or stderr when stdout is empty (seen 2026-12-05: an exit 1 or 0 with
+        # a deny on stderr alone blocks); JSON is read whatever the exit code (2 aside).
+        where, text = "stdout", text_of(outcome.stdout)
+        if not text:
+            where, text = "stderr", text_of(outcome.stderr)
+        obj = _object(text)
+        if obj is not None:
             return self._judge_json(call, obj, _http_failed(call, outcome) or _erred(call, code))
+        goes = f"{native or 'the action'} proceeds"
+        if native == "PreToolUse":
+            goes += " (nothing shown in -p, seen)"
+        if text.startswith("{"):  # before the exit code, as Qwen's runner
+            return failure(
+                "invalid_json",
+                f"{where} starts with `{{` but is not JSON: {_TITLE} counts a non-blocking "
+                f"error and {goes}",
+            )
         if code != 0:
             return failure(
-                "exit_code", f"exit {code}: {_TITLE} shows a warning and the action proceeds"
+                "exit_code", f"exit {code}: {_TITLE} counts a non-blocking error and {goes}"
             )
-        if out.kind == "empty" or not out.text.startswith("{"):
-            return Verdict(decision="allow")
-        return failure(
-            "invalid_json",
-            f"stdout starts with `{{` but is not JSON: {_TITLE} reports a non-blocking error "
-            f"and {native or 'the action'} proceeds",
-        )
+        return Verdict(decision="allow")
 
     def _exit2(self, call: Call, outcome: Outcome) -> Verdict:
         native = call.native_event
@@ -209,11 +218,8 @@ class QwenCode(Runtime):
             return failure(
                 "exit_code", f"exit 2 with nothing on stderr: {_TITLE} does not block (seen)"
             )
-        try:
-            value = jsonio.loads(stderr)
-        except jsonio.NotJSON:
-            value = None
-        reason = _reason_of(value) if isinstance(value, dict) else ""
+        value = _object(stderr)
+        reason = _reason_of(value) if value is not None else ""
         return Verdict(decision="deny", reason=reason or stderr)
 
     def _judge_json(self, call: Call, obj: dict, failed: Verdict | None = None) -> Verdict:
@@ -236,8 +242,13 @@ class QwenCode(Runtime):
                 pd_reason = str_field(hso, "permissionDecisionReason")
                 if pd == "deny":
                     return Verdict(decision="deny", reason=pd_reason or reason, context=context)
+                if pd == "allow" and failed is not None:  # an allow does not undo the error
+                    failed.context = context
+                    return failed
                 verdict = Verdict(decision=_PERMISSION[pd], reason=pd_reason, context=context)
                 return _ignored_rewrite(verdict, hso)
+            if obj.get("decision") == "ask":  # a flat ask is read too (seen 2026-12-05)
+                return Verdict(decision="ask", reason=reason, context=context)
         if native == "PermissionRequest":
             return _permission(hso)
         if obj.get("decision") in _LEGACY_DENY:
@@ -254,39 +265,9 @@ class QwenCode(Runtime):
         return _ignored_rewrite(Verdict(decision="allow", context=context), hso)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = call.native_event or "PreToolUse"
-        d = verdict.decision
-        ctx = {"additionalContext": verdict.context} if verdict.context else {}
-        if d == "failure":
-            if verdict.failure == "exit_code":
-                return b"", (verdict.failure_detail or "warning").encode() + b"\n", 1
-            if verdict.failure == "invalid_json":
-                return b"{not json\n", b"", 0
-            raise cannot(self.name, verdict, native)
-        if native == "PermissionRequest":
-            if d == "ask":
-                return json_line({}), b"", 0
-            dec: dict[str, Any] = {"behavior": "deny" if d == "deny" else "allow"}
-            if d == "modify":
-                dec["updatedInput"] = verdict.updated_input
-            elif d == "deny":
-                dec["message"] = verdict.reason
-            elif d != "allow":
-                raise cannot(self.name, verdict, native)
-            answer = {"hookSpecificOutput": {"hookEventName": native, "decision": dec}}
-            return json_line(answer), b"", 0
-        if d == "allow":
-            if not ctx:
-                return b"", b"", 0
-            return json_line({"hookSpecificOutput": {"hookEventName": native, **ctx}}), b"", 0
-        if d in ("deny", "ask") and native == "PreToolUse":
-            hso = {"hookEventName": native, "permissionDecision": d, **ctx}
-            if verdict.reason:
-                hso["permissionDecisionReason"] = verdict.reason
-            return json_line({"hookSpecificOutput": hso}), b"", 0
-        if d == "deny" and native not in _NON_BLOCKING:
-            return b"", (verdict.reason or "blocked").encode() + b"\n", 2
-        raise cannot(self.name, verdict, native)
+        from hooktui.tap.runtimes.qwen_encode import encode
+
+        return encode(self.name, call, verdict)
 
 
 def _http_failed(call: Call, outcome: Outcome) -> Verdict | None:
@@ -307,6 +288,17 @@ def _http_failed(call: Call, outcome: Outcome) -> Verdict | None:
         f"http hook reply is no answer: {what}; {_TITLE} reads a success that decides "
         f"nothing, and {goes}",
     )
+
+
+def _object(text: str) -> dict | None:
+    """The JSON object `text` holds, as Qwen reads it: a JSON string is parsed once more."""
+    try:
+        value = jsonio.loads(text) if text else None
+        if isinstance(value, str):
+            value = jsonio.loads(value)
+    except jsonio.NotJSON:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _erred(call: Call, code: int | None) -> Verdict | None:

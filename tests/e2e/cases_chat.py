@@ -334,6 +334,56 @@ QWEN = [
         absent=("E2E-X1C",),
         record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
     ),
+    # ...and so does a JSON allow (measured 2026-12-05): it ran, the record a failure.
+    _runs(
+        "exit1-with-json-allow",
+        {
+            "stdout": J(specific("PreToolUse", permissionDecision="allow")),
+            "stderr": "E2E-X1A",
+            "exit": 1,
+        },
+        absent=("E2E-X1A",),
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds"},
+    ),
+    # With stdout empty Qwen reads stderr instead, whatever the exit (2 aside): a deny
+    # on stderr alone blocks, on exit 1 as on exit 0 (measured 2026-12-05).
+    _case(
+        "exit1-stderr-json-deny",
+        {"stderr": J({"decision": "deny", "reason": "E2E-SDENY"}), "exit": 1},
+        None,
+        "E2E-SDENY",
+        record={"decision": "deny", "reason": "E2E-SDENY", "exit_code": 1},
+    ),
+    _case(
+        "exit0-stderr-json-deny",
+        {"stderr": J({"decision": "deny", "reason": "E2E-S0DENY"})},
+        None,
+        "E2E-S0DENY",
+        record={"decision": "deny", "reason": "E2E-S0DENY", "exit_code": 0},
+    ),
+    # ...and stderr that starts with `{` but is not JSON is Qwen's invalid-JSON error.
+    _runs(
+        "exit1-stderr-broken-json",
+        {"stderr": "{E2E-SBROKEN", "exit": 1},
+        absent=("E2E-SBROKEN",),
+        record={"decision": "failure", "failure": "invalid_json", "effect": "proceeds"},
+    ),
+    # A JSON string holding JSON is read once more; a flat `decision: ask` is read
+    # (headless: refused with its reason). Measured 2026-12-05.
+    _case(
+        "double-encoded-deny",
+        {"stdout": J(J({"decision": "deny", "reason": "E2E-DDENY"}))},
+        None,
+        "E2E-DDENY",
+        record={"decision": "deny", "reason": "E2E-DDENY"},
+    ),
+    _case(
+        "flat-decision-ask",
+        {"stdout": J({"decision": "ask", "reason": "E2E-FASK"})},
+        None,
+        "E2E-FASK",
+        record={"decision": "ask", "reason": "E2E-FASK"},
+    ),
     _runs("exit3", {"stderr": "E2E-EXIT3", "exit": 3}, record={"decision": "failure"}),
     _runs("crash", {"stderr": "E2E-CRASH", "signal": 9}, record={"decision": "failure"}),
     _runs(

@@ -97,6 +97,56 @@ CASES = [
         out({"continue": True}, exit=3),
         failed("exit_code", "proceeds"),
     ),
+    # ...and an allow beside exit 1 stays that error (seen 2026-12-05: it ran, as any allow).
+    (
+        "exit1-with-json-allow",
+        PRE,
+        out(specific("PreToolUse", permissionDecision="allow"), stderr="e", exit=1),
+        failed("exit_code", "proceeds", detail="non-blocking error"),
+    ),
+    # With stdout empty Qwen reads stderr instead, whatever the exit (2 aside): a deny
+    # there blocks (seen 2026-12-05, ORACLE.md).
+    (
+        "exit1-stderr-json-deny",
+        PRE,
+        out(stderr=json.dumps({"decision": "deny", "reason": "SD"}), exit=1),
+        {"decision": "deny", "reason": "SD"},
+    ),
+    ("exit1-stderr-hso-deny", PRE, out(stderr=json.dumps(HDENY), exit=1), {"decision": "deny"}),
+    (
+        "exit0-stderr-json-deny",
+        PRE,
+        out(stderr=json.dumps({"decision": "deny", "reason": "S0"})),
+        {"decision": "deny", "reason": "S0"},
+    ),
+    # ...but not when stdout says anything, even plain text.
+    (
+        "stdout-text-hides-stderr-deny",
+        PRE,
+        out("just text", stderr=json.dumps({"decision": "deny", "reason": "S"})),
+        {"decision": "allow"},
+    ),
+    ("exit0-stderr-text", PRE, out(stderr="just text"), {"decision": "allow"}),
+    (
+        "exit1-stderr-broken-json",
+        PRE,
+        out(stderr="{not json", exit=1),
+        failed("invalid_json", "proceeds", detail="stderr"),
+    ),
+    ("exit1-stdout-text", PRE, out("just text", exit=1), failed("exit_code", "proceeds")),
+    # A JSON string holding JSON is read once more; a flat `decision: ask` is read too.
+    (
+        "double-encoded-deny",
+        PRE,
+        out(json.dumps(json.dumps({"decision": "deny", "reason": "DD"}))),
+        {"decision": "deny", "reason": "DD"},
+    ),
+    (
+        "flat-decision-ask",
+        PRE,
+        out({"decision": "ask", "reason": "FA"}),
+        {"decision": "ask", "reason": "FA"},
+    ),
     ("plain-text", PRE, out("just text"), {"decision": "allow"}),
     ("broken-json", PRE, out("{not json"), failed("invalid_json", "proceeds")),
     ("empty", PRE, out(), {"decision": "allow"}),
