@@ -71,7 +71,8 @@ import sys
 import urllib.parse
 import zlib
 
-from hooktui.tap.runtimes.copilot import HTTP_VARS, read_stdout
+from hooktui.tap.runtimes.copilot import HTTP_VARS
+from hooktui.tap.runtimes.copilot_answers import read_stdout
 
 _ALLOW_LOCALHOST = "COPILOT_HOOK_ALLOW_LOCALHOST"
 _ALLOW_HTTP_AUTH = "COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS"
