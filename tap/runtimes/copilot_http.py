@@ -12,7 +12,10 @@ Loading (the hook is skipped, with a logged error, when it fails; nothing is pos
 The POST (per call), made here with http.client as Copilot's hook runner makes
 it (urllib would add its own headers and follow the environment's proxies): the
 host's addresses must not be blocked (below), else an error; body = the request
-a command hook reads on stdin (the camelCase dialect). Headers, names lower
+a command hook reads on stdin (the camelCase dialect); the request target, the
+URL's path and query as its URL parser reads them (WHATWG's rules: `..` and `%2e`
+segments resolved, a space, a quote or non-ASCII percent-encoded, a backslash a
+slash, no fragment; an empty query's `?` kept: request_target). Headers, names lower
 case, in this order: the hook's as written (Host, Accept, User-Agent,
 Content-Length too; Content-Type aside), their values interpolating `$NAME`,
 `${NAME}` and `${NAME:-...}` (the name's value: the default is never used) of
@@ -71,6 +74,7 @@ import sys
 import urllib.parse
 import zlib
 
+from hooktui.tap.httphook import whatwg
 from hooktui.tap.runtimes.copilot import HTTP_VARS
 from hooktui.tap.runtimes.copilot_answers import read_stdout
 
@@ -353,6 +357,17 @@ def _decoded(reply: http.client.HTTPResponse, data: bytes, url: str) -> tuple[by
         return b"", f"HTTP hook fetch failed: POST {url} (its {coding} body does not decode)"
 
 
+def request_target(url: str) -> str:
+    """The path and query Copilot's URL parser sends: WHATWG's (`..` resolved, a space
+    or non-ASCII percent-encoded, backslashes read as slashes, no fragment), an empty
+    query's `?` kept (measured, ORACLE.md)."""
+    target = whatwg.request_target(url, empty_query=True)
+    if target is None:  # not a URL Copilot posts to (install leaves it alone): as written
+        parts = urllib.parse.urlsplit(url)
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return target
+
+
 def post(spec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
     """(status, body, error, content type), status None when no reply came: the POST
     Copilot makes (check() has refused what it would not post)."""
@@ -364,7 +379,7 @@ def post(spec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
         conn = (http.client.HTTPSConnection if https else http.client.HTTPConnection)(
             host, parts.port
         )
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        target = request_target(url)
         conn.putrequest("POST", target, skip_host=True, skip_accept_encoding=True)
         for name, value in request_headers(spec, environ, len(body)):
             conn.putheader(name, value)
