@@ -12,9 +12,9 @@ info percent-encoded by their WHATWG sets (non-ASCII as UTF-8), the fragment and
 empty query dropped. A host that needs more than lower case (IDNA, percent-decoding)
 gives None: the caller sends the URL as written, and fails as before.
 
-GitHub Copilot CLI 1.0.102's hook runner (native, not Node) reads the path and
-query by the same rules, but keeps an empty query's `?` (`/e?` goes out as `/e?`):
-request_target(url, empty_query=True). Measured: ORACLE.md.
+GitHub Copilot CLI 1.0.102's hook runner (native, not Node) reads a URL (slashes,
+host, path, query) by the same rules, but keeps an empty query's `?` (`/e?` goes
+out as `/e?`): request_target(url, empty_query=True). Measured: ORACLE.md.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def _authority(raw: str) -> tuple[str, str, str, str] | None:
     return _encode(user, _USERINFO), _encode(password, _USERINFO), host, port
 
 
-def _split(url: str) -> tuple[str, str, str, str | None] | None:
+def split(url: str) -> tuple[str, str, str, str | None] | None:
     """(scheme, authority as written, path, query or None when the URL has no `?`),
     the path resolved and both percent-encoded; None when `url` is not http(s)."""
     url = re.sub(r"[\t\n\r]", "", url.strip(_C0 + " "))
@@ -125,10 +125,10 @@ def _split(url: str) -> tuple[str, str, str, str | None] | None:
 def request_target(url: str, empty_query: bool = False) -> str | None:
     """The request target (path, then `?query`) `url` makes, whatever its host;
     an empty query's `?` only when `empty_query`. None when it is not http(s)."""
-    split = _split(url)
-    if split is None:
+    parts = split(url)
+    if parts is None:
         return None
-    path, query = split[2:]
+    path, query = parts[2:]
     if query is None or not (query or empty_query):
         return path
     return f"{path}?{query}"
@@ -137,10 +137,10 @@ def request_target(url: str, empty_query: bool = False) -> str | None:
 def target(url: str) -> Target | None:
     """The request `url` makes as Node reads it; None when it is not an http(s) URL
     this module reads (the caller then sends it as written)."""
-    split = _split(url)
-    if split is None:
+    split_url = split(url)
+    if split_url is None:
         return None
-    scheme, authority, path, query = split
+    scheme, authority, path, query = split_url
     try:
         parts = _authority(authority)
     except UnicodeError:  # a lone surrogate: not a URL the runtime would get

@@ -103,6 +103,14 @@ _LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 
 
+def _parts(url: str) -> urllib.parse.SplitResult:
+    """The URL as Copilot's URL parser reads it (WHATWG's: `http:host`, `http:\\\\host`,
+    a backslash after the port, a lower-case host), split; as written where
+    whatwg.target leaves it (`127.1`, IDNA: _address and the resolver read those)."""
+    read = whatwg.target(url)
+    return urllib.parse.urlsplit(read.url if read is not None else url)
+
+
 def _ipv4(host: str) -> ipaddress.IPv4Address | None:
     """The address a WHATWG URL parser makes of this host (`127.1`, `2130706433`,
     `0x7f.0.0.1`), or None when it is a name."""
@@ -155,7 +163,7 @@ def _is_localhost(host: str) -> bool:
 def refusal(url: str, environ) -> str:
     """Why Copilot refuses to post to this URL ("" when it posts)."""
     try:
-        host = urllib.parse.urlsplit(url).hostname or ""  # `localhost.` is not `localhost`
+        host = _parts(url).hostname or ""  # `localhost.` is not `localhost`
     except ValueError:
         return f"HTTP hook fetch failed: POST {url}"
     allow = environ.get(_ALLOW_LOCALHOST) == "1"
@@ -178,7 +186,7 @@ def refusal(url: str, environ) -> str:
 
 def skipped(spec, environ) -> str:
     """Why Copilot would have skipped this hook when loading it ("" when it runs it)."""
-    parts = urllib.parse.urlsplit(spec.url)
+    parts = _parts(spec.url)
     if parts.scheme.lower() != "http":
         return ""
     local = _is_localhost(parts.hostname or "") and (environ.get(_ALLOW_LOCALHOST) == "1")
@@ -238,13 +246,15 @@ def check(spec, environ, request: bytes = b"") -> tuple[bytes, bytes, int] | Non
 def problem(handler: dict) -> str:
     """Why install leaves this http hook alone ("" when it wraps it)."""
     try:
-        parts = urllib.parse.urlsplit(handler.get("url", ""))
+        url = handler.get("url", "")
+        parts = _parts(url)
         parts.port  # noqa: B018 (raises on a bad port)
     except ValueError:
         return "its URL does not parse; Copilot CLI skips the hook"
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return "its URL is not http: or https:; Copilot CLI skips the hook"
-    if parts.username is not None or parts.password is not None:
+    authority = (whatwg.split(url) or ("", ""))[1]
+    if parts.username is not None or parts.password is not None or "@" in authority:
         return "its URL holds a user name or password, which the tap's POST would not send alike"
     return ""
 
@@ -325,7 +335,7 @@ def _host(parts: urllib.parse.SplitResult) -> tuple[str, str]:
 
 def request_headers(spec, environ, length: int) -> list[tuple[str, bytes]]:
     """The POST's headers, in Copilot's order and case."""
-    parts = urllib.parse.urlsplit(spec.url)
+    parts = _parts(spec.url)
     out: dict[str, bytes] = {}
     for name, value in spec.headers:
         key = name.strip().lower()
@@ -373,7 +383,7 @@ def post(spec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
     Copilot makes (check() has refused what it would not post)."""
     url = spec.url
     try:
-        parts = urllib.parse.urlsplit(url)
+        parts = _parts(url)
         host, _shown = _host(parts)
         https = parts.scheme.lower() == "https"
         conn = (http.client.HTTPSConnection if https else http.client.HTTPConnection)(

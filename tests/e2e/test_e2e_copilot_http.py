@@ -450,28 +450,34 @@ def test_copilot_pre_mcp_tool_call_http_hook_same_bare_and_installed(mcp_runs, c
     assert record["effect"] != "blocks" and record["hook"]["fails"] == "open", record
 
 
-# --- the request target: the URL's path and query as Copilot's URL parser reads them ----
+# --- the request target: the URL as Copilot's URL parser reads it ------------------------
 # Measured 2026-12-05 (ORACLE.md): WHATWG's rules, but an empty query's `?` is kept.
-# name: (the URL after `http://127.0.0.1:PORT`, as written; the request target sent)
+# name: (the URL as written; the request target sent)
+_AT = f"http://127.0.0.1:{PORT}"
 URL_CASES = {
-    "space-in-path": ("/u/a b", "/u/a%20b"),
-    "dot-segments": ("/u/x/../y/./dots", "/u/y/dots"),
-    "encoded-dots": ("/u/x/%2e%2e/%2E/enc", "/u/enc"),
-    "above-root": ("/../../u/up", "/u/up"),
-    "non-ascii": ("/u/caf\u00e9/\U0001f600", "/u/caf%C3%A9/%F0%9F%98%80"),
-    "query": ("/u/q?a b&u=\u00e9&k='\"<>`", "/u/q?a%20b&u=%C3%A9&k=%27%22%3C%3E`"),
-    "fragment": ("/u/frag?x=1#frag ment", "/u/frag?x=1"),
-    "backslash": ("/u\\back\\slash", "/u/back/slash"),
-    "empty-query": ("/u/e?#f", "/u/e?"),
-    "path-chars": ('/u/p"<>`{}|^%zz', "/u/p%22%3C%3E%60%7B%7D|^%zz"),
+    "space-in-path": (f"{_AT}/u/a b", "/u/a%20b"),
+    "dot-segments": (f"{_AT}/u/x/../y/./dots", "/u/y/dots"),
+    "encoded-dots": (f"{_AT}/u/x/%2e%2e/%2E/enc", "/u/enc"),
+    "above-root": (f"{_AT}/../../u/up", "/u/up"),
+    "non-ascii": (f"{_AT}/u/caf\u00e9/\U0001f600", "/u/caf%C3%A9/%F0%9F%98%80"),
+    "query": (f"{_AT}/u/q?a b&u=\u00e9&k='\"<>`", "/u/q?a%20b&u=%C3%A9&k=%27%22%3C%3E`"),
+    "fragment": (f"{_AT}/u/frag?x=1#frag ment", "/u/frag?x=1"),
+    "backslash": (f"{_AT}/u\\back\\slash", "/u/back/slash"),
+    "empty-query": (f"{_AT}/u/e?#f", "/u/e?"),
+    "path-chars": (f'{_AT}/u/p"<>`{{}}|^%zz', "/u/p%22%3C%3E%60%7B%7D|^%zz"),
+    # the scheme's slashes, and a backslash right after the port: the host still read
+    "no-slashes": (f"http:127.0.0.1:{PORT}/u/noslash", "/u/noslash"),
+    "backslashes": (f"http:\\\\127.0.0.1:{PORT}\\u\\bs", "/u/bs"),
+    "backslash-after-port": (f"http://LOCALHOST:{PORT}\\u\\lh", "/u/lh"),
 }
+HOSTS = {"backslash-after-port": f"localhost:{PORT}"}  # else 127.0.0.1:PORT
 
 
 def _url_settings(sb: Sandbox) -> bytes:
     hooks = {
         "preToolUse": [
-            _handler(written, headers={"X-Url-Case": name})
-            for name, (written, _target) in URL_CASES.items()
+            {"type": "http", "url": url, "timeoutSec": 10, "headers": {"X-Url-Case": name}}
+            for name, (url, _target) in URL_CASES.items()
         ]
     }
     path = DRIVER.settings_path(sb)
@@ -536,7 +542,8 @@ def test_copilot_http_hook_url_is_posted_as_copilot_posts_it(url_runs, case: str
     (bare_did, bare), (tapped_did, tapped), records = url_runs
     written, target = URL_CASES[case]
     # Copilot's own request line, one POST per hook; every hook allowed, the tool ran.
-    assert bare.get(case) == [{"path": target, "host": f"127.0.0.1:{PORT}"}], bare
+    host = HOSTS.get(case, f"127.0.0.1:{PORT}")
+    assert bare.get(case) == [{"path": target, "host": host}], bare
     assert bare_did["markers"] == ["marker-original"], bare_did
     # Installed: the same request target and Host, the same call.
     assert tapped.get(case) == bare[case], tapped
@@ -545,5 +552,5 @@ def test_copilot_http_hook_url_is_posted_as_copilot_posts_it(url_runs, case: str
     # The wrapped command names the hook's URL, shell-quoted, and its header.
     mine = [r for r in records if f"X-Url-Case {case} " in " ".join(r["hook"]["argv"])]
     assert len(mine) == 1 and mine[0]["decision"] == "allow", mine
-    assert f"http://127.0.0.1:{PORT}{written}" in shlex.split(mine[0]["hook"]["argv"][-1])
+    assert written in shlex.split(mine[0]["hook"]["argv"][-1])
     assert mine[0]["runtime"] == "copilot" and mine[0]["native_event"] == "preToolUse"

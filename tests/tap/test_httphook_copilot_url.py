@@ -128,3 +128,45 @@ def test_the_tap_posts_to_copilots_request_target(server, case):
     last = json.loads(log.read_text().splitlines()[-1])
     assert last["path"] == target
     assert last["headers"]["host"] == f"127.0.0.1:{port}"
+
+
+# The host as Copilot's parser reads it (measured 2026-12-05, preToolUse and
+# postToolUse alike): it posts to these, so install wraps them.
+FORMS = {
+    "no-slashes": ("http:127.0.0.1:{port}/u/noslash", "/u/noslash"),
+    "one-slash": ("http:/127.0.0.1:{port}/u/one", "/u/one"),
+    "three-slashes": ("http:///127.0.0.1:{port}/u/three", "/u/three"),
+    "backslashes": ("http:\\\\127.0.0.1:{port}\\u\\bs", "/u/bs"),
+    "backslash-after-port": ("http://127.0.0.1:{port}\\u\\back", "/u/back"),
+}
+
+
+@pytest.fixture(scope="module")
+def forms_server(tmp_path_factory):
+    yield from answering_server(tmp_path_factory, {t: ALLOW for _w, t in FORMS.values()})
+
+
+@pytest.mark.parametrize("case", FORMS)
+def test_a_url_copilot_reads_with_a_host_is_wrapped_and_posted_there(forms_server, case):
+    port, log = forms_server
+    written, target = FORMS[case]
+    url = written.format(port=port)
+    assert copilot_http.problem({"type": "http", "url": url}) == ""
+    request = b'{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":{}}'
+    env = {"COPILOT_HOOK_ALLOW_LOCALHOST": "1"}
+    result = run_spec(HttpSpec("copilot", url, event="preToolUse"), request, env)
+    assert result.returncode == 0, result.stderr
+    last = json.loads(log.read_text().splitlines()[-1])
+    assert (last["path"], last["headers"]["host"]) == (target, f"127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize(
+    "url", ["http:ada@127.0.0.1:1/x", "http::pw@127.0.0.1:1/x", "http://ada@127.0.0.1:1/x"]
+)
+def test_user_info_however_written_is_still_not_wrapped(url):
+    assert "user name or password" in copilot_http.problem({"type": "http", "url": url})
+
+
+def test_a_url_without_a_host_is_still_not_wrapped():
+    assert "not http: or https:" in copilot_http.problem({"type": "http", "url": "http:///"})
+    assert "not http: or https:" in copilot_http.problem({"type": "http", "url": "ftp://h/x"})
