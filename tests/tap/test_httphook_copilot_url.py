@@ -9,7 +9,7 @@ import json
 import pytest
 from hooktui.tap.httphook import whatwg
 from hooktui.tap.httphook.spec import HttpSpec
-from hooktui.tap.runtimes import copilot_http
+from hooktui.tap.runtimes import copilot_http, copilot_http_url
 
 from tests.tap.test_httphook import answering_server, run_spec
 
@@ -67,7 +67,7 @@ MEASURED = [
 
 @pytest.mark.parametrize(("written", "target"), MEASURED)
 def test_the_request_target_is_copilots(written, target):
-    assert copilot_http.request_target(f"http://127.0.0.1:38611{written}") == target
+    assert copilot_http_url.request_target(f"http://127.0.0.1:38611{written}") == target
 
 
 @pytest.mark.parametrize(
@@ -81,7 +81,7 @@ def test_the_request_target_is_copilots(written, target):
     ],
 )
 def test_the_request_target_whatever_the_scheme_slashes_and_host(url, target):
-    assert copilot_http.request_target(url) == target
+    assert copilot_http_url.request_target(url) == target
 
 
 def test_claude_codes_reading_still_drops_an_empty_query():
@@ -95,7 +95,7 @@ def test_claude_codes_reading_still_drops_an_empty_query():
 
 def test_a_url_that_is_not_http_goes_out_as_written():
     """Install never wraps one (Copilot skips the hook): as before, the path as written."""
-    assert copilot_http.request_target("ftp://h/x/../y?q") == "/x/../y?q"
+    assert copilot_http_url.request_target("ftp://h/x/../y?q") == "/x/../y?q"
 
 
 # A real local server, the real http hook command: the POST's request line.
