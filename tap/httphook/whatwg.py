@@ -11,6 +11,10 @@ read as slashes before the query, dot segments resolved, the path, query and use
 info percent-encoded by their WHATWG sets (non-ASCII as UTF-8), the fragment and an
 empty query dropped. A host that needs more than lower case (IDNA, percent-decoding)
 gives None: the caller sends the URL as written, and fails as before.
+
+GitHub Copilot CLI 1.0.102's hook runner (native, not Node) reads a URL (slashes,
+host, path, query) by the same rules, but keeps an empty query's `?` (`/e?` goes
+out as `/e?`): request_target(url, empty_query=True). Measured: ORACLE.md.
 """
 
 from __future__ import annotations
@@ -99,9 +103,9 @@ def _authority(raw: str) -> tuple[str, str, str, str] | None:
     return _encode(user, _USERINFO), _encode(password, _USERINFO), host, port
 
 
-def target(url: str) -> Target | None:
-    """The request `url` makes as Node reads it; None when it is not an http(s) URL
-    this module reads (the caller then sends it as written)."""
+def split(url: str) -> tuple[str, str, str, str | None] | None:
+    """(scheme, authority as written, path, query or None when the URL has no `?`),
+    the path resolved and both percent-encoded; None when `url` is not http(s)."""
     url = re.sub(r"[\t\n\r]", "", url.strip(_C0 + " "))
     scheme, colon, rest = url.partition(":")
     scheme = scheme.lower()
@@ -109,15 +113,41 @@ def target(url: str) -> Target | None:
         return None
     rest = rest.lstrip("/\\")  # a special URL: any slashes before the host
     end = min((i for i in map(rest.find, "/\\?#") if i >= 0), default=len(rest))
-    path, _, query = rest[end:].partition("#")[0].partition("?")
+    path, mark, query = rest[end:].partition("#")[0].partition("?")
     try:
-        parts = _authority(rest[:end])
         path = _path(path.replace("\\", "/"))
         query = _encode(query, _QUERY)
     except UnicodeError:  # a lone surrogate: not a URL the runtime would get
         return None
+    return scheme, rest[:end], path, query if mark else None
+
+
+def request_target(url: str, empty_query: bool = False) -> str | None:
+    """The request target (path, then `?query`) `url` makes, whatever its host;
+    an empty query's `?` only when `empty_query`. None when it is not http(s)."""
+    parts = split(url)
     if parts is None:
         return None
+    path, query = parts[2:]
+    if query is None or not (query or empty_query):
+        return path
+    return f"{path}?{query}"
+
+
+def target(url: str) -> Target | None:
+    """The request `url` makes as Node reads it; None when it is not an http(s) URL
+    this module reads (the caller then sends it as written)."""
+    split_url = split(url)
+    if split_url is None:
+        return None
+    scheme, authority, path, query = split_url
+    try:
+        parts = _authority(authority)
+    except UnicodeError:  # a lone surrogate: not a URL the runtime would get
+        return None
+    if parts is None:
+        return None
+    query = query or ""
     user, password, host, port = parts
     if port == _DEFAULT_PORTS[scheme]:
         port = ""

@@ -1,18 +1,14 @@
 """How GitHub Copilot CLI 1.0.102 runs an `http` hook (its native hook runner), as the
 command hook it reads the same way. Measured from the real CLI (tests/e2e/ORACLE.md).
 
-Loading (the hook is skipped, with a logged error, when it fails; nothing is posted):
-- a URL that is not http: / https: (install leaves such a hook alone);
-- plain http: at an authorization event (preToolUse, preMcpToolCall,
-  permissionRequest) unless `COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS=1`, or the host is
-  localhost / a loopback address and `COPILOT_HOOK_ALLOW_LOCALHOST=1`;
-- plain http: with `allowedEnvVars` unless localhost and `COPILOT_HOOK_ALLOW_LOCALHOST=1`.
-  Only the value `1` counts (`true`, `yes`, ` 1`, `2` do not).
+Whether it posts at all (loading gates, blocked addresses) and where to (the URL
+as Copilot reads it): copilot_http_url.py.
 
 The POST (per call), made here with http.client as Copilot's hook runner makes
 it (urllib would add its own headers and follow the environment's proxies): the
-host's addresses must not be blocked (below), else an error; body = the request
-a command hook reads on stdin (the camelCase dialect). Headers, names lower
+host's addresses must not be blocked, else an error; body = the request a command
+hook reads on stdin (the camelCase dialect); the request target, the URL's path and
+query as Copilot's URL parser reads them (request_target). Headers, names lower
 case, in this order: the hook's as written (Host, Accept, User-Agent,
 Content-Length too; Content-Type aside), their values interpolating `$NAME`,
 `${NAME}` and `${NAME:-...}` (the name's value: the default is never used) of
@@ -31,12 +27,6 @@ A reply whose Content-Encoding is exactly `gzip`, `deflate` (zlib) or `zstd` is
 decoded (an undecodable one is an error); any other coding (`GZIP`, `x-gzip`,
 `gzip, gzip`, `identity`) is read as it came.
 
-Blocked addresses (literal, or any address the name resolves to): 0.0.0.0/8,
-10/8, 100.64/10, 127/8, 169.254/16, 172.16/12, 192.168/16, 198.18/15, ::1,
-fc00::/7, fe80::/10, 64:ff9b::/96, 100::/64, and ::ffff:a.b.c.d of a blocked
-IPv4 address. `COPILOT_HOOK_ALLOW_LOCALHOST=1` lifts 127/8 and ::1 (not their
-::ffff: form).
-
 The reply: no reply (refused, reset, timeout aside), a non-2xx status or a 3xx
 is an error: preToolUse fails closed ("hook errored"), elsewhere it is ignored,
 exactly as a command's exit 1. A 2xx body, whatever its Content-Type, is read
@@ -44,13 +34,6 @@ as JSON (a BOM and surrounding whitespace ignored): an object is the answer, as
 a command's stdout would be; anything else (empty, text, an array, broken JSON,
 a progress line before the answer) is no answer. Bytes that are not UTF-8 read
 as U+FFFD, whatever the Content-Type or its charset.
-
-Localhost, for the load-time gates: `localhost` (any case), 127.0.0.0/8 and
-`::1` only: not `localhost.` nor `foo.localhost` (skipped when loading, even
-with COPILOT_HOOK_ALLOW_LOCALHOST=1). Their addresses are the system
-resolver's: where `foo.localhost` resolves to 127.0.0.1 it is blocked, or lifted
-by COPILOT_HOOK_ALLOW_LOCALHOST=1 at an event without the gate; `localhost.`
-does not resolve through /etc/hosts (a lookup error).
 
 preMcpToolCall (1.0.102 fires it before each MCP tool call, after preToolUse):
 the body is `{sessionId, timestamp, cwd, toolCallId, serverName, toolName (the
@@ -63,132 +46,24 @@ from __future__ import annotations
 
 import gzip
 import http.client
-import ipaddress
 import json
 import re
-import socket
 import sys
 import urllib.parse
 import zlib
 
-from hooktui.tap.runtimes.copilot import HTTP_VARS, read_stdout
-
-_ALLOW_LOCALHOST = "COPILOT_HOOK_ALLOW_LOCALHOST"
-_ALLOW_HTTP_AUTH = "COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS"
-# (and their names in Claude Code's settings, which it runs too)
-_AUTH_EVENTS = ("preToolUse", "preMcpToolCall", "permissionRequest", "PreToolUse")
-_AUTH_EVENTS += ("PreMcpToolCall", "PermissionRequest")
-_BLOCKED = tuple(
-    ipaddress.ip_network(n)
-    for n in (
-        "0.0.0.0/8",
-        "10.0.0.0/8",
-        "100.64.0.0/10",
-        "169.254.0.0/16",
-        "172.16.0.0/12",
-        "192.168.0.0/16",
-        "198.18.0.0/15",
-        "fc00::/7",
-        "fe80::/10",
-        "64:ff9b::/96",
-        "100::/64",
-    )
+from hooktui.tap.httphook import whatwg
+from hooktui.tap.runtimes.copilot import HTTP_VARS
+from hooktui.tap.runtimes.copilot_answers import read_stdout
+from hooktui.tap.runtimes.copilot_http_url import (
+    address,
+    refusal,
+    request_target,
+    skipped,
+    url_parts,
 )
-_LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-
-
-def _ipv4(host: str) -> ipaddress.IPv4Address | None:
-    """The address a WHATWG URL parser makes of this host (`127.1`, `2130706433`,
-    `0x7f.0.0.1`), or None when it is a name."""
-    parts = host.split(".")
-    if len(parts) > 1 and parts[-1] == "":
-        parts.pop()
-    numbers = []
-    for part in parts:
-        base = 10
-        if part[:2].lower() == "0x":
-            part, base = part[2:] or "0", 16
-        elif len(part) > 1 and part.startswith("0"):
-            part, base = part[1:], 8
-        try:
-            numbers.append(int(part, base))
-        except ValueError:
-            return None
-    if not 1 <= len(numbers) <= 4 or any(n > 255 for n in numbers[:-1]):
-        return None
-    if numbers[-1] >= 256 ** (5 - len(numbers)):
-        return None
-    value = numbers[-1]
-    for i, n in enumerate(numbers[:-1]):
-        value += n << (8 * (3 - i))
-    return ipaddress.IPv4Address(value)
-
-
-def _address(host: str):
-    try:
-        return ipaddress.ip_address(host)
-    except ValueError:
-        return _ipv4(host)
-
-
-def _blocked(ip, allow_loopback: bool) -> bool:
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        return _blocked(ip.ipv4_mapped, False)  # the ::ffff: form is never lifted
-    if any(ip in n for n in _LOOPBACK if n.version == ip.version):
-        return not allow_loopback
-    return any(ip in n for n in _BLOCKED if n.version == ip.version)
-
-
-def _is_localhost(host: str) -> bool:
-    ip = _address(host)
-    if ip is None:
-        return host == "localhost"
-    return any(ip in n for n in _LOOPBACK if n.version == ip.version)
-
-
-def refusal(url: str, environ) -> str:
-    """Why Copilot refuses to post to this URL ("" when it posts)."""
-    try:
-        host = urllib.parse.urlsplit(url).hostname or ""  # `localhost.` is not `localhost`
-    except ValueError:
-        return f"HTTP hook fetch failed: POST {url}"
-    allow = environ.get(_ALLOW_LOCALHOST) == "1"
-    ip = _address(host)
-    if ip is not None:
-        found = [ip]
-    else:
-        try:
-            found = [_address(info[4][0].split("%")[0]) for info in socket.getaddrinfo(host, None)]
-        except (OSError, UnicodeError) as exc:
-            return f"failed to lookup address information: {exc}"
-    for address in found:
-        if address is not None and _blocked(address, allow):
-            return (
-                f'HTTP hook URL "{url}" resolves to blocked address {address}. URLs must '
-                "not target loopback, private, or link-local addresses."
-            )
-    return ""
-
-
-def skipped(spec, environ) -> str:
-    """Why Copilot would have skipped this hook when loading it ("" when it runs it)."""
-    parts = urllib.parse.urlsplit(spec.url)
-    if parts.scheme.lower() != "http":
-        return ""
-    local = _is_localhost(parts.hostname or "") and (environ.get(_ALLOW_LOCALHOST) == "1")
-    if spec.event in _AUTH_EVENTS and not (local or environ.get(_ALLOW_HTTP_AUTH) == "1"):
-        return (
-            "Authorization-affecting HTTP hooks (preToolUse, preMcpToolCall, "
-            "permissionRequest) must use https:// (Copilot skips this hook unless "
-            f"{_ALLOW_HTTP_AUTH}=1, or localhost with {_ALLOW_LOCALHOST}=1)"
-        )
-    if spec.allow_env and not local:
-        return (
-            "HTTP hooks with allowedEnvVars must use https:// (Copilot skips this hook "
-            f"unless it is localhost with {_ALLOW_LOCALHOST}=1)"
-        )
-    return ""
 
 
 def _interpolate(value: str, spec, environ) -> str:
@@ -233,13 +108,15 @@ def check(spec, environ, request: bytes = b"") -> tuple[bytes, bytes, int] | Non
 def problem(handler: dict) -> str:
     """Why install leaves this http hook alone ("" when it wraps it)."""
     try:
-        parts = urllib.parse.urlsplit(handler.get("url", ""))
+        url = handler.get("url", "")
+        parts = url_parts(url)
         parts.port  # noqa: B018 (raises on a bad port)
     except ValueError:
         return "its URL does not parse; Copilot CLI skips the hook"
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return "its URL is not http: or https:; Copilot CLI skips the hook"
-    if parts.username is not None or parts.password is not None:
+    authority = (whatwg.split(url) or ("", ""))[1]
+    if parts.username is not None or parts.password is not None or "@" in authority:
         return "its URL holds a user name or password, which the tap's POST would not send alike"
     return ""
 
@@ -309,7 +186,7 @@ def user_agent(environ) -> str:
 def _host(parts: urllib.parse.SplitResult) -> tuple[str, str]:
     """(where to connect, the Host header) as Copilot's URL parser reads the host."""
     host = parts.hostname or ""
-    ip = _address(host)
+    ip = address(host)
     name = str(ip) if ip is not None else host
     default = 443 if parts.scheme.lower() == "https" else 80
     shown = f"[{name}]" if ":" in name else name
@@ -320,7 +197,7 @@ def _host(parts: urllib.parse.SplitResult) -> tuple[str, str]:
 
 def request_headers(spec, environ, length: int) -> list[tuple[str, bytes]]:
     """The POST's headers, in Copilot's order and case."""
-    parts = urllib.parse.urlsplit(spec.url)
+    parts = url_parts(spec.url)
     out: dict[str, bytes] = {}
     for name, value in spec.headers:
         key = name.strip().lower()
@@ -357,13 +234,13 @@ def post(spec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
     Copilot makes (check() has refused what it would not post)."""
     url = spec.url
     try:
-        parts = urllib.parse.urlsplit(url)
+        parts = url_parts(url)
         host, _shown = _host(parts)
         https = parts.scheme.lower() == "https"
         conn = (http.client.HTTPSConnection if https else http.client.HTTPConnection)(
             host, parts.port
         )
-        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        target = request_target(url)
         conn.putrequest("POST", target, skip_host=True, skip_accept_encoding=True)
         for name, value in request_headers(spec, environ, len(body)):
             conn.putheader(name, value)
