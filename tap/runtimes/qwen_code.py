@@ -22,8 +22,12 @@ the runtime wins over PROTOCOLS.md where they differ):
   `permissionDecisionReason`, or a flat `decision: ask` (headless: refused with
   `reason`); a flat `permissionDecision` is not read. There is
   NO PreToolUse rewrite: `updatedInput` is ignored and the tool runs as asked.
-  Legacy `decision: block|deny` blocks with `reason`; `continue: false` blocks
-  the call with `stopReason` as the reason (elsewhere it stops the agent).
+  Legacy `decision: block|deny` blocks with `reason`. A deny or ask comes before
+  `continue: false`, with its own reason (permissionDecisionReason, reason, then
+  stopReason); else `continue: false` blocks the call (an allow's too) with
+  `stopReason` or `reason`, and the agent goes on (elsewhere it stops the agent);
+  none: "No reason provided". PreToolUse `additionalContext` reaches nothing, not
+  the model whatever the decision or exit: no context in the record, a note.
   PostToolUse: `additionalContext` is appended to the output; `decision: block`
   and exit 2 change nothing. PermissionRequest: `hookSpecificOutput.decision`
   {behavior allow|deny, updatedInput, message}; allow + updatedInput rewrites
@@ -96,6 +100,7 @@ _NON_BLOCKING = {
 _PERMISSION = {"allow": "allow", "deny": "deny", "ask": "ask"}
 _LEGACY_DENY = {"block", "deny"}
 _TITLE = "Qwen Code"
+_NO_REASON = "No reason provided"  # what the model reads when the answer gives none (seen)
 # How the http hook command (qwen_http.py) starts its stderr when the POST failed or
 # the reply was no answer: here, not there, as the recorder must not load qwen_http.
 HTTP_FAILED = "hooktui http hook: "
@@ -231,24 +236,10 @@ class QwenCode(Runtime):
         context = hso.get("additionalContext")
         context = context if isinstance(context, str) else ""
         reason = str_field(obj, "reason")
-        if obj.get("continue") is False:
-            stop = str_field(obj, "stopReason") or reason or "continue: false"
-            if call.event == "pre_tool_use":
-                return Verdict(decision="deny", reason=stop, context=context)
-            return halt(call, stop, context)
         if native == "PreToolUse":
-            pd = hso.get("permissionDecision")
-            if pd in _PERMISSION:
-                pd_reason = str_field(hso, "permissionDecisionReason")
-                if pd == "deny":
-                    return Verdict(decision="deny", reason=pd_reason or reason, context=context)
-                if pd == "allow" and failed is not None:  # an allow does not undo the error
-                    failed.context = context
-                    return failed
-                verdict = Verdict(decision=_PERMISSION[pd], reason=pd_reason, context=context)
-                return _ignored_rewrite(verdict, hso)
-            if obj.get("decision") == "ask":  # a flat ask is read too (seen 2026-12-05)
-                return Verdict(decision="ask", reason=reason, context=context)
+            return _pre_tool_use(obj, hso, failed)
+        if obj.get("continue") is False:
+            return halt(call, str_field(obj, "stopReason") or reason or "continue: false", context)
         if native == "PermissionRequest":
             return _permission(hso)
         if obj.get("decision") in _LEGACY_DENY:
@@ -262,7 +253,7 @@ class QwenCode(Runtime):
         if failed is not None:
             failed.context = context  # read all the same: the error does not drop it
             return failed
-        return _ignored_rewrite(Verdict(decision="allow", context=context), hso)
+        return Verdict(decision="allow", context=context)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
         from hooktui.tap.runtimes.qwen_encode import encode
@@ -314,11 +305,33 @@ def _erred(call: Call, code: int | None) -> Verdict | None:
     )
 
 
-def _ignored_rewrite(verdict: Verdict, hso: dict) -> Verdict:
-    if "updatedInput" in hso:
-        verdict.failure_detail = (
-            f"updatedInput: {_TITLE} 0.24.4 has no PreToolUse rewrite; the tool runs as asked"
-        )
+def _pre_tool_use(obj: dict, hso: dict, failed: Verdict | None) -> Verdict:
+    """As Qwen's PreToolUseHookOutput (seen 2026-12-05): a deny or ask (hookSpecificOutput's,
+    else a flat decision) first, with its own reason; then `continue: false`, beside an
+    allow too; then the allow, which does not undo an error (`failed`)."""
+    reason = str_field(obj, "reason")
+    stop = str_field(obj, "stopReason")
+    pd = hso.get("permissionDecision")
+    if pd not in _PERMISSION:
+        flat = obj.get("decision")  # a flat ask is read too (seen 2026-12-05)
+        pd = "deny" if flat in _LEGACY_DENY else "ask" if flat == "ask" else None
+    pd_reason = str_field(hso, "permissionDecisionReason") or reason
+    if pd == "deny":
+        verdict = Verdict(decision="deny", reason=pd_reason or stop or _NO_REASON)
+    elif pd == "ask":
+        verdict = Verdict(decision="ask", reason=pd_reason)
+    elif obj.get("continue") is False:
+        verdict = Verdict(decision="deny", reason=stop or reason or _NO_REASON)
+    elif failed is not None:
+        return failed
+    else:
+        verdict = Verdict(decision="allow")
+    notes = []
+    if "updatedInput" in hso and verdict.decision != "deny":
+        notes.append("updatedInput: no PreToolUse rewrite in 0.24.4; the tool runs as asked")
+    if isinstance(hso.get("additionalContext"), str):
+        notes.append("additionalContext: 0.24.4 passes no PreToolUse context to the model")
+    verdict.failure_detail = "; ".join(notes)
     return verdict
 
 

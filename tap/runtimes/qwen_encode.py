@@ -34,12 +34,14 @@ def encode(name: str, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
             raise cannot(name, verdict, native)
         answer = {"hookSpecificOutput": {"hookEventName": native, "decision": dec}}
         return json_line(answer), b"", 0
+    if ctx and native == "PreToolUse":  # 0.24.4 passes it to nobody (seen 2026-12-05)
+        raise ValueError(f"{name} has no hook answer that adds context at {native}")
     if d == "allow":
         if not ctx:
             return b"", b"", 0
         return json_line({"hookSpecificOutput": {"hookEventName": native, **ctx}}), b"", 0
     if d in ("deny", "ask") and native == "PreToolUse":
-        hso = {"hookEventName": native, "permissionDecision": d, **ctx}
+        hso = {"hookEventName": native, "permissionDecision": d}
         if verdict.reason:
             hso["permissionDecisionReason"] = verdict.reason
         return json_line({"hookSpecificOutput": hso}), b"", 0

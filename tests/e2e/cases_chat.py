@@ -249,6 +249,10 @@ COPILOT_CLAUDE_SETTINGS = [
 # --- Qwen Code (.qwen/settings.json, Claude's format) ------------------------------------
 # A block reaches the model as the bare reason, in place of the output.
 
+_STOP = {"continue": False, "stopReason": "E2E-CSTOP"}
+_PDENY = {"permissionDecision": "deny", "permissionDecisionReason": "E2E-CDENY"}
+_PCTX = {"additionalContext": "E2E-PCTX"}
+
 QWEN = [
     _case(
         "deny",
@@ -417,6 +421,52 @@ QWEN = [
         {},
         post_answer={"stderr": "E2E-PEXIT2", "exit": 2},
         post_record=_FAILED_OPEN,
+    ),
+    # A deny beside continue:false is read first, with its own reason (hookSpecificOutput's
+    # or the legacy block's); continue:false refuses an allow too, with the stopReason.
+    # The turn goes on. Measured 2026-12-05.
+    _case(
+        "continue-false-with-deny",
+        {"stdout": J({**_STOP, **specific("PreToolUse", **_PDENY)})},
+        None,
+        "E2E-CDENY",
+        absent=("E2E-CSTOP",),
+        record={"decision": "deny", "reason": "E2E-CDENY"},
+    ),
+    _case(
+        "continue-false-with-legacy-block",
+        {"stdout": J({**_STOP, "decision": "block", "reason": "E2E-CBLOCK"})},
+        None,
+        "E2E-CBLOCK",
+        absent=("E2E-CSTOP",),
+        record={"decision": "deny", "reason": "E2E-CBLOCK"},
+    ),
+    _case(
+        "continue-false-with-allow",
+        {"stdout": J({**_STOP, **specific("PreToolUse", permissionDecision="allow")})},
+        None,
+        "E2E-CSTOP",
+        record={"decision": "deny", "reason": "E2E-CSTOP"},
+    ),
+    # PreToolUse additionalContext reaches nothing the model is sent (test_e2e_qwen.py
+    # looks in every request), with an allow, alone, or on exit 1. Measured 2026-12-05.
+    _runs(
+        "pre-additional-context-allow",
+        {"stdout": J(specific("PreToolUse", permissionDecision="allow", **_PCTX))},
+        absent=("E2E-PCTX",),
+        record={"decision": "allow", "context": ""},
+    ),
+    _runs(
+        "pre-additional-context",
+        {"stdout": J(specific("PreToolUse", **_PCTX))},
+        absent=("E2E-PCTX",),
+        record={"decision": "allow", "context": ""},
+    ),
+    _runs(
+        "pre-additional-context-exit1",
+        {"stdout": J(specific("PreToolUse", **_PCTX)), "exit": 1},
+        absent=("E2E-PCTX",),
+        record={"decision": "failure", "failure": "exit_code", "effect": "proceeds", "context": ""},
     ),
     # continue:false: the call is refused with the stopReason (kept last: it may end the turn).
     _case(

@@ -103,6 +103,22 @@ def test_qwen_code_failing_hook_shows_nothing_in_json(batches) -> None:
         assert _hook_lines(run.stderr) == [], run.stderr
 
 
+def test_qwen_code_pre_tool_context_reaches_no_request(batches) -> None:
+    """PreToolUse `additionalContext` (measured 2026-12-05): in no request the model is
+    sent, with an allow, alone or on exit 1, nor in what `-p` prints; PostToolUse's
+    (the control) is there. Alike with the tap."""
+    assert [c.name for c in QWEN if "E2E-PCTX" in json.dumps(c.answer)] == [
+        "pre-additional-context-allow",
+        "pre-additional-context",
+        "pre-additional-context-exit1",
+    ]
+    for batch in batches:
+        sent = json.dumps([r["body"] for r in batch.run.requests])
+        assert "E2E-HCTX" in sent
+        assert "E2E-PCTX" not in sent
+        assert "E2E-PCTX" not in batch.run.stdout + batch.run.stderr
+
+
 @pytest.fixture(scope="module")
 def text_batches(tmp_path_factory) -> tuple[Batch, Batch]:
     sb = Sandbox(tmp_path_factory.mktemp("qwen-text"))

@@ -16,6 +16,7 @@ A = ADAPTERS["qwen-code"]
 PRE, POST, PERM = "qwen_pre_shell", "qwen_post_shell", "qwen_permission"
 NEW = {"command": "echo rewritten"}
 HDENY = specific("PreToolUse", permissionDecision="deny", permissionDecisionReason="no")
+STOP = {"continue": False, "stopReason": "stop"}
 
 CASES = [
     ("deny", PRE, out(HDENY), {"decision": "deny", "reason": "no"}),
@@ -50,6 +51,106 @@ CASES = [
         PRE,
         out({"continue": False, "stopReason": "stop"}),
         {"decision": "deny", "reason": "stop"},
+    ),
+    # A deny or ask is read before continue: false, with its own reason; continue: false
+    # blocks an allow too; no reason at all reads "No reason provided" (seen 2026-12-05).
+    (
+        "continue-false-with-deny",
+        PRE,
+        out({**STOP, **HDENY}),
+        {"decision": "deny", "reason": "no"},
+    ),
+    (
+        "continue-false-with-legacy-block",
+        PRE,
+        out({**STOP, "decision": "block", "reason": "b"}),
+        {"decision": "deny", "reason": "b"},
+    ),
+    (
+        "continue-false-with-deny-no-reason",
+        PRE,
+        out({**STOP, **specific("PreToolUse", permissionDecision="deny")}),
+        {"decision": "deny", "reason": "stop"},
+    ),
+    (
+        "continue-false-with-ask",
+        PRE,
+        out(
+            {
+                **STOP,
+                **specific("PreToolUse", permissionDecision="ask", permissionDecisionReason="A"),
+            }
+        ),
+        {"decision": "ask", "reason": "A"},
+    ),
+    (
+        "continue-false-with-allow",
+        PRE,
+        out({**STOP, **specific("PreToolUse", permissionDecision="allow")}),
+        {"decision": "deny", "reason": "stop"},
+    ),
+    (
+        "continue-false-exit1",
+        PRE,
+        out(STOP, exit=1),
+        {"decision": "deny", "reason": "stop"},
+    ),
+    (
+        "continue-false-reason-only",
+        PRE,
+        out({"continue": False, "reason": "r"}),
+        {"decision": "deny", "reason": "r"},
+    ),
+    (
+        "continue-false-no-reason",
+        PRE,
+        out({"continue": False}),
+        {"decision": "deny", "reason": "No reason provided"},
+    ),
+    (
+        "deny-no-reason",
+        PRE,
+        out(specific("PreToolUse", permissionDecision="deny")),
+        {"decision": "deny", "reason": "No reason provided"},
+    ),
+    # PreToolUse additionalContext reaches nothing, whatever the decision or exit (seen
+    # 2026-12-05): no context in the record; a note where the verdict carries one.
+    (
+        "additional-context-allow",
+        PRE,
+        out(specific("PreToolUse", permissionDecision="allow", additionalContext="C")),
+        {"decision": "allow", "context": "", "note": "no PreToolUse context"},
+    ),
+    (
+        "additional-context-alone",
+        PRE,
+        out(specific("PreToolUse", additionalContext="C")),
+        {"decision": "allow", "context": "", "note": "no PreToolUse context"},
+    ),
+    (
+        "additional-context-deny",
+        PRE,
+        out(
+            specific(
+                "PreToolUse",
+                permissionDecision="deny",
+                additionalContext="C",
+                permissionDecisionReason="no",
+            )
+        ),
+        {"decision": "deny", "reason": "no", "context": "", "note": "no PreToolUse context"},
+    ),
+    (
+        "additional-context-exit1",
+        PRE,
+        out(specific("PreToolUse", additionalContext="C"), exit=1),
+        failed("exit_code", "proceeds", context=""),
+    ),
+    (
+        "additional-context-exit1-allow",
+        PRE,
+        out(specific("PreToolUse", permissionDecision="allow", additionalContext="C"), exit=1),
+        failed("exit_code", "proceeds", context=""),
     ),
     ("exit2-stderr", PRE, out(stderr="E2", exit=2), {"decision": "deny", "reason": "E2"}),
     (

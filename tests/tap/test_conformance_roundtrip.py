@@ -118,7 +118,6 @@ ROUND_TRIPS = {
     ],
     "qwen-code": [
         ("qwen_pre_shell", V("allow")),
-        ("qwen_pre_shell", V("allow", context="fyi")),
         ("qwen_pre_shell", V("deny", reason="no")),
         ("qwen_pre_shell", V("ask", reason="sure?")),
         ("qwen_pre_shell", F("exit_code")),
@@ -229,10 +228,12 @@ IMPOSSIBLE = [
     ("copilot", "copilot_post_bash", V("replace", updated_output="x")),
     ("copilot", "copilot_post_bash", V("modify", updated_input=NEW)),
     ("copilot", "copilot_pre_bash", F("timeout")),
-    # Qwen Code: no PreToolUse rewrite; PostToolUse cannot block.
+    # Qwen Code: no PreToolUse rewrite; PostToolUse cannot block...
     ("qwen-code", "qwen_pre_shell", V("modify", updated_input=NEW)),
     ("qwen-code", "qwen_post_shell", V("deny", reason="r")),
     ("qwen-code", "qwen_pre_shell", F("signal")),
+    # ...and passes no PreToolUse additionalContext to the model (measured 2026-12-05).
+    ("qwen-code", "qwen_pre_shell", V("allow", context="fyi")),
 ]
 
 
