@@ -2,7 +2,7 @@
 
 One row per case of the Claude Code, Codex and Gemini CLI tables (cases.py,
 cases_claude.py, cases_events.py) and of GitHub Copilot CLI's and Qwen Code's
-(cases_chat.py): the hook's answer, what the real CLI did with
+(cases_chat.py, cases_qwen.py): the hook's answer, what the real CLI did with
 it (as the case pins it: the e2e tests fail when the CLI does otherwise), what
 hooktui's record of the call says (the fields the record test checks), and
 whether they agree (a case whose `disagreement` is set is a strict expected
@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from tests.e2e.cases import MAIN, PINNED
-from tests.e2e.cases_chat import COPILOT, COPILOT_CLAUDE_SETTINGS, QWEN
+from tests.e2e.cases_chat import COPILOT, COPILOT_CLAUDE_SETTINGS
 from tests.e2e.cases_common import RAN, REWROTE
 from tests.e2e.cases_events import CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS
 from tests.e2e.cases_others import CODEX_MORE, GEMINI_EFFECTS
+from tests.e2e.cases_qwen import QWEN
 from tests.e2e.events import EventCase
 from tests.e2e.flow import Case
 
@@ -37,7 +38,7 @@ EVENT_CASES = {"claude-code": CLAUDE_EVENTS, "codex": CODEX_EVENTS, "gemini-cli"
 # Cases that say more of the record (cases_others.py): in place of theirs, or added.
 MORE = {"codex": CODEX_MORE, "gemini-cli": GEMINI_EFFECTS}
 TOOL_EVENTS = {"gemini-cli": ("BeforeTool", "AfterTool")}  # else PreToolUse, PostToolUse
-# The CLIs run one session per list (cases_chat.py): (title, cases, its tool events).
+# The CLIs run one session per list (cases_chat.py, cases_qwen.py): (title, cases, its tool events).
 CHAT = (
     ("GitHub Copilot CLI", COPILOT, ("preToolUse", "postToolUse")),
     (

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from tests.e2e.batch import Batch, check_records, check_same, check_seen, run_batch
-from tests.e2e.cases_chat import QWEN
+from tests.e2e.cases_qwen import QWEN
 from tests.e2e.drivers_chat import QWEN as DRIVER
 from tests.e2e.drivers_chat import QwenCode
 from tests.e2e.fake_models import FINAL_TEXT
