@@ -13,14 +13,15 @@ COPILOT_HOOK_ALLOW_LOCALHOST=1 (set here); a plain-http preToolUse hook to
 another host is skipped when loading; wrapped, it answers nothing (`/skipped`,
 whose host this namespace cannot reach: had the wrapped command posted, the call
 would fail closed).
+
+preMcpToolCall hooks: test_e2e_copilot_mcp_http.py; the request target a hook's
+URL becomes: test_e2e_copilot_http_url.py (what they share: copilot_http.py).
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import re
-import shlex
 import sys
 import zlib
 
@@ -29,22 +30,22 @@ from hooktui.tap.runtimes.copilot_http import ACCEPT_ENCODING
 
 from tests.conftest import wait_for_records
 from tests.e2e.batch import _result, tag_of, tagged
-from tests.e2e.drivers import ORIGINAL, REWRITTEN
-from tests.e2e.drivers_chat import COPILOT as DRIVER
+from tests.e2e.copilot_http import (
+    DRIVER,
+    ENV,
+    PORT,
+    brief,
+    deny,
+    handler,
+    reply,
+    tool_input,
+    write_hooks,
+)
+from tests.e2e.drivers import REWRITTEN
 from tests.e2e.harness import HERE, Sandbox, hooktui, skip_reason
 
 _skip = skip_reason("copilot")
 pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
-PORT = 38602  # the hooks' server, beside the fake model (harness.PORT) in the namespace
-ENV = {"COPILOT_HOOK_ALLOW_LOCALHOST": "1", "HOOK_USER": "ada"}
-
-
-def _json(value: dict, status: int = 200, **more) -> dict:
-    return {"status": status, "body": json.dumps(value), **more}
-
-
-def _deny(reason: str) -> dict:
-    return {"permissionDecision": "deny", "permissionDecisionReason": reason}
 
 
 def _bytes(body: bytes, **more) -> dict:
@@ -63,17 +64,17 @@ def _coded(coding: str, body: bytes) -> dict:
 REWRITE = {"command": REWRITTEN, "description": "leave a marker"}
 # name: (preToolUse reply, postToolUse reply, marker left, tool result holds, record says)
 CASES = {
-    "deny": (_json(_deny("E2E-HDENY")), None, None, "Denied by preToolUse hook: E2E-HDENY", "deny"),
-    "allow": (_json({"permissionDecision": "allow"}), None, "marker-original", "original-ran", "allow"),
-    "rewrite": (_json({"modifiedArgs": REWRITE}), None, "marker-rewritten", "rewritten-ran", "modify"),
-    "status-500": (_json(_deny("E2E-500"), 500), None, None, "(hook errored)", "failure"),
+    "deny": (reply(deny("E2E-HDENY")), None, None, "Denied by preToolUse hook: E2E-HDENY", "deny"),
+    "allow": (reply({"permissionDecision": "allow"}), None, "marker-original", "original-ran", "allow"),
+    "rewrite": (reply({"modifiedArgs": REWRITE}), None, "marker-rewritten", "rewritten-ran", "modify"),
+    "status-500": (reply(deny("E2E-500"), 500), None, None, "(hook errored)", "failure"),
     "no-reply": ({"drop": True}, None, None, "(hook errored)", "failure"),
     "text": ({"status": 200, "body": "plain words", "type": "text/plain"}, None, "marker-original", "original-ran", "allow"),
-    "json-as-text": (_json(_deny("E2E-TDENY"), type="text/plain"), None, None, "E2E-TDENY", "deny"),
-    "progress-object": (_json({"type": "progress", **_deny("E2E-PDENY")}), None, None, "E2E-PDENY", "deny"),
-    "post-context": (_json({}), _json({"additionalContext": "E2E-HCTX"}), "marker-original", "E2E-HCTX", "allow"),
-    "post-modifiedResult": (_json({}), _json({"modifiedResult": {"resultType": "success", "textResultForLlm": "E2E-HREPL"}}), "marker-original", "E2E-HREPL", "allow"),
-    "post-block": (_json({}), _json({"decision": "block", "reason": "E2E-HBLOCK"}), "marker-original", "Tool result blocked: E2E-HBLOCK", "allow"),
+    "json-as-text": (reply(deny("E2E-TDENY"), type="text/plain"), None, None, "E2E-TDENY", "deny"),
+    "progress-object": (reply({"type": "progress", **deny("E2E-PDENY")}), None, None, "E2E-PDENY", "deny"),
+    "post-context": (reply({}), reply({"additionalContext": "E2E-HCTX"}), "marker-original", "E2E-HCTX", "allow"),
+    "post-modifiedResult": (reply({}), reply({"modifiedResult": {"resultType": "success", "textResultForLlm": "E2E-HREPL"}}), "marker-original", "E2E-HREPL", "allow"),
+    "post-block": (reply({}), reply({"decision": "block", "reason": "E2E-HBLOCK"}), "marker-original", "Tool result blocked: E2E-HBLOCK", "allow"),
     # Not UTF-8: read as U+FFFD, whatever the type or charset; garbage after the object: no answer.
     "not-utf8": (_bytes(_deny_bytes(b"E2E-\xff-U8")), None, None, "Denied by preToolUse hook: E2E-\ufffd-U8", "deny"),
     "not-utf8-latin1": (_bytes(_deny_bytes(b"E2E-caf\xe9"), type="text/plain; charset=iso-8859-1"), None, None, "Denied by preToolUse hook: E2E-caf\ufffd", "deny"),
@@ -87,10 +88,6 @@ CASES = {
 }  # fmt: skip
 POST_RECORDS = {"post-context": "allow", "post-block": "deny", "post-modifiedResult": "replace"}
 TAGS = {name: f"t{i}" for i, name in enumerate(CASES, start=1)}
-
-
-def _handler(path: str, **more) -> dict:
-    return {"type": "http", "url": f"http://127.0.0.1:{PORT}{path}", "timeoutSec": 10, **more}
 
 
 # preToolUse hooks Copilot skips when loading (plain http, not localhost; nothing is
@@ -107,13 +104,10 @@ def _settings(sb: Sandbox) -> bytes:
     header = {"headers": {"X-Hook-User": "user $HOOK_USER"}, "allowedEnvVars": ["HOOK_USER"]}
     skipped = [{"type": "http", "url": url, "timeoutSec": 10} for url in SKIPPED.values()]
     hooks = {
-        "preToolUse": [_handler("/pre", **header), *skipped],
-        "postToolUse": [_handler("/post")],
+        "preToolUse": [handler("/pre", **header), *skipped],
+        "postToolUse": [handler("/post")],
     }
-    path = DRIVER.settings_path(sb)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"version": 1, "hooks": hooks}, indent=2) + "\n")
-    return path.read_bytes()
+    return write_hooks(sb, hooks)
 
 
 def _answers() -> dict:
@@ -131,7 +125,7 @@ def _run(sb: Sandbox, name: str) -> dict:
     spec.write_text(json.dumps({"port": PORT, "log": str(log), "answers": _answers()}))
     server = [sys.executable, str(HERE / "http_hook_server.py"), str(spec), "--"]
     steps = [
-        {"text": f"case {tag}", "calls": [{"name": DRIVER.tool, "input": _input(tag)}]}
+        {"text": f"case {tag}", "calls": [{"name": DRIVER.tool, "input": tool_input(tag)}]}
         for tag in TAGS.values()
     ]
     run = sb.run(
@@ -144,34 +138,11 @@ def _run(sb: Sandbox, name: str) -> dict:
         seen[case] = {
             "markers": sorted(p.name.removesuffix(f"-{tag}") for p in sb.project.glob(f"*-{tag}")),
             "result": _result(DRIVER, run, f"call_e2e_{index}_0", tag),
-            "posts": [_brief(p) for p in posts if tag_of(p["body"]) == tag],
+            "posts": [brief(p) for p in posts if tag_of(p["body"]) == tag],
             "accept-encoding": _encodings([p for p in posts if tag_of(p["body"]) == tag]),
         }
     seen["_untagged"] = [p for p in posts if tag_of(p["body"]) is None]
     return seen
-
-
-def _input(tag: str) -> dict:
-    return json.loads(tagged(json.dumps(DRIVER.tool_input(ORIGINAL)), tag))
-
-
-def _brief(post: dict) -> dict:
-    """What the hook's server got, less what differs run to run (ids, times)."""
-    headers = {k.lower(): v for k, v in post["headers"].items()}
-    body = json.loads(post["body"])
-    for key in (*DRIVER.volatile, "session_id"):  # the Claude dialect's too
-        body.pop(key, None)
-    # Every header, names as sent and in order, but Accept-Encoding's value: the tap
-    # offers only the codings it can decode (_encodings).
-    return {
-        "method": post["method"],
-        "path": post["path"],
-        "headers": [(k, v) for k, v in post["headers"].items() if k != "accept-encoding"],
-        "names": list(post["headers"]),
-        "content-type": headers.get("content-type"),
-        "x-hook-user": headers.get("x-hook-user"),
-        "body": body,
-    }
 
 
 def _encodings(posts: list[dict]) -> set[str | None]:
@@ -259,9 +230,9 @@ CLAUDE_DENY = {
     }
 }
 CLAUDE_CASES = {
-    "claude-deny": (_json(CLAUDE_DENY), "Denied by preToolUse hook: E2E-CDENY", "deny"),
+    "claude-deny": (reply(CLAUDE_DENY), "Denied by preToolUse hook: E2E-CDENY", "deny"),
     "claude-text": ({"status": 200, "body": "plain", "type": "text/plain"}, "original-ran", "allow"),
-    "claude-500": (_json(CLAUDE_DENY, 500), "(hook errored)", "failure"),
+    "claude-500": (reply(CLAUDE_DENY, 500), "(hook errored)", "failure"),
 }  # fmt: skip
 CLAUDE_TAGS = {name: f"t{i}" for i, name in enumerate(CLAUDE_CASES, start=1)}
 
@@ -273,7 +244,7 @@ def _claude_run(sb: Sandbox, name: str) -> tuple[dict, list[dict]]:
     spec.write_text(json.dumps({"port": PORT, "log": str(log), "answers": answers}))
     server = [sys.executable, str(HERE / "http_hook_server.py"), str(spec), "--"]
     steps = [
-        {"text": f"case {tag}", "calls": [{"name": DRIVER.tool, "input": _input(tag)}]}
+        {"text": f"case {tag}", "calls": [{"name": DRIVER.tool, "input": tool_input(tag)}]}
         for tag in CLAUDE_TAGS.values()
     ]
     run = sb.run(
@@ -287,16 +258,16 @@ def _claude_run(sb: Sandbox, name: str) -> tuple[dict, list[dict]]:
         seen[case] = {
             "markers": sorted(p.name.removesuffix(f"-{tag}") for p in sb.project.glob(f"*-{tag}")),
             "result": _result(DRIVER, run, f"call_e2e_{index}_0", tag),
-            "posts": [_brief(p) for p in posts if tag_of(p["body"]) == tag],
+            "posts": [brief(p) for p in posts if tag_of(p["body"]) == tag],
         }
     return seen, posts
 
 
 def _claude_settings(sb: Sandbox) -> bytes:
-    handler = {"type": "http", "url": f"http://127.0.0.1:{PORT}/cpre", "timeout": 10}
+    claude_hook = {"type": "http", "url": f"http://127.0.0.1:{PORT}/cpre", "timeout": 10}
     path = sb.project / ".claude" / "settings.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [handler]}]}
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [claude_hook]}]}
     path.write_text(json.dumps({"hooks": hooks}, indent=2) + "\n")
     return path.read_bytes()
 
@@ -335,222 +306,3 @@ def test_copilot_runs_claude_http_hooks_alike_bare_and_installed(claude_runs, ca
     assert bare[case]["posts"][0]["body"]["hook_event_name"] == "PreToolUse"
     (record,) = [r for r in records if tag_of(json.dumps(r.get("request"))) == CLAUDE_TAGS[case]]
     assert record["runtime"] == "copilot" and record["decision"] == verdict, record
-
-
-# --- preMcpToolCall (1.0.102 has it): an MCP call's `_meta`, posted, never a block -------
-# A stdio MCP server (below) echoes each call's arguments and `_meta` back to the
-# model: what the hook's `metaToUse` did is in the tool result. Copilot fires
-# preToolUse (`e2emcp-echo`) first, then preMcpToolCall with the server's own names.
-MCP_SERVER = r"""
-import json, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg.get("id") is None:
-        continue
-    method, result = msg.get("method"), {}
-    if method == "initialize":
-        result = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities":
-                  {"tools": {}}, "serverInfo": {"name": "e2emcp", "version": "1"}}
-    elif method == "tools/list":
-        schema = {"type": "object", "properties": {"text": {"type": "string"}}}
-        result = {"tools": [{"name": "echo", "description": "echo", "inputSchema": schema}]}
-    elif method == "tools/call":
-        p = msg["params"]
-        text = f"echo:{p['arguments']['text']} meta:{json.dumps(p.get('_meta'), sort_keys=True)}"
-        result = {"content": [{"type": "text", "text": text}]}
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
-"""
-# name: (preMcpToolCall reply, the `_meta` the server got, record says)
-MCP_CASES = {
-    "meta": (_json({"metaToUse": {"e2e": "E2E-META"}}), {"e2e": "E2E-META", "progressToken": "N"}, "allow"),
-    "meta-null": (_json({"metaToUse": None}), {"progressToken": "N"}, "allow"),
-    "meta-progress": (_json({"metaToUse": {"progressToken": "E2E-TOKEN"}}), {"progressToken": "N"}, "allow"),
-    "meta-string": (_json({"metaToUse": "text"}), {"progressToken": "N"}, "allow"),  # invalid: ignored
-    "deny-ignored": (_json(_deny("E2E-MDENY")), {"progressToken": "N"}, "deny-ignored"),
-    "status-500": (_json({"metaToUse": {"e2e": "x"}}, 500), {"progressToken": "N"}, "failure"),  # fails open
-    "no-reply": ({"drop": True}, {"progressToken": "N"}, "failure"),
-}  # fmt: skip
-MCP_TAGS = {name: f"t{i}" for i, name in enumerate(MCP_CASES, start=1)}
-
-
-def _mcp_run(sb: Sandbox, name: str) -> tuple[dict, list[dict]]:
-    log = sb.root / f"mcp-{name}.http.jsonl"
-    spec = sb.root / f"mcp-{name}.http.json"
-    answers = {"/pmcp": {"by_tag": {MCP_TAGS[c]: v[0] for c, v in MCP_CASES.items()}}}
-    spec.write_text(json.dumps({"port": PORT, "log": str(log), "answers": answers}))
-    (sb.root / "mcp_server.py").write_text(MCP_SERVER)
-    server = {"type": "local", "command": sys.executable, "args": [str(sb.root / "mcp_server.py")]}
-    config = sb.root / "mcp.json"
-    config.write_text(json.dumps({"mcpServers": {"e2emcp": {**server, "tools": ["*"]}}}))
-    steps = [
-        {"text": f"case {tag}", "calls": [{"name": "e2emcp-echo", "input": {"text": f"marker-original-{tag}"}}]}
-        for tag in MCP_TAGS.values()
-    ]  # fmt: skip
-    argv = [*DRIVER.argv(sb), "--additional-mcp-config", f"@{config}"]
-    hook = [sys.executable, str(HERE / "http_hook_server.py"), str(spec), "--"]
-    run = sb.run(f"mcp-{name}", "copilot", [*hook, *argv], DRIVER.env(sb) | ENV, {"steps": steps})
-    assert run.exit_code == 0, run.describe()
-    posts = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
-    seen = {}
-    for index, (case, tag) in enumerate(MCP_TAGS.items(), start=1):
-        result = _result(DRIVER, run, f"call_e2e_{index}_0", tag) or {}
-        # Copilot's own progressToken counts its MCP requests (one more, some runs)
-        content = re.sub(r'"progressToken": \d+', '"progressToken": "N"', result["content"])
-        seen[case] = {
-            "result": {**result, "content": content},
-            "posts": [_brief(p) for p in posts if tag_of(p["body"]) == tag],
-        }
-    return seen, posts
-
-
-def _mcp_settings(sb: Sandbox) -> bytes:
-    hooks = {"preMcpToolCall": [_handler("/pmcp")]}
-    path = DRIVER.settings_path(sb)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"version": 1, "hooks": hooks}, indent=2) + "\n")
-    return path.read_bytes()
-
-
-@pytest.fixture(scope="module")
-def mcp_runs(tmp_path_factory) -> tuple[dict, dict, list[dict]]:
-    sb = Sandbox(tmp_path_factory.mktemp("copilot-mcp-http"))
-    sb.fresh_run_dirs()
-    _mcp_settings(sb)
-    bare, _ = _mcp_run(sb, "bare")
-    sb.fresh_run_dirs()
-    original = _mcp_settings(sb)
-    env = {"HOME": str(sb.home)}
-    installed = hooktui("install", "copilot", "--stream", str(sb.stream), cwd=sb.project, env=env)
-    assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stdout
-    tapped, posts = _mcp_run(sb, "tapped")
-    records = wait_for_records(sb.stream, len(posts))
-    restored = hooktui("uninstall", "copilot", cwd=sb.project, env=env)
-    assert restored.returncode == 0, restored.stderr
-    assert DRIVER.settings_path(sb).read_bytes() == original
-    return bare, tapped, records
-
-
-@pytest.mark.parametrize("case", MCP_CASES)
-def test_copilot_pre_mcp_tool_call_http_hook_same_bare_and_installed(mcp_runs, case: str) -> None:
-    bare, tapped, records = mcp_runs
-    _reply, meta, verdict = MCP_CASES[case]
-    # The MCP call always runs (a deny is not read, an error fails open); the server
-    # got the `_meta` the hook chose (Copilot's own progressToken wins over the hook's).
-    content = bare[case]["result"]["content"]
-    assert content == f"echo:marker-original meta:{json.dumps(meta, sort_keys=True)}", content
-    assert tapped[case]["result"] == bare[case]["result"]
-    assert tapped[case]["posts"] == bare[case]["posts"] and len(bare[case]["posts"]) == 1
-    body = bare[case]["posts"][0]["body"]
-    assert (body["serverName"], body["toolName"]) == ("e2emcp", "echo"), body
-    assert set(body) == {"cwd", "toolCallId", "serverName", "toolName", "arguments"}, body
-    (record,) = [r for r in records if tag_of(json.dumps(r.get("request"))) == MCP_TAGS[case]]
-    assert record["native_event"] == "preMcpToolCall" and record["event"] == "other", record
-    assert record["tool_input"] == {"text": f"marker-original-{MCP_TAGS[case]}"}
-    assert record["decision"] == ("allow" if verdict == "deny-ignored" else verdict), record
-    assert record["effect"] != "blocks" and record["hook"]["fails"] == "open", record
-
-
-# --- the request target: the URL as Copilot's URL parser reads it ------------------------
-# Measured 2026-12-05 (ORACLE.md): WHATWG's rules, but an empty query's `?` is kept.
-# name: (the URL as written; the request target sent)
-_AT = f"http://127.0.0.1:{PORT}"
-URL_CASES = {
-    "space-in-path": (f"{_AT}/u/a b", "/u/a%20b"),
-    "dot-segments": (f"{_AT}/u/x/../y/./dots", "/u/y/dots"),
-    "encoded-dots": (f"{_AT}/u/x/%2e%2e/%2E/enc", "/u/enc"),
-    "above-root": (f"{_AT}/../../u/up", "/u/up"),
-    "non-ascii": (f"{_AT}/u/caf\u00e9/\U0001f600", "/u/caf%C3%A9/%F0%9F%98%80"),
-    "query": (f"{_AT}/u/q?a b&u=\u00e9&k='\"<>`", "/u/q?a%20b&u=%C3%A9&k=%27%22%3C%3E`"),
-    "fragment": (f"{_AT}/u/frag?x=1#frag ment", "/u/frag?x=1"),
-    "backslash": (f"{_AT}/u\\back\\slash", "/u/back/slash"),
-    "empty-query": (f"{_AT}/u/e?#f", "/u/e?"),
-    "path-chars": (f'{_AT}/u/p"<>`{{}}|^%zz', "/u/p%22%3C%3E%60%7B%7D|^%zz"),
-    # the scheme's slashes, and a backslash right after the port: the host still read
-    "no-slashes": (f"http:127.0.0.1:{PORT}/u/noslash", "/u/noslash"),
-    "backslashes": (f"http:\\\\127.0.0.1:{PORT}\\u\\bs", "/u/bs"),
-    "backslash-after-port": (f"http://LOCALHOST:{PORT}\\u\\lh", "/u/lh"),
-}
-HOSTS = {"backslash-after-port": f"localhost:{PORT}"}  # else 127.0.0.1:PORT
-
-
-def _url_settings(sb: Sandbox) -> bytes:
-    hooks = {
-        "preToolUse": [
-            {"type": "http", "url": url, "timeoutSec": 10, "headers": {"X-Url-Case": name}}
-            for name, (url, _target) in URL_CASES.items()
-        ]
-    }
-    path = DRIVER.settings_path(sb)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"version": 1, "hooks": hooks}, indent=2) + "\n")
-    return path.read_bytes()
-
-
-def _url_run(sb: Sandbox, name: str) -> tuple[dict, dict]:
-    """(what the call did, each case's POST as the hooks' server got it)."""
-    log = sb.root / f"url-{name}.http.jsonl"
-    spec = sb.root / f"url-{name}.http.json"
-    # An allow at each expected target only: a POST elsewhere gets a 404, and
-    # preToolUse fails closed (the tool is denied, the later hooks never run).
-    allow = _json({"permissionDecision": "allow"})
-    answers = {target: allow for _written, target in URL_CASES.values()}
-    spec.write_text(json.dumps({"port": PORT, "log": str(log), "answers": answers}))
-    server = [sys.executable, str(HERE / "http_hook_server.py"), str(spec), "--"]
-    steps = [{"text": "case t1", "calls": [{"name": DRIVER.tool, "input": _input("t1")}]}]
-    run = sb.run(
-        f"url-{name}", "copilot", [*server, *DRIVER.argv(sb)], DRIVER.env(sb) | ENV,
-        {"steps": steps},
-    )  # fmt: skip
-    assert run.exit_code == 0, run.describe()
-    posts = [json.loads(x) for x in log.read_text().splitlines()] if log.exists() else []
-    by_case: dict[str, list[dict]] = {}
-    for post in posts:
-        headers = {k.lower(): v for k, v in post["headers"].items()}
-        by_case.setdefault(headers.get("x-url-case", ""), []).append(
-            {"path": post["path"], "host": headers.get("host")}
-        )
-    did = {
-        "markers": sorted(p.name.removesuffix("-t1") for p in sb.project.glob("*-t1")),
-        "result": _result(DRIVER, run, "call_e2e_1_0", "t1"),
-    }
-    return did, by_case
-
-
-@pytest.fixture(scope="module")
-def url_runs(tmp_path_factory) -> tuple[tuple, tuple, list[dict]]:
-    sb = Sandbox(tmp_path_factory.mktemp("copilot-http-url"))
-    sb.fresh_run_dirs()
-    _url_settings(sb)
-    bare = _url_run(sb, "bare")
-    sb.fresh_run_dirs()
-    original = _url_settings(sb)
-    env = {"HOME": str(sb.home)}
-    installed = hooktui("install", "copilot", "--stream", str(sb.stream), cwd=sb.project, env=env)
-    assert installed.returncode == 0, installed.stderr
-    assert f"wrapped {len(URL_CASES)}" in installed.stdout, installed.stdout
-    assert "not wrapped" not in installed.stdout + installed.stderr
-    tapped = _url_run(sb, "tapped")
-    records = wait_for_records(sb.stream, sum(len(p) for p in tapped[1].values()))
-    restored = hooktui("uninstall", "copilot", cwd=sb.project, env=env)
-    assert restored.returncode == 0, restored.stderr
-    assert DRIVER.settings_path(sb).read_bytes() == original
-    return bare, tapped, records
-
-
-@pytest.mark.parametrize("case", URL_CASES)
-def test_copilot_http_hook_url_is_posted_as_copilot_posts_it(url_runs, case: str) -> None:
-    (bare_did, bare), (tapped_did, tapped), records = url_runs
-    written, target = URL_CASES[case]
-    # Copilot's own request line, one POST per hook; every hook allowed, the tool ran.
-    host = HOSTS.get(case, f"127.0.0.1:{PORT}")
-    assert bare.get(case) == [{"path": target, "host": host}], bare
-    assert bare_did["markers"] == ["marker-original"], bare_did
-    # Installed: the same request target and Host, the same call.
-    assert tapped.get(case) == bare[case], tapped
-    assert tapped_did == bare_did
-    assert set(tapped) == set(bare) == set(URL_CASES)  # nothing posted elsewhere
-    # The wrapped command names the hook's URL, shell-quoted, and its header.
-    mine = [r for r in records if f"X-Url-Case {case} " in " ".join(r["hook"]["argv"])]
-    assert len(mine) == 1 and mine[0]["decision"] == "allow", mine
-    assert written in shlex.split(mine[0]["hook"]["argv"][-1])
-    assert mine[0]["runtime"] == "copilot" and mine[0]["native_event"] == "preToolUse"
