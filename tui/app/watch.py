@@ -169,8 +169,11 @@ class WatchApp(
         self._update_empty()
         self._flush_header()
         self.start_holding(self._hold_at_start)
-        if self._first is not None:  # its rows are shown already: the detail follows the cursor
-            self.on_line_list_highlighted(None)
+        if self._first is not None:  # its rows are shown already: so is the cursor's call
+            # Built here, before the first frame (its record read by offset, a few ms): built
+            # in the worker, the pane came up saying "no call selected" over the pre-drawn
+            # screen, then filled 0.2 to 0.7 s later.
+            self._show_current(now=True)
             # The titles too, from the first frame on (else only once a row is painted).
             width, height = self.size
             lines = 3 if self.state.tap_errors else 2
@@ -254,12 +257,17 @@ class WatchApp(
     # -- list and detail -----------------------------------------------------
 
     def on_line_list_highlighted(self, message: LineList.Highlighted) -> None:
+        self._show_current()
+
+    def _show_current(self, now: bool = False) -> None:
+        """The cursor's call in the detail pane: soon, in a worker, or `now`."""
         entry = self.calls.current  # the newest: older highlights were coalesced away
         if entry is None:
             self.detail.clear("no call selected")
             return
         path, tz, color = self.paths[entry.source], self.tz, not self.no_color
-        self.detail.show(entry, lambda: load_tabs(path, entry, tz, color))
+        show = self.detail.show_now if now else self.detail.show
+        show(entry, lambda: load_tabs(path, entry, tz, color))
 
     @property
     def detail_loaded(self):

@@ -181,6 +181,16 @@ class DetailPane(Vertical, can_focus=False):
             else:
                 self._load_timer = self.set_timer(wait, self._start_load)
 
+    def show_now(self, key: Hashable, build: Builder) -> None:
+        """Build and show the tabs for `key` at once, on the UI thread.
+
+        For the app's first frame over the pre-drawn screen: built in the worker,
+        the pane would come up empty and fill a moment later (a flash). Only for a
+        record already at hand (read by offset, a few ms): moving the cursor uses `show`.
+        """
+        self._wanted = (key, build)
+        self._apply(key, _built(build, self.tab_ids))
+
     def _start_load(self) -> None:
         self._load_timer = None
         self._last_load = time.monotonic()
@@ -189,12 +199,7 @@ class DetailPane(Vertical, can_focus=False):
 
     @work(thread=True, exclusive=True, group="detail")
     def _build(self, key: Hashable, build: Builder) -> None:
-        try:
-            views = build()
-        except Exception as exc:  # one odd record must not take the app down
-            views = {
-                tab: safe_text(f"cannot show this here: {exc!r}", "red") for tab in self.tab_ids
-            }
+        views = _built(build, self.tab_ids)
         if not get_current_worker().is_cancelled:  # a newer selection won
             self.app.call_from_thread(self._apply, key, views)
 
@@ -206,3 +211,12 @@ class DetailPane(Vertical, can_focus=False):
         for tab in self.tab_ids:
             self.body(tab).update(views.get(tab, Text("")))
             self.query_one(f"#{tab}-scroll", DetailScroll).scroll_home(animate=False)
+
+
+def _built(build: Builder, tabs: tuple[str, ...]) -> dict[str, RenderableType]:
+    """What `build` returns, or its error in every tab: one odd record must not take the
+    app down."""
+    try:
+        return build()
+    except Exception as exc:
+        return {tab: safe_text(f"cannot show this here: {exc!r}", "red") for tab in tabs}
