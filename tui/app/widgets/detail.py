@@ -9,6 +9,8 @@ the app down. Builders bound what they lay out (see `clip`).
 
 from __future__ import annotations
 
+import fcntl
+import os
 import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
@@ -31,6 +33,10 @@ from textual.worker import get_current_worker
 SHOW_LIMIT = 64 * 1024
 # The detail pane reloads at most this often (seconds) while the cursor moves.
 LOAD_INTERVAL = 0.1
+# For tests: the path of a file a test holds an exclusive lock on; the pane's workers
+# wait for it (a shared lock) before building, so what shows without them is seen
+# (tests/tui/test_watch_takeover.py), however fast they would have been.
+WORKER_GATE = os.environ.get("HOOKTUI_TEST_DETAIL_GATE", "")
 
 Builder = Callable[[], dict[str, RenderableType]]
 
@@ -199,6 +205,8 @@ class DetailPane(Vertical, can_focus=False):
 
     @work(thread=True, exclusive=True, group="detail")
     def _build(self, key: Hashable, build: Builder) -> None:
+        if WORKER_GATE:
+            _wait_gate(WORKER_GATE)
         views = _built(build, self.tab_ids)
         if not get_current_worker().is_cancelled:  # a newer selection won
             self.app.call_from_thread(self._apply, key, views)
@@ -220,3 +228,12 @@ def _built(build: Builder, tabs: tuple[str, ...]) -> dict[str, RenderableType]:
         return build()
     except Exception as exc:
         return {tab: safe_text(f"cannot show this here: {exc!r}", "red") for tab in tabs}
+
+
+def _wait_gate(path: str) -> None:
+    """Until whoever holds `path` locked lets go (at once when no one does)."""
+    try:
+        with open(path, "rb") as gate:
+            fcntl.flock(gate, fcntl.LOCK_SH)
+    except OSError:
+        pass

@@ -1,0 +1,112 @@
+"""When the app takes over `hooktui watch`'s pre-drawn screen, the detail pane shows the
+focused call from the app's first frame on: never a pane without it, not for one frame.
+
+The real command in a real terminal (tmux), every frame captured from the pre-drawn
+screen until the app has handled a key typed meanwhile. How soon the pane's worker
+would have built the call's detail depends on the machine (0.2 s to 0.7 s after the
+takeover on 100k to 1M calls): here it is held until the checks are done
+(HOOKTUI_TEST_DETAIL_GATE, a file this test keeps locked), so a first frame that waits
+for the worker is seen every time, whatever the machine's speed.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+from hooktui.tap.model import encode_record
+
+from tests.conftest import HOOKTUI
+from tests.tui.conftest import make_record
+from tests.tui.test_watch_first import TABS, Tmux
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+CALLS = 400  # of about 3.8 KB: 1.5 MB, more than the first screen reads (the rest is indexed)
+NEWEST = "call-newest-takeover"  # the newest call's id, and its command's
+SUMMARY = f"summary   echo {NEWEST}"  # the detail pane's summary line for it
+
+
+def write_stream(path: Path) -> None:
+    filler = " ".join(["x" * 60] * 15)
+    records = [make_record(i, command=f"echo call {i} {filler}") for i in range(CALLS - 1)]
+    records.append(make_record(CALLS - 1, id=NEWEST, command=f"echo {NEWEST}"))
+    path.write_bytes(b"".join(encode_record(r) for r in records))
+
+
+@pytest.fixture
+def term(request, tmp_path: Path):
+    t = Tmux(tmp_path, *request.param)
+    yield t
+    t.close()
+
+
+def detail_body(screen: list[str], width: int) -> list[str] | None:
+    """The detail pane's lines under its tabs (and their underline), or None before the app
+    drew them, less the last two columns (the pane's scrollbar shows once it is laid out)."""
+    tabs = next((y for y, line in enumerate(screen) if TABS in line), None)
+    if tabs is None:
+        return None
+    return [line[: width - 2].rstrip() for line in screen[tabs + 2 : -1]]
+
+
+@pytest.mark.parametrize(
+    ("term", "no_color"),
+    [((160, 45), False), ((80, 24), True)],
+    indirect=["term"],
+    ids=["160x45", "80x24-NO_COLOR"],
+)
+def test_the_detail_shows_the_focused_call_from_the_takeover_on(
+    term: Tmux, tmp_path: Path, no_color: bool
+) -> None:
+    width = term.size[0]
+    stream = tmp_path / "s.jsonl"
+    write_stream(stream)
+    gate = tmp_path / "gate"
+    gate.touch()
+    env = "NO_COLOR=1 " if no_color else ""
+    command = f"{HOOKTUI} watch {shlex.quote(str(stream))}"
+    with gate.open("rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # the detail pane's workers wait until the end
+        term.run(f"{env}HOOKTUI_TEST_DETAIL_GATE={shlex.quote(str(gate))} {command}")
+        first = term.wait(lambda s: any(NEWEST in line for line in s) and "Quit" in s[-1])
+        assert any(NEWEST in line for line in first), "no first screen:\n" + "\n".join(first)
+        assert detail_body(first, width) is None, "the app drew first: nothing was pre-drawn"
+        term.keys("f")  # typed before the app: once it is interactive, it stops following
+        frames = [first]
+
+        def settled(screen: list[str]) -> bool:
+            frames.append(screen)
+            body = detail_body(screen, width)
+            return any("not following" in line for line in screen) and bool(body and any(body))
+
+        last = term.wait(settled, every=0.001)
+        shown = detail_body(last, width)
+        assert shown is not None and any(SUMMARY in line for line in shown), (
+            "once the app was interactive, its detail pane did not show the focused call:\n"
+            + "\n".join(last)
+        )
+        seen = False
+        for screen in frames:
+            body = detail_body(screen, width)
+            if body is None:
+                assert not seen, "the app's screen went back to the pre-drawn one"
+                continue
+            # Only the focused call's lines, where they go (a capture may land while a
+            # frame is being written: lines not written yet are still the first screen's).
+            for y, line in enumerate(body):
+                assert not line or (y < len(shown) and line == shown[y]), (
+                    f"the detail pane showed {line!r} at takeover, not the focused call:\n"
+                    + "\n".join(screen)
+                )
+            has = any(SUMMARY in line for line in body)
+            assert has or not seen, "the detail pane lost the focused call:\n" + "\n".join(screen)
+            seen = seen or has
+    # The workers go on: the pane follows the cursor.
+    term.keys("k")
+    moved = term.wait(lambda s: any(f"summary   echo call {CALLS - 2}" in x for x in s))
+    assert any(f"summary   echo call {CALLS - 2}" in line for line in moved), "\n".join(moved)
+    term.keys("q")
