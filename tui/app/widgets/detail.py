@@ -25,7 +25,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane, Tabs
+from textual.widgets import Static, Tab, TabbedContent, TabPane, Tabs
 from textual.worker import get_current_worker
 
 # The most characters one tab body lays out: wrapping is done on the UI thread,
@@ -117,6 +117,22 @@ class DetailPane(Vertical, can_focus=False):
 
     def focus_now(self) -> None:
         focus_now(self.query_one(f"#{self.active}-scroll", DetailScroll))
+
+    def on_mount(self) -> None:
+        # The active tab's underline from the first frame on: Textual places it after a
+        # refresh, and a busy start (watch's index being read) took 0.3-0.5 s to get there,
+        # so the bar lit up under "Summary" that long after the pane was drawn.
+        tabs = self.tabs.query_one(Tabs)
+        x = 0
+        for tab in tabs.query(Tab):
+            gutter = tab.styles.gutter
+            width = tab.label.cell_length + gutter.width
+            if tab is tabs.active_tab:  # where place_underline will put it, once laid out
+                underline = tabs.query_one("Underline")
+                underline.highlight_start = x + gutter.left
+                underline.highlight_end = x + width - gutter.right
+                return
+            x += width
 
     def on_show(self) -> None:
         self.place_underline()
