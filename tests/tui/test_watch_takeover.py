@@ -116,6 +116,41 @@ def test_the_detail_shows_the_focused_call_from_the_takeover_on(
     term.keys("q")
 
 
+@pytest.mark.parametrize("term", [(100, 30)], indirect=True, ids=["100x30"])
+def test_a_call_of_many_mb_is_read_in_the_worker_the_pane_saying_so(
+    term: Tmux, tmp_path: Path
+) -> None:
+    """Built before the first frame, its line would hold the takeover back (7 ms a MB)."""
+    from hooktui.tui.app.watch import FIRST_DETAIL_BYTES
+
+    stream = tmp_path / "s.jsonl"
+    huge = "y" * (FIRST_DETAIL_BYTES // 3)  # the command is recorded three times
+    lines = [encode_record(make_record(i)) for i in range(40)]
+    lines.append(encode_record(make_record(40, command=f"echo {huge}")))
+    assert len(lines[-1]) > FIRST_DETAIL_BYTES
+    stream.write_bytes(b"".join(lines))
+    gate = tmp_path / "gate"
+    gate.touch()
+    frames = []
+
+    def reading(screen: list[str]) -> bool:
+        frames.append(screen)
+        return any("reading this call" in line for line in screen)
+
+    with gate.open("rb") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        term.run(
+            f"HOOKTUI_TEST_DETAIL_GATE={shlex.quote(str(gate))} "
+            f"{HOOKTUI} watch {shlex.quote(str(stream))}"
+        )
+        shown = term.wait(reading, every=0.001)
+        assert any("reading this call" in line for line in shown), "\n".join(shown)
+        assert not any("no call selected" in line for f in frames for line in f)
+    done = term.wait(lambda s: any("summary   echo" in line for line in s))
+    assert any("summary   echo" in line for line in done), "\n".join(done)
+    term.keys("q")
+
+
 async def test_the_underline_is_under_the_active_tab_before_the_first_refresh() -> None:
     """Where the pane puts the underline when mounted (before any frame is drawn) is where
     Textual puts it once the tabs are laid out: it does not move after the first frame."""
