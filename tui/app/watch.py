@@ -48,6 +48,8 @@ from textual.widgets import Footer, Static
 
 # The header is redrawn at most this often during a burst (percentiles sort).
 HEADER_INTERVAL = 0.1
+# The focused call's detail is built before the app's first frame up to this line length.
+FIRST_DETAIL_BYTES = 4 << 20
 
 
 class WatchFooter(Footer):
@@ -169,8 +171,8 @@ class WatchApp(
         self._update_empty()
         self._flush_header()
         self.start_holding(self._hold_at_start)
-        if self._first is not None:  # its rows are shown already: the detail follows the cursor
-            self.on_line_list_highlighted(None)
+        if self._first is not None:  # its rows are shown already: so is the cursor's call
+            self._show_first()
             # The titles too, from the first frame on (else only once a row is painted).
             width, height = self.size
             lines = 3 if self.state.tap_errors else 2
@@ -254,12 +256,31 @@ class WatchApp(
     # -- list and detail -----------------------------------------------------
 
     def on_line_list_highlighted(self, message: LineList.Highlighted) -> None:
+        self._show_current()
+
+    def _show_current(self, now: bool = False) -> None:
+        """The cursor's call in the detail pane: soon, in a worker, or `now`."""
         entry = self.calls.current  # the newest: older highlights were coalesced away
         if entry is None:
             self.detail.clear("no call selected")
             return
         path, tz, color = self.paths[entry.source], self.tz, not self.no_color
-        self.detail.show(entry, lambda: load_tabs(path, entry, tz, color))
+        show = self.detail.show_now if now else self.detail.show
+        show(entry, lambda: load_tabs(path, entry, tz, color))
+
+    def _show_first(self) -> None:
+        """The cursor's call (the first screen's newest), built before the app's first frame.
+
+        Built in the worker, the pane came up over the pre-drawn screen saying "no call
+        selected", then filled 0.2 to 0.7 s later. Read by offset and built here it costs
+        a few ms; a line of many MB (7 ms a MB) is left to the worker, the pane saying so.
+        """
+        entry = self.calls.current
+        if entry is not None and self._first.tail.end - entry.offset > FIRST_DETAIL_BYTES:
+            self.detail.clear("reading this call …")
+            self._show_current()
+        else:
+            self._show_current(now=True)
 
     @property
     def detail_loaded(self):

@@ -9,6 +9,8 @@ the app down. Builders bound what they lay out (see `clip`).
 
 from __future__ import annotations
 
+import fcntl
+import os
 import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
@@ -23,7 +25,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane, Tabs
+from textual.widgets import Static, Tab, TabbedContent, TabPane, Tabs
 from textual.worker import get_current_worker
 
 # The most characters one tab body lays out: wrapping is done on the UI thread,
@@ -31,6 +33,10 @@ from textual.worker import get_current_worker
 SHOW_LIMIT = 64 * 1024
 # The detail pane reloads at most this often (seconds) while the cursor moves.
 LOAD_INTERVAL = 0.1
+# For tests: the path of a file a test holds an exclusive lock on; the pane's workers
+# wait for it (a shared lock) before building, so what shows without them is seen
+# (tests/tui/test_watch_takeover.py), however fast they would have been.
+WORKER_GATE = os.environ.get("HOOKTUI_TEST_DETAIL_GATE", "")
 
 Builder = Callable[[], dict[str, RenderableType]]
 
@@ -112,6 +118,22 @@ class DetailPane(Vertical, can_focus=False):
     def focus_now(self) -> None:
         focus_now(self.query_one(f"#{self.active}-scroll", DetailScroll))
 
+    def on_mount(self) -> None:
+        # The active tab's underline from the first frame on: Textual places it after a
+        # refresh, and a busy start (watch's index being read) took 0.3-0.5 s to get there,
+        # so the bar lit up under "Summary" that long after the pane was drawn.
+        tabs = self.tabs.query_one(Tabs)
+        x = 0
+        for tab in tabs.query(Tab):
+            gutter = tab.styles.gutter
+            width = tab.label.cell_length + gutter.width
+            if tab is tabs.active_tab:  # where place_underline will put it, once laid out
+                underline = tabs.query_one("Underline")
+                underline.highlight_start = x + gutter.left
+                underline.highlight_end = x + width - gutter.right
+                return
+            x += width
+
     def on_show(self) -> None:
         self.place_underline()
 
@@ -181,6 +203,16 @@ class DetailPane(Vertical, can_focus=False):
             else:
                 self._load_timer = self.set_timer(wait, self._start_load)
 
+    def show_now(self, key: Hashable, build: Builder) -> None:
+        """Build and show the tabs for `key` at once, on the UI thread.
+
+        For the app's first frame over the pre-drawn screen: built in the worker,
+        the pane would come up empty and fill a moment later (a flash). Only for a
+        record already at hand (read by offset, a few ms): moving the cursor uses `show`.
+        """
+        self._wanted = (key, build)
+        self._apply(key, _built(build, self.tab_ids))
+
     def _start_load(self) -> None:
         self._load_timer = None
         self._last_load = time.monotonic()
@@ -189,12 +221,9 @@ class DetailPane(Vertical, can_focus=False):
 
     @work(thread=True, exclusive=True, group="detail")
     def _build(self, key: Hashable, build: Builder) -> None:
-        try:
-            views = build()
-        except Exception as exc:  # one odd record must not take the app down
-            views = {
-                tab: safe_text(f"cannot show this here: {exc!r}", "red") for tab in self.tab_ids
-            }
+        if WORKER_GATE:
+            _wait_gate(WORKER_GATE)
+        views = _built(build, self.tab_ids)
         if not get_current_worker().is_cancelled:  # a newer selection won
             self.app.call_from_thread(self._apply, key, views)
 
@@ -206,3 +235,21 @@ class DetailPane(Vertical, can_focus=False):
         for tab in self.tab_ids:
             self.body(tab).update(views.get(tab, Text("")))
             self.query_one(f"#{tab}-scroll", DetailScroll).scroll_home(animate=False)
+
+
+def _built(build: Builder, tabs: tuple[str, ...]) -> dict[str, RenderableType]:
+    """What `build` returns, or its error in every tab: one odd record must not take the
+    app down."""
+    try:
+        return build()
+    except Exception as exc:
+        return {tab: safe_text(f"cannot show this here: {exc!r}", "red") for tab in tabs}
+
+
+def _wait_gate(path: str) -> None:
+    """Until whoever holds `path` locked lets go (at once when no one does)."""
+    try:
+        with open(path, "rb") as gate:
+            fcntl.flock(gate, fcntl.LOCK_SH)
+    except OSError:
+        pass
