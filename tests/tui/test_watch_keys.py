@@ -576,6 +576,8 @@ async def test_j_and_k_scroll_the_detail_pane(tmp_path: Path) -> None:
         await pilot.press("2", "enter")
         scroll = app.detail.query_one("#request-scroll")
         assert app.focused is scroll
+        # The request's 200 lines laid out first (the tab's body can lag a frame behind).
+        await wait_until(pilot, lambda: scroll.max_scroll_y > 100)
         await pilot.press("j", "j", "j")
         assert scroll.scroll_y == 3
         await pilot.press("k")
