@@ -63,11 +63,13 @@ def exec_like_execvp(argv: list[str], env) -> None:
     raise denied or last or FileNotFoundError(_ENOENT, "not found", argv[0])
 
 
-def fork_exec(argv, cwd, env, child_ends, new_session) -> int:
-    """fork + chdir + exec, for a cwd or an env of its own.
+def fork_exec(argv, cwd, env, child_ends, new_session, closed=(), sigmask=None, ignored=()) -> int:
+    """fork + chdir + exec, for a cwd or an env of its own, or signals to ignore.
 
-    posix_spawn has no chdir action here, and posix_spawnp looks the command up
-    on this process's PATH rather than on `env`'s. An exec failure travels back
+    posix_spawn has no chdir action here, posix_spawnp looks the command up
+    on this process's PATH rather than on `env`'s, and neither can start a
+    program with a signal ignored that this process handles. `closed`,
+    `sigmask`: as spawn.spawn takes them. An exec failure travels back
     as an errno on a close-on-exec pipe, the way subprocess does it, so the
     caller gets a real OSError (a CwdError when the directory was the problem).
     """
@@ -78,11 +80,18 @@ def fork_exec(argv, cwd, env, child_ends, new_session) -> int:
     if pid == 0:  # pragma: no cover - the child either execs or exits
         try:
             for target, fd in enumerate(child_ends):
-                posix.dup2(fd, target)
+                if target in closed:
+                    posix.close(target)  # the child's ends are above 2: none is lost
+                else:
+                    posix.dup2(fd, target)
             if new_session:
                 posix.setsid()
             for sig in SIGDEF:
                 _signal.signal(sig, _signal.SIG_DFL)
+            for sig in ignored:
+                _signal.signal(sig, _signal.SIG_IGN)
+            if sigmask is not None:
+                _signal.pthread_sigmask(_signal.SIG_SETMASK, sigmask)
             step = b"cwd"
             if cwd is not None:
                 posix.chdir(cwd)

@@ -143,7 +143,7 @@ def main(argv: list[str]) -> int:
     closed = _std_fds_open()
     signals = Forwarder()
     signals.install()
-    _take_back_sigchld()
+    ignored = _take_back_sigchld()
 
     started_at = time.time()
     t0 = time.monotonic()
@@ -151,7 +151,9 @@ def main(argv: list[str]) -> int:
     # hook itself starts with the caller's mask.
     mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, (SIGCHLD,))
     try:
-        pid, in_w, out_r, err_r = spawn(opts["command"], closed=closed, sigmask=mask)
+        pid, in_w, out_r, err_r = spawn(
+            opts["command"], closed=closed, sigmask=mask, ignored=ignored
+        )
     except OSError as exc:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
         return _not_started(opts, exc, started_at, t0)
@@ -295,11 +297,14 @@ def _std_fds_open() -> tuple[int, ...]:
     return tuple(closed)
 
 
-def _take_back_sigchld() -> None:
-    # With SIGCHLD ignored (inherited from the caller) the kernel reaps the hook
-    # itself and its exit status is lost; the tap needs it, so take it back.
-    if _signal.getsignal(_signal.SIGCHLD) is _signal.SIG_IGN:
-        _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
+def _take_back_sigchld() -> tuple[int, ...]:
+    """With SIGCHLD ignored (inherited from the caller) the kernel reaps the hook
+    itself and its exit status is lost; the tap needs it, so it takes it back.
+    Returns (SIGCHLD,) then: the hook still starts with it ignored, as bare."""
+    if _signal.getsignal(SIGCHLD) is not _signal.SIG_IGN:
+        return ()
+    _signal.signal(SIGCHLD, _signal.SIG_DFL)
+    return (SIGCHLD,)
 
 
 def _exit(code: int) -> int:
