@@ -190,12 +190,30 @@ def main(argv: list[str]) -> int:
     _note_signals(opts, signals, t0)
     answer, held = (code, sig), None
     if hold:  # the hook has answered; the runtime has nothing yet
+        answer, held = _hold(hold, opts, request, out, err, code, sig, started_at, t0, signals)
+    _record(opts, request, out, err, code, sig, started_at, t0, "", held, _leaving(*answer))
+    return _answer(*answer)
+
+
+def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):
+    """(answer, held): the call offered to the dashboard (tap/hold/client.py), which
+    writes the answer, the hook's or the person's. Whatever fails there, the hook's
+    own answer goes out unheld: a dashboard must never be why a guard's is lost."""
+    try:
         from hooktui.tap.hold.client import hold_and_answer
 
         args = (request, out, err, code, sig, started_at, t0, signals)
-        *answer, held = hold_and_answer(hold, opts, *args)
-    _record(opts, request, out, err, code, sig, started_at, t0, "", held, _leaving(*answer))
-    return _answer(*answer)
+        *answer, held = hold_and_answer(path, opts, *args)
+        return answer, held
+    except Exception as exc:  # raised before it writes (its last step): nothing went out
+        from hooktui.tap.hotpath import stream
+        from hooktui.tap.hotpath.pump import write_all
+
+        write_all(1, out.head)  # the whole output: kept whole while a dashboard may hold
+        write_all(2, err.head)
+        where = opts.get("stream") or stream.default_stream_path()
+        stream.log_error(where, f"the hook's answer went through unheld: {exc!r}")
+        return (code, sig), None
 
 
 def _hold_socket() -> bytes:
