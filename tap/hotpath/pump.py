@@ -333,10 +333,12 @@ def pump(pid: int, in_w: int, out_r: int, err_r: int, **options):
 
 
 def write_all(fd: int, data: bytes) -> bool:
-    """Write everything to `fd`; False when the reader is gone.
+    """Write everything to `fd`; False when the reader is gone (EPIPE, ECONNRESET).
 
     A caller may hand over a non-blocking pipe: then wait until it drains,
-    as a blocking write would.
+    as a blocking write would. Any other error (a full disk, EIO) drops the
+    data: the hook's own write would have failed there, and it gone on (a
+    reader gone instead makes the hook see a broken pipe, as bare).
     """
     view = memoryview(data)
     while view:
@@ -346,8 +348,10 @@ def write_all(fd: int, data: bytes) -> bool:
             waiter = select.poll()
             waiter.register(fd, _OUT)
             waiter.poll()
-        except OSError:  # EPIPE, EBADF, EIO: the caller stopped listening
+        except (BrokenPipeError, ConnectionResetError):
             return False
+        except OSError:
+            return True
     return True
 
 
