@@ -140,6 +140,8 @@ def main(argv: list[str]) -> int:
         posix.write(1, HELP.encode())
         return 0
     _undo_locale_coercion()
+    if b"" in posix.environ:
+        _name_the_nameless()
     closed = _std_fds_open()
     signals = Forwarder()
     signals.install()
@@ -295,6 +297,23 @@ def _undo_locale_coercion() -> None:
             return
     posix.unsetenv(b"LC_CTYPE")
     del posix.environ[b"LC_CTYPE"]
+
+
+def _name_the_nameless() -> None:
+    """An environment entry without a name (`=C:=C:\\`, `=x`) reads as the name b""
+    in posix.environ, which posix_spawn refuses (ValueError): the hook would never
+    run. Where the entry holds another `=` it goes on as the caller wrote it (as
+    `=C:` with `C:\\`, the way Python lets a name start with `=`); `=x` cannot be
+    passed on by any exec from Python, and is left out. The order stays the caller's."""
+    entries = list(posix.environ.items())
+    posix.environ.clear()
+    for name, value in entries:
+        if not name:
+            rest, eq, value = value.partition(b"=")
+            if not eq:
+                continue
+            name = b"=" + rest
+        posix.environ[name] = value
 
 
 def _std_fds_open() -> tuple[int, ...]:
