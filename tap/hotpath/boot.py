@@ -98,8 +98,8 @@ def _cached_code(source: str, cached: str):
 
 
 def _code_or_source(data, name=None, bytecode_path=None, source_path=None):
-    """The import system's reading of a cache whose header it has checked; a body
-    that does not read as code is compiled from the source instead (see the module)."""
+    # The import system's reading of a cache whose header it has checked; a body
+    # that does not read as code is compiled from the source instead (see the module).
     try:
         return _compile_bytecode(data, name, bytecode_path, source_path)
     except (EOFError, ValueError, TypeError, ImportError):

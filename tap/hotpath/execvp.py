@@ -1,5 +1,5 @@
-"""execvp's rules by hand, where posix_spawnp cannot follow them, and a shell's words
-for a hook that cannot start.
+"""execvp's rules by hand, where posix_spawnp cannot follow them, a shell's words
+for a hook that cannot start, and an environment posix_spawnp refuses.
 
 The tap's calls never load this (spawn.py does, only when needed): replay
 starts hooks in a directory or an environment of their own (fork, chdir, exec,
@@ -113,6 +113,23 @@ def fork_exec(argv, cwd, env, child_ends, new_session, closed=(), sigmask=None, 
             raise CwdError(int(code), msg.decode(errors="replace"), cwd)
         raise OSError(int(code), msg.decode(errors="replace"), argv[0])
     return pid
+
+
+def name_the_nameless() -> None:
+    """An environment entry without a name (`=C:=C:\\`, `=x`) reads as the name b""
+    in posix.environ, which posix_spawn refuses (ValueError): the hook would never
+    run. Where the entry holds another `=` it goes on as the caller wrote it (as
+    `=C:` with `C:\\`, the way Python lets a name start with `=`); `=x` cannot be
+    passed on by any exec from Python, and is left out. The order stays the caller's."""
+    entries = list(posix.environ.items())
+    posix.environ.clear()
+    for name, value in entries:
+        if not name:
+            rest, eq, value = value.partition(b"=")
+            if not eq:
+                continue
+            name = b"=" + rest
+        posix.environ[name] = value
 
 
 def spawn_exit_code(exc: OSError) -> int:

@@ -140,8 +140,10 @@ def main(argv: list[str]) -> int:
         posix.write(1, HELP.encode())
         return 0
     _undo_locale_coercion()
-    if b"" in posix.environ:
-        _name_the_nameless()
+    if b"" in posix.environ:  # an entry without a name: see execvp.py
+        from hooktui.tap.hotpath.execvp import name_the_nameless
+
+        name_the_nameless()
     closed = _std_fds_open()
     signals = Forwarder()
     signals.install()
@@ -198,9 +200,9 @@ def main(argv: list[str]) -> int:
 
 
 def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):
-    """(answer, held): the call offered to the dashboard (tap/hold/client.py), which
-    writes the answer, the hook's or the person's. Whatever fails there, the hook's
-    own answer goes out unheld: a dashboard must never be why a guard's is lost."""
+    # (answer, held): the call offered to the dashboard (tap/hold/client.py), which
+    # writes the answer, the hook's or the person's. Whatever fails there, the hook's
+    # own answer goes out unheld: a dashboard must never be why a guard's is lost.
     try:
         from hooktui.tap.hold.client import hold_and_answer
 
@@ -299,23 +301,6 @@ def _undo_locale_coercion() -> None:
     del posix.environ[b"LC_CTYPE"]
 
 
-def _name_the_nameless() -> None:
-    """An environment entry without a name (`=C:=C:\\`, `=x`) reads as the name b""
-    in posix.environ, which posix_spawn refuses (ValueError): the hook would never
-    run. Where the entry holds another `=` it goes on as the caller wrote it (as
-    `=C:` with `C:\\`, the way Python lets a name start with `=`); `=x` cannot be
-    passed on by any exec from Python, and is left out. The order stays the caller's."""
-    entries = list(posix.environ.items())
-    posix.environ.clear()
-    for name, value in entries:
-        if not name:
-            rest, eq, value = value.partition(b"=")
-            if not eq:
-                continue
-            name = b"=" + rest
-        posix.environ[name] = value
-
-
 def _std_fds_open() -> tuple[int, ...]:
     """Make sure fds 0-2 exist, so our pipes never land on them.
 
@@ -335,9 +320,9 @@ def _std_fds_open() -> tuple[int, ...]:
 
 
 def _take_back_sigchld() -> tuple[int, ...]:
-    """With SIGCHLD ignored (inherited from the caller) the kernel reaps the hook
-    itself and its exit status is lost; the tap needs it, so it takes it back.
-    Returns (SIGCHLD,) then: the hook still starts with it ignored, as bare."""
+    # With SIGCHLD ignored (inherited from the caller) the kernel reaps the hook
+    # itself and its exit status is lost; the tap needs it, so it takes it back.
+    # Returns (SIGCHLD,) then: the hook still starts with it ignored, as bare.
     if _signal.getsignal(SIGCHLD) is not _signal.SIG_IGN:
         return ()
     _signal.signal(SIGCHLD, _signal.SIG_DFL)
