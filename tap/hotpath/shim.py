@@ -184,7 +184,7 @@ def main(argv: list[str]) -> int:
             args = (request, out, err, None, _SIGKILL, started_at, duration_ms, "")
             _handoff(opts, *args, killed=timed_out)
 
-        watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed)
+        watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed, signals)
         request, out, err, status, _ = pump(
             pid, in_w, out_r, err_r, src_fd=0, out_fd=out_fd, err_fd=err_fd,
             watchdog=watchdog, signals=signals, keep=keep, stretch=stretch,

@@ -1,4 +1,5 @@
-"""Signal dispositions a caller hands down reach the hook as they would bare.
+"""Signals reach the hook as they would bare: the dispositions a caller hands down,
+and none that the tap's own plumbing raises.
 
 A caller that ignores SIGCHLD (a daemon that never waits for its children) makes
 its children start with it ignored. The tap cannot keep it so (the kernel would
@@ -15,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,51 @@ def test_a_caller_that_ignores_sigchld_starts_the_hook_with_it_ignored(tmp_path,
         assert int(blocked) == 1 << signal.SIGUSR2 - 1
     (record,) = wait_for_records(stream, 1)
     assert record["exit_code"] == 0 and record["stderr"]["data"] == "check: 0\n"
+
+
+def watchdog_of(tap: int) -> int:
+    """The tap's watchdog once it runs: its child that leads a session of its own."""
+    for _ in range(6000):  # a minute, on a machine however loaded
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except (OSError, ValueError):
+                continue
+            if entry.isdigit() and int(fields[1]) == tap and int(fields[3]) == int(entry):
+                return int(entry)
+        time.sleep(0.01)
+    raise AssertionError(f"tap {tap} started no watchdog")
+
+
+def test_a_watchdog_gone_before_the_hook_answers_is_no_signal_to_the_hook(tmp_path):
+    """The tap hands what arrives to its watchdog over a pipe; with the watchdog gone
+    (killed, out of memory) that write fails with EPIPE, and the kernel's SIGPIPE
+    for it went on to the hook as if the runtime had sent it: the guard died by it."""
+    go, then, stream = tmp_path / "go", tmp_path / "then", tmp_path / "s.jsonl"
+    wait = "until [ -e {} ]; do sleep 0.01; done"
+    script = (
+        f"cat >/dev/null; {wait.format(go)}; echo deny; {wait.format(then)}; echo why >&2; exit 2"
+    )
+    hook = ["sh", "-c", script]
+    # With a 100 ms timeout the watchdog starts 50 ms in; the hook waits for it.
+    tap = subprocess.Popen(
+        [*tap_line(stream), "--timeout-ms", "100", "--", *hook],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    tap.stdin.close()
+    tap.stdin = None
+    try:
+        os.kill(watchdog_of(tap.pid), signal.SIGKILL)
+        go.touch()
+        assert tap.stdout.readline() == b"deny\n"  # fed to the watchdog's closed pipe first
+        then.touch()
+        out, err = tap.communicate(timeout=60)
+    finally:
+        tap.kill()
+        tap.wait()
+    assert (out, err, tap.returncode) == (b"", b"why\n", 2)
+    (record,) = wait_for_records(stream, 1)
+    assert record["exit_code"] == 2 and record["signal"] is None
