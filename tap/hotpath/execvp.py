@@ -4,8 +4,10 @@ for a hook that cannot start, and an environment posix_spawnp refuses.
 The tap's calls never load this (spawn.py does, only when needed): replay
 starts hooks in a directory or an environment of their own (fork, chdir, exec,
 PATH searched on that environment), a script without a `#!` line is run by
-/bin/sh as execvp runs it, and a hook that cannot start is reported as a shell
-reports it. Imports only `posix`, `sys` and `_signal` (in the forked child).
+/bin/sh as execvp runs it, a caller's ignored SIGCHLD is handed on, and a hook
+that cannot start is reported as a shell reports it; with no file descriptors
+left for its pipes the tap execs the hook in its own place. Imports only
+`posix`, `sys` and `_signal` (and stream.py, to say a call went unrecorded).
 """
 
 import posix
@@ -130,6 +132,39 @@ def name_the_nameless() -> None:
                 continue
             name = b"=" + rest
         posix.environ[name] = value
+
+
+def become(opts: dict, why: OSError, closed: tuple[int, ...], ignored: tuple[int, ...]):
+    """Exec the hook in this process's place, as the caller started the tap: what
+    the tap does when it cannot have its pipes (`why`: no file descriptors left),
+    rather than fail the guard. The call goes unrecorded, which the error log says
+    when it can. Returns the error, with the tap as it was, when the hook cannot
+    start either."""
+    import _signal
+
+    try:
+        from hooktui.tap.hotpath import stream
+
+        where = opts.get("stream") or stream.default_stream_path()
+        stream.log_error(where, f"the hook ran in the tap's place, unrecorded: {why}")
+    except Exception:  # noqa: BLE001 - the hook runs all the same
+        pass
+    dispositions = {sig: _signal.getsignal(sig) for sig in (*SIGDEF, *ignored)}
+    for sig in SIGDEF:
+        _signal.signal(sig, _signal.SIG_DFL)
+    for sig in ignored:
+        _signal.signal(sig, _signal.SIG_IGN)
+    for fd in closed:  # the caller's closed fds: closed in the hook, /dev/null here
+        posix.set_inheritable(fd, False)
+    try:
+        exec_like_execvp(opts["command"], posix.environ)
+    except OSError as exc:
+        error = exc
+    for fd in closed:
+        posix.set_inheritable(fd, True)
+    for sig, disposition in dispositions.items():
+        _signal.signal(sig, disposition)
+    return error
 
 
 def spawn_exit_code(exc: OSError) -> int:

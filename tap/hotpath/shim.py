@@ -63,6 +63,7 @@ _VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms", "--h
 MAX_TIMEOUT_MS = 2**53
 _FLAGS = ("--wait", "--timeout-default", "--fail-closed")
 _SIGKILL = 9
+_NO_FDS = (23, 24)  # ENFILE, EMFILE
 # What Python's locale coercion (PEP 538) puts in LC_CTYPE.
 _COERCED = (b"C.UTF-8", b"C.utf8", b"UTF-8")
 
@@ -160,6 +161,10 @@ def main(argv: list[str]) -> int:
         )
     except OSError as exc:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
+        if exc.errno in _NO_FDS:  # no pipes to be had: the hook runs in the tap's place
+            from hooktui.tap.hotpath.execvp import become
+
+            exc = become(opts, exc, closed, ignored)
         return _not_started(opts, exc, started_at, t0)
     signals.started(pid)
     # The hook's output goes through to the caller as it arrives (fds 1 and 2),

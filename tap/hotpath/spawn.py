@@ -51,9 +51,15 @@ def spawn(
     if not argv:
         raise FileNotFoundError(_ENOENT, "empty command", "")
     env = posix.environ if env is None else env
-    in_r, in_w = posix.pipe()
-    out_r, out_w = posix.pipe()
-    err_r, err_w = posix.pipe()
+    ends: list[int] = []
+    try:
+        for _ in range(3):
+            ends += posix.pipe()
+    except OSError:  # out of file descriptors: none of ours stays open
+        for fd in ends:
+            posix.close(fd)
+        raise
+    in_r, in_w, out_r, out_w, err_r, err_w = ends
     child_ends = (in_r, out_w, err_w)
     try:
         if cwd is None and env is posix.environ and not ignored:
