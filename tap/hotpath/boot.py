@@ -14,6 +14,11 @@ hooks, directory listings, module locks) is what this skips: about a third of
 a million instructions per module before its contents. A cache that is
 missing, stale or of another kind (hash-based) sends that module through the
 import system as usual, which compiles it and may write a fresh cache.
+A cache whose header checks out but whose body does not (truncated, overwritten,
+not code) fails the import system's import, and for the tap a failed import is
+a guard that never ran: so in this process (pump.py mid-call, the recorder's
+modules too) such a cache is compiled from its source instead, and written
+afresh where it may be (`_code_or_source`).
 The cyclic garbage collector is switched off first: the tap and its recorder
 live for one call and make no cycles worth collecting, and its passes over
 the objects of each module loaded cost the tap more than its import.
@@ -27,12 +32,14 @@ _external = sys.modules["_frozen_importlib_external"]
 # In the order they import each other: each finds the ones before it in sys.modules.
 HOT = ("capture", "quick", "signals", "spawn", "shim")  # pump.py: when a call outgrows quick.py
 PACKAGES = ("hooktui", "hooktui.tap", "hooktui.tap.hotpath")
+_compile_bytecode = _external._compile_bytecode  # the import system's own
 
 
 def hot_path(site: str, tree: str):
     """The shim's `main`: `tree` holds tap/ (site-packages/hooktui, or an editable
     install's source tree), `site` the packages the recorder needs later."""
     __import__("gc").disable()
+    _external._compile_bytecode = _code_or_source
     sys.path.append(site)  # for what the recorder imports later (msgspec...)
     paths = (tree, tree + "/tap", tree + "/tap/hotpath")
     for name, path in zip(
@@ -84,9 +91,28 @@ def _cached_code(source: str, cached: str):
     if data[:16] != _external.MAGIC_NUMBER + b"\0\0\0\0" + mtime + size:
         return None
     try:
-        return sys.modules["marshal"].loads(memoryview(data)[16:])
+        code = sys.modules["marshal"].loads(memoryview(data)[16:])
     except (EOFError, ValueError, TypeError):
         return None
+    return code if type(code) is type(_load.__code__) else None
+
+
+def _code_or_source(data, name=None, bytecode_path=None, source_path=None):
+    # The import system's reading of a cache whose header it has checked; a body
+    # that does not read as code is compiled from the source instead (see the module).
+    try:
+        return _compile_bytecode(data, name, bytecode_path, source_path)
+    except (EOFError, ValueError, TypeError, ImportError):
+        if source_path is None:
+            raise
+    loader = _external.SourceFileLoader(name, source_path)
+    source = loader.get_data(source_path)
+    code = loader.source_to_code(source, source_path)
+    if not sys.dont_write_bytecode and bytecode_path is not None:
+        mtime = int(loader.path_stats(source_path)["mtime"])
+        pyc = _external._code_to_timestamp_pyc(code, mtime, len(source))
+        loader._cache_bytecode(source_path, bytecode_path, pyc)  # never raises OSError
+    return code
 
 
 if __name__ == "__main__":  # run by the launcher, in its globals: TAP is site-packages

@@ -1,11 +1,13 @@
-"""execvp's rules by hand, where posix_spawnp cannot follow them, and a shell's words
-for a hook that cannot start.
+"""execvp's rules by hand, where posix_spawnp cannot follow them, a shell's words
+for a hook that cannot start, and an environment posix_spawnp refuses.
 
 The tap's calls never load this (spawn.py does, only when needed): replay
 starts hooks in a directory or an environment of their own (fork, chdir, exec,
 PATH searched on that environment), a script without a `#!` line is run by
-/bin/sh as execvp runs it, and a hook that cannot start is reported as a shell
-reports it. Imports only `posix`, `sys` and `_signal` (in the forked child).
+/bin/sh as execvp runs it, a caller's ignored SIGCHLD is handed on, and a hook
+that cannot start is reported as a shell reports it; with no file descriptors
+left for its pipes the tap execs the hook in its own place. Imports only
+`posix`, `sys` and `_signal` (and stream.py, to say a call went unrecorded).
 """
 
 import posix
@@ -63,11 +65,13 @@ def exec_like_execvp(argv: list[str], env) -> None:
     raise denied or last or FileNotFoundError(_ENOENT, "not found", argv[0])
 
 
-def fork_exec(argv, cwd, env, child_ends, new_session) -> int:
-    """fork + chdir + exec, for a cwd or an env of its own.
+def fork_exec(argv, cwd, env, child_ends, new_session, closed=(), sigmask=None, ignored=()) -> int:
+    """fork + chdir + exec, for a cwd or an env of its own, or signals to ignore.
 
-    posix_spawn has no chdir action here, and posix_spawnp looks the command up
-    on this process's PATH rather than on `env`'s. An exec failure travels back
+    posix_spawn has no chdir action here, posix_spawnp looks the command up
+    on this process's PATH rather than on `env`'s, and neither can start a
+    program with a signal ignored that this process handles. `closed`,
+    `sigmask`: as spawn.spawn takes them. An exec failure travels back
     as an errno on a close-on-exec pipe, the way subprocess does it, so the
     caller gets a real OSError (a CwdError when the directory was the problem).
     """
@@ -78,11 +82,18 @@ def fork_exec(argv, cwd, env, child_ends, new_session) -> int:
     if pid == 0:  # pragma: no cover - the child either execs or exits
         try:
             for target, fd in enumerate(child_ends):
-                posix.dup2(fd, target)
+                if target in closed:
+                    posix.close(target)  # the child's ends are above 2: none is lost
+                else:
+                    posix.dup2(fd, target)
             if new_session:
                 posix.setsid()
             for sig in SIGDEF:
                 _signal.signal(sig, _signal.SIG_DFL)
+            for sig in ignored:
+                _signal.signal(sig, _signal.SIG_IGN)
+            if sigmask is not None:
+                _signal.pthread_sigmask(_signal.SIG_SETMASK, sigmask)
             step = b"cwd"
             if cwd is not None:
                 posix.chdir(cwd)
@@ -104,6 +115,56 @@ def fork_exec(argv, cwd, env, child_ends, new_session) -> int:
             raise CwdError(int(code), msg.decode(errors="replace"), cwd)
         raise OSError(int(code), msg.decode(errors="replace"), argv[0])
     return pid
+
+
+def name_the_nameless() -> None:
+    """An environment entry without a name (`=C:=C:\\`, `=x`) reads as the name b""
+    in posix.environ, which posix_spawn refuses (ValueError): the hook would never
+    run. Where the entry holds another `=` it goes on as the caller wrote it (as
+    `=C:` with `C:\\`, the way Python lets a name start with `=`); `=x` cannot be
+    passed on by any exec from Python, and is left out. The order stays the caller's."""
+    entries = list(posix.environ.items())
+    posix.environ.clear()
+    for name, value in entries:
+        if not name:
+            rest, eq, value = value.partition(b"=")
+            if not eq:
+                continue
+            name = b"=" + rest
+        posix.environ[name] = value
+
+
+def become(opts: dict, why: OSError, closed: tuple[int, ...], ignored: tuple[int, ...]):
+    """Exec the hook in this process's place, as the caller started the tap: what
+    the tap does when it cannot have its pipes (`why`: no file descriptors left),
+    rather than fail the guard. The call goes unrecorded, which the error log says
+    when it can. Returns the error, with the tap as it was, when the hook cannot
+    start either."""
+    import _signal
+
+    try:
+        from hooktui.tap.hotpath import stream
+
+        where = opts.get("stream") or stream.default_stream_path()
+        stream.log_error(where, f"the hook ran in the tap's place, unrecorded: {why}")
+    except Exception:  # noqa: BLE001 - the hook runs all the same
+        pass
+    dispositions = {sig: _signal.getsignal(sig) for sig in (*SIGDEF, *ignored)}
+    for sig in SIGDEF:
+        _signal.signal(sig, _signal.SIG_DFL)
+    for sig in ignored:
+        _signal.signal(sig, _signal.SIG_IGN)
+    for fd in closed:  # the caller's closed fds: closed in the hook, /dev/null here
+        posix.set_inheritable(fd, False)
+    try:
+        exec_like_execvp(opts["command"], posix.environ)
+    except OSError as exc:
+        error = exc
+    for fd in closed:
+        posix.set_inheritable(fd, True)
+    for sig, disposition in dispositions.items():
+        _signal.signal(sig, disposition)
+    return error
 
 
 def spawn_exit_code(exc: OSError) -> int:

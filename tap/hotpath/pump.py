@@ -27,6 +27,7 @@ MAX_WAIT_S = 3600.0
 # A timeout at least this long is no timeout (inf, 1e300, 99999999999 ms...).
 FOREVER_S = 1e9
 
+_EPIPE = 32
 _IN = select.POLLIN | select.POLLHUP | select.POLLERR | select.POLLNVAL
 _OUT = select.POLLOUT | select.POLLERR | select.POLLHUP | select.POLLNVAL
 
@@ -283,7 +284,7 @@ class Watchdog:
     """The tap's watchdog for one call (watchdog.py), armed: `Pump` starts it when `due`
     passes. Only starting it imports watchdog.py: most calls never do."""
 
-    def __init__(self, timeout_ms: int | None, t0: float, record) -> None:
+    def __init__(self, timeout_ms: int | None, t0: float, record, signals=None) -> None:
         self.timeout_ms = timeout_ms
         self.t0 = t0  # the tap's time.monotonic() when the hook started
         # When pump forks it; None once started, or while there is no reason to.
@@ -292,6 +293,7 @@ class Watchdog:
         # watchdog calls, in its own process, when the tap died (stdout and
         # stderr are Captures).
         self.record = record
+        self.signals = signals  # the shim's Forwarder: a SIGPIPE of ours is not the hook's
         self.started = False
         self.fd = -1  # write end, in the tap, once started
 
@@ -311,7 +313,9 @@ class Watchdog:
             view = memoryview(frame)
             while view:
                 view = view[posix.write(self.fd, view) :]
-        except OSError:  # the watchdog is gone: nothing more to tell it
+        except OSError as exc:  # the watchdog is gone: nothing more to tell it
+            if self.signals is not None and exc.errno == _EPIPE:
+                self.signals.own_pipes += 1  # first: the kernel's SIGPIPE is the tap's
             posix.close(self.fd)
             self.fd = -1
 
@@ -333,10 +337,12 @@ def pump(pid: int, in_w: int, out_r: int, err_r: int, **options):
 
 
 def write_all(fd: int, data: bytes) -> bool:
-    """Write everything to `fd`; False when the reader is gone.
+    """Write everything to `fd`; False when the reader is gone (EPIPE, ECONNRESET).
 
     A caller may hand over a non-blocking pipe: then wait until it drains,
-    as a blocking write would.
+    as a blocking write would. Any other error (a full disk, EIO) drops the
+    data: the hook's own write would have failed there, and it gone on (a
+    reader gone instead makes the hook see a broken pipe, as bare).
     """
     view = memoryview(data)
     while view:
@@ -346,8 +352,10 @@ def write_all(fd: int, data: bytes) -> bool:
             waiter = select.poll()
             waiter.register(fd, _OUT)
             waiter.poll()
-        except OSError:  # EPIPE, EBADF, EIO: the caller stopped listening
+        except (BrokenPipeError, ConnectionResetError):
             return False
+        except OSError:
+            return True
     return True
 
 

@@ -215,8 +215,10 @@ def _forward(fd: int, data: bytes) -> bool:
             from hooktui.tap.hotpath.pump import write_all
 
             return write_all(fd, bytes(view))
-        except OSError:  # EPIPE, EBADF, EIO: the caller stopped listening
+        except (BrokenPipeError, ConnectionResetError):  # the caller stopped listening
             return False
+        except OSError:  # a full disk, EIO: the hook's own write would fail and it go on
+            return True
     return True
 
 

@@ -63,6 +63,7 @@ _VALUED = ("--stream", "--label", "--runtime", "--capture", "--timeout-ms", "--h
 MAX_TIMEOUT_MS = 2**53
 _FLAGS = ("--wait", "--timeout-default", "--fail-closed")
 _SIGKILL = 9
+_NO_FDS = (23, 24)  # ENFILE, EMFILE
 # What Python's locale coercion (PEP 538) puts in LC_CTYPE.
 _COERCED = (b"C.UTF-8", b"C.utf8", b"UTF-8")
 
@@ -140,10 +141,14 @@ def main(argv: list[str]) -> int:
         posix.write(1, HELP.encode())
         return 0
     _undo_locale_coercion()
+    if b"" in posix.environ:  # an entry without a name: see execvp.py
+        from hooktui.tap.hotpath.execvp import name_the_nameless
+
+        name_the_nameless()
     closed = _std_fds_open()
     signals = Forwarder()
     signals.install()
-    _take_back_sigchld()
+    ignored = _take_back_sigchld()
 
     started_at = time.time()
     t0 = time.monotonic()
@@ -151,9 +156,15 @@ def main(argv: list[str]) -> int:
     # hook itself starts with the caller's mask.
     mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, (SIGCHLD,))
     try:
-        pid, in_w, out_r, err_r = spawn(opts["command"], closed=closed, sigmask=mask)
+        pid, in_w, out_r, err_r = spawn(
+            opts["command"], closed=closed, sigmask=mask, ignored=ignored
+        )
     except OSError as exc:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
+        if exc.errno in _NO_FDS:  # no pipes to be had: the hook runs in the tap's place
+            from hooktui.tap.hotpath.execvp import become
+
+            exc = become(opts, exc, closed, ignored)
         return _not_started(opts, exc, started_at, t0)
     signals.started(pid)
     # The hook's output goes through to the caller as it arrives (fds 1 and 2),
@@ -178,7 +189,7 @@ def main(argv: list[str]) -> int:
             args = (request, out, err, None, _SIGKILL, started_at, duration_ms, "")
             _handoff(opts, *args, killed=timed_out)
 
-        watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed)
+        watchdog = Watchdog(opts.get("timeout_ms"), t0, record_killed, signals)
         request, out, err, status, _ = pump(
             pid, in_w, out_r, err_r, src_fd=0, out_fd=out_fd, err_fd=err_fd,
             watchdog=watchdog, signals=signals, keep=keep, stretch=stretch,
@@ -188,12 +199,30 @@ def main(argv: list[str]) -> int:
     _note_signals(opts, signals, t0)
     answer, held = (code, sig), None
     if hold:  # the hook has answered; the runtime has nothing yet
+        answer, held = _hold(hold, opts, request, out, err, code, sig, started_at, t0, signals)
+    _record(opts, request, out, err, code, sig, started_at, t0, "", held, _leaving(*answer))
+    return _answer(*answer)
+
+
+def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):
+    # (answer, held): the call offered to the dashboard (tap/hold/client.py), which
+    # writes the answer, the hook's or the person's. Whatever fails there, the hook's
+    # own answer goes out unheld: a dashboard must never be why a guard's is lost.
+    try:
         from hooktui.tap.hold.client import hold_and_answer
 
         args = (request, out, err, code, sig, started_at, t0, signals)
-        *answer, held = hold_and_answer(hold, opts, *args)
-    _record(opts, request, out, err, code, sig, started_at, t0, "", held, _leaving(*answer))
-    return _answer(*answer)
+        *answer, held = hold_and_answer(path, opts, *args)
+        return answer, held
+    except Exception as exc:  # raised before it writes (its last step): nothing went out
+        from hooktui.tap.hotpath import stream
+        from hooktui.tap.hotpath.pump import write_all
+
+        write_all(1, out.head)  # the whole output: kept whole while a dashboard may hold
+        write_all(2, err.head)
+        where = opts.get("stream") or stream.default_stream_path()
+        stream.log_error(where, f"the hook's answer went through unheld: {exc!r}")
+        return (code, sig), None
 
 
 def _hold_socket() -> bytes:
@@ -295,11 +324,14 @@ def _std_fds_open() -> tuple[int, ...]:
     return tuple(closed)
 
 
-def _take_back_sigchld() -> None:
+def _take_back_sigchld() -> tuple[int, ...]:
     # With SIGCHLD ignored (inherited from the caller) the kernel reaps the hook
-    # itself and its exit status is lost; the tap needs it, so take it back.
-    if _signal.getsignal(_signal.SIGCHLD) is _signal.SIG_IGN:
-        _signal.signal(_signal.SIGCHLD, _signal.SIG_DFL)
+    # itself and its exit status is lost; the tap needs it, so it takes it back.
+    # Returns (SIGCHLD,) then: the hook still starts with it ignored, as bare.
+    if _signal.getsignal(SIGCHLD) is not _signal.SIG_IGN:
+        return ()
+    _signal.signal(SIGCHLD, _signal.SIG_DFL)
+    return (SIGCHLD,)
 
 
 def _exit(code: int) -> int:

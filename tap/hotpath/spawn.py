@@ -35,6 +35,7 @@ def spawn(
     new_session: bool = False,
     closed: tuple[int, ...] = (),
     sigmask=None,
+    ignored: tuple[int, ...] = (),
 ) -> tuple[int, int, int, int]:
     """Start `argv` with its stdin, stdout and stderr on pipes.
 
@@ -43,22 +44,30 @@ def spawn(
     The hook stays in the caller's process group unless `new_session`.
     Standard fds listed in `closed` (0, 1, 2) are left closed in the hook, as
     the tap's caller left them, and `sigmask` is the hook's signal mask (the
-    caller's, where the tap blocks one of its own; both only without `cwd`/`env`).
+    caller's, where the tap blocks one of its own). Signals in `ignored` start
+    ignored in the hook: the caller's SIGCHLD, which the tap itself cannot leave
+    ignored; posix_spawn cannot do that, so fork_exec (execvp.py) starts it then.
     """
     if not argv:
         raise FileNotFoundError(_ENOENT, "empty command", "")
     env = posix.environ if env is None else env
-    in_r, in_w = posix.pipe()
-    out_r, out_w = posix.pipe()
-    err_r, err_w = posix.pipe()
+    ends: list[int] = []
+    try:
+        for _ in range(3):
+            ends += posix.pipe()
+    except OSError:  # out of file descriptors: none of ours stays open
+        for fd in ends:
+            posix.close(fd)
+        raise
+    in_r, in_w, out_r, out_w, err_r, err_w = ends
     child_ends = (in_r, out_w, err_w)
     try:
-        if cwd is None and env is posix.environ:
+        if cwd is None and env is posix.environ and not ignored:
             pid = _posix_spawn(argv, child_ends, closed, new_session, sigmask)
         else:
             from hooktui.tap.hotpath.execvp import fork_exec
 
-            pid = fork_exec(argv, cwd, env, child_ends, new_session)
+            pid = fork_exec(argv, cwd, env, child_ends, new_session, closed, sigmask, ignored)
     except BaseException:
         for fd in (*child_ends, in_w, out_r, err_r):
             posix.close(fd)
