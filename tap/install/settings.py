@@ -40,6 +40,7 @@ from hooktui.tap.install.tapargs import label as _label
 from hooktui.tap.install.tapargs import tap_of as _tap
 from hooktui.tap.install.tapargs import timeout_ms as _timeout_ms
 from hooktui.tap.install.wrapper import (
+    TooLong,
     Wrapped,
     interpreter_of,
     read_exec,
@@ -288,9 +289,15 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
         report.code = 1
         return report
     python = interpreter_of(opts.hooktui)
-    new_text, report.changes = edit(
-        settings, runtime, hooks.handlers, lambda h: _wrap_one(runtime, opts, python, h)
-    )
+
+    def wrap(h: Handler):
+        try:
+            return _wrap_one(runtime, opts, python, h)
+        except TooLong as exc:
+            report.skipped.append(Skipped(where(h.path), f"a command hook: {exc}"))
+            return None
+
+    new_text, report.changes = edit(settings, runtime, hooks.handlers, wrap)
     if not report.changes:
         report.messages.append(f"{path}: every command hook is already wrapped; nothing to do")
         return report
