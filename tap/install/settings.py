@@ -321,18 +321,26 @@ def _write_with_backup(
     """Back up the original, then write; a write that fails leaves no new backup behind."""
     backup = backup_path(path)
     like = file_stat(path)
+    data = new_text.encode("utf-8")
     # Keep the first install's original; refresh only a stale backup of a file
     # that has since been restored (no wrapped hook in it now).
     fresh = not backup.exists() or not any(read_handler(runtime, h.handler) for h in hooks.handlers)
-    if fresh:
-        write_atomic(backup, settings.raw, like)
     try:
-        write_atomic(path, new_text.encode("utf-8"), like)
-    except OSError:
         if fresh:
-            backup.unlink(missing_ok=True)
-        raise
+            write_atomic(backup, settings.raw, like, follow=False)
+        try:
+            write_atomic(path, data, like, expect=settings.raw)
+        except Exception:
+            if fresh:
+                backup.unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise _unwritable(path, exc) from None
     return backup
+
+
+def _unwritable(path: Path, exc: OSError) -> InstallError:
+    return InstallError(f"{path}: cannot write: {exc.strerror or exc}; left untouched", code=1)
 
 
 def _what_next(opts: Options, runtime: Runtime, python: str | None) -> list[str]:
@@ -377,7 +385,10 @@ def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report
         report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: would unwrap {n} hook(s) in place; nothing written")
         return report
-    write_atomic(path, new)
+    try:
+        write_atomic(path, new, expect=settings.raw)
+    except OSError as exc:
+        raise _unwritable(path, exc) from None
     if saved is not None and new == saved.raw:
         backup.unlink()
         report.messages.append(f"{path}: unwrapped {n} hook(s); restored byte for byte")
