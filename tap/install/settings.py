@@ -12,6 +12,7 @@ shell) comes from its descriptor in `hooktui.tap.runtimes`. Stdlib only.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from dataclasses import dataclass, field
@@ -359,6 +360,15 @@ def _what_next(opts: Options, runtime: Runtime, python: str | None) -> list[str]
     ]
 
 
+_TAP_CALL = re.compile(r"hooktui['\"]?\s+['\"]?tap\b")
+
+
+def _calls_the_tap(runtime: Runtime, handler: dict) -> bool:
+    """Whether a hook's command line (or argv) still starts `hooktui tap` somewhere."""
+    words = [handler.get(runtime.settings.command_key), *(_exec_args(runtime, handler) or [])]
+    return any(isinstance(w, str) and _TAP_CALL.search(w) for w in words)
+
+
 def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report:
     runtime = runtime_of(runtime_name)
     settings, hooks = _read(path, runtime)
@@ -374,6 +384,13 @@ def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report
     new_text, report.changes = edit(
         settings, runtime, hooks.handlers, lambda h: _unwrap_one(runtime, h), tokens
     )
+    unwrapped = {change.where for change in report.changes}
+    for h in hooks.handlers:
+        if where(h.path) not in unwrapped and _calls_the_tap(runtime, h.handler):
+            report.messages.append(
+                f"warning: {path}: {where(h.path)} still runs through `hooktui tap`, in a form "
+                "uninstall cannot read back (edited since install?): edit it by hand"
+            )
     if not report.changes:
         report.messages.append(f"{path}: no hooktui-wrapped hooks; nothing to do")
         if backup.exists():

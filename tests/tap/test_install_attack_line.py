@@ -144,3 +144,28 @@ def test_lines_that_held_the_original_in_c_are_read_rewritten_and_unwrapped(tmp_
     settings_with(path, [quoted, heredoc])
     assert run(["uninstall", "claude-code", "--settings", str(path)], tmp_path).returncode == 0
     assert commands(path) == [hook, hook]
+
+
+def test_uninstall_names_a_wrapped_hook_it_cannot_read_back(tmp_path):
+    """A line the user re-quoted by hand (`set -- "..."`, as valid) is no longer one
+    uninstall can read: it stays wrapped, and uninstall said only that it unwrapped
+    the others (or "nothing to do"), so the hook ran through the tap for good, unseen."""
+    path = tmp_path / "settings.json"
+    settings_with(path, ["cat >/dev/null; echo one", "cat >/dev/null; echo two"])
+    assert install(tmp_path, "claude-code", path).returncode == 0
+    data = json.loads(path.read_text())
+    first = data["hooks"]["Stop"][0]["hooks"][0]
+    first["command"] = first["command"].replace(
+        "set -- 'cat >/dev/null; echo one'", 'set -- "cat >/dev/null; echo one"'
+    )
+    path.write_text(json.dumps(data))
+    edited = first["command"]
+    for _ in range(2):  # with another hook to unwrap, then with none
+        result = run(["uninstall", "claude-code", "--settings", str(path)], tmp_path)
+        assert result.returncode == 0
+        assert (
+            f"warning: {path}: hooks.Stop[0].hooks[0] still runs through `hooktui tap`"
+            in result.stdout
+        )
+        assert commands(path) == [edited, "cat >/dev/null; echo two"]
+    assert answer("sh", edited) == answer("sh", "cat >/dev/null; echo one")  # still its guard
