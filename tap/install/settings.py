@@ -307,9 +307,16 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
         report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: {n} hook(s) would be wrapped; nothing written")
         return report
+    links = file_stat(path).st_nlink
     backup = _write_with_backup(path, settings, runtime, hooks, new_text)
     report.messages.append(f"{path}: wrapped {n} command hook(s) in the tap")
     report.messages.append(f"backup of the original: {backup}")
+    if links > 1:
+        report.messages.append(
+            f"note: {path} had {links - 1} other hard link(s); written as a new file (so no "
+            "reader ever sees half of it), this name is no longer linked to them, and they "
+            "keep the original"
+        )
     if runtime.settings.after_install:
         report.messages.append(f"note: {runtime.settings.after_install}")
     report.messages += _what_next(opts, runtime, python)

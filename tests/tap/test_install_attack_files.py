@@ -235,3 +235,20 @@ def test_a_full_disk_leaves_the_original_whole_and_says_which_file(tmp_path):
             assert sorted(p.name for p in disk.iterdir()) == ["fill", "settings.json"]
     finally:
         subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_hard_linked_file_is_replaced_whole_and_install_says_the_link_is_gone(tmp_path):
+    """Written by rename (never torn), the file is a new one: another name linked to it
+    (a dotfiles copy) keeps the original. Install did this without a word."""
+    dotfiles = tmp_path / "dotfiles" / "claude.json"
+    original = write_settings(dotfiles)
+    path = tmp_path / "project" / "settings.json"
+    path.parent.mkdir()
+    os.link(dotfiles, path)
+    result = install(path)
+    assert result.returncode == 0
+    assert f"note: {path} had 1 other hard link(s)" in result.stdout
+    assert dotfiles.read_bytes() == original  # the other name: untouched, whole
+    assert uninstall(path).returncode == 0
+    assert path.read_bytes() == original
+    assert "hard link" not in install(tmp_path / "dotfiles" / "claude.json").stdout
