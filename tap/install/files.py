@@ -154,12 +154,15 @@ def write_atomic(
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fchmod(f.fileno(), like.st_mode & 0o7777 if like else 0o644)
-            if like is not None and (like.st_uid, like.st_gid) != (os.geteuid(), os.getegid()):
+            # The new file's own owner, not ours: a setgid folder gives it the folder's
+            # group, which a mode like 0640 would let read the user's settings.
+            made = os.fstat(f.fileno())
+            if like is not None and (like.st_uid, like.st_gid) != (made.st_uid, made.st_gid):
                 try:
                     os.fchown(f.fileno(), like.st_uid, like.st_gid)
                 except PermissionError:
                     pass  # not root: the file stays ours, as any editor would leave it
+            os.fchmod(f.fileno(), like.st_mode & 0o7777 if like else 0o644)
             os.fsync(f.fileno())
         if expect is not None and _current(target) != expect:
             raise InstallError(

@@ -252,3 +252,25 @@ def test_a_hard_linked_file_is_replaced_whole_and_install_says_the_link_is_gone(
     assert uninstall(path).returncode == 0
     assert path.read_bytes() == original
     assert "hard link" not in install(tmp_path / "dotfiles" / "claude.json").stdout
+
+
+def test_a_setgid_folder_does_not_hand_the_file_to_its_group(tmp_path):
+    """The new file's group comes from a setgid folder, not from us: install checked
+    the owner against its own ids, saw itself, and left a 0640 file of group root
+    readable by the folder's group (65534 here)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to give the folder a group of its own")
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    os.chown(folder, 0, 65534)
+    folder.chmod(0o2775)
+    path = folder / "settings.json"
+    original = write_settings(path, mode=0o640)
+    os.chown(path, 0, 0)
+    assert install(path).returncode == 0
+    for p in (path, folder / "settings.json.hooktui-backup"):
+        st = p.stat()
+        assert (st.st_uid, st.st_gid, st.st_mode & 0o7777) == (0, 0, 0o640), p
+    assert uninstall(path).returncode == 0
+    st = path.stat()
+    assert path.read_bytes() == original and (st.st_gid, st.st_mode & 0o7777) == (0, 0o640)
