@@ -339,12 +339,21 @@ def _write_with_backup(
         try:
             write_atomic(path, data, like, expect=settings.raw)
         except Exception:
-            if fresh:
-                backup.unlink(missing_ok=True)
+            if fresh and not _holds_wrapped(path, runtime):
+                backup.unlink(missing_ok=True)  # (another install's write needs it)
             raise
     except OSError as exc:
         raise _unwritable(path, exc) from None
     return backup
+
+
+def _holds_wrapped(path: Path, runtime: Runtime) -> bool:
+    """Whether the file as it is now has a wrapped hook (or cannot be read to tell)."""
+    try:
+        _, hooks = _read(path, runtime)
+    except InstallError:
+        return True
+    return any(read_handler(runtime, h.handler) for h in hooks.handlers)
 
 
 def _unwritable(path: Path, exc: OSError) -> InstallError:

@@ -274,3 +274,36 @@ def test_a_setgid_folder_does_not_hand_the_file_to_its_group(tmp_path):
     assert uninstall(path).returncode == 0
     st = path.stat()
     assert path.read_bytes() == original and (st.st_gid, st.st_mode & 0o7777) == (0, 0o640)
+
+
+OTHER_INSTALL = OTHER_WRITER.replace("sys.argv[2].encode()", "open(sys.argv[2], 'rb').read()")
+
+
+def test_two_installs_racing_keep_the_backup_the_winner_needs(tmp_path):
+    """Two installs read the same original; the first to rename wins and the other
+    stops (the file changed under it). The loser deleted the backup it had written,
+    the very one the winner's wrapped file needed: uninstall could no longer give
+    the file back byte for byte."""
+    path = tmp_path / "settings.json"
+    text = '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo caf\\u00e9"}]}]}}'
+    original = write_settings(path, text)
+    assert install(path).returncode == 0
+    winner = tmp_path / "winner.json"
+    winner.write_bytes(path.read_bytes())  # the file as the other install leaves it
+    path.write_bytes(original)
+    (tmp_path / "settings.json.hooktui-backup").unlink()
+    script = tmp_path / "other.py"
+    script.write_text(OTHER_INSTALL)
+    stream = ["--stream", str(path.parent / "stream.jsonl")]
+    done = subprocess.run(
+        [sys.executable, str(script), str(path), str(winner), "install", *stream],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1 and "changed while hooktui was editing it" in done.stderr
+    assert path.read_bytes() == winner.read_bytes()
+    result = uninstall(path)
+    assert "restored byte for byte" in result.stdout, result.stdout
+    assert path.read_bytes() == original
