@@ -3,9 +3,9 @@
 A wrapped shell-form hook is one line the runtime's own shell runs:
 
     set -- '<original>'; [ -x <python> ] && [ -x <hooktui> ] &&
-        exec <python> -I -S -X utf8 <hooktui> tap <options> -- "$0" -c "$c"; exec "$0" -c "$c"
+        exec <python> -I -S -X utf8 <hooktui> tap <options> -- "$0" -c "$1"; exec "$0" -c "$1"
 
-- `"$0" -c "$c"` runs the original under the very shell the runtime started
+- `"$0" -c "$1"` runs the original under the very shell the runtime started
   (`$0` is that shell: `/bin/sh`, `bash`, the user's login shell), so
   bash-isms and quoting behave exactly as they do bare. The original is held in
   `$1`, not in a variable: assigning a variable the caller exported (`c`, say)
@@ -31,9 +31,9 @@ A wrapped shell-form hook is one line the runtime's own shell runs:
 An exec-form hook (a command plus an argv, no shell) becomes
 `/bin/sh -c '<the same test> exec <hooktui> tap ... -- "$@"; exec "$@"' hooktui <argv>`.
 
-Lines written by older versions (`c='<original>'; ... "$c"`, `exec <hooktui> tap ...` after the tests,
-`<hooktui> tap ... -- sh -c '<original>'`, or the exec form with hooktui as the
-command) are still read back.
+Lines written by older versions (`c='<original>'; ... "$c"`, `exec <hooktui> tap
+...` after the tests, `<hooktui> tap ... -- sh -c '<original>'`, or the exec form
+with hooktui as the command) are still read back.
 """
 
 from __future__ import annotations
