@@ -126,13 +126,24 @@ def load_settings(path: Path, layout: Layout) -> Settings:
 # ------------------------------------------------------------------ writing
 
 
-def write_atomic(path: Path, data: bytes, like: os.stat_result | None = None) -> None:
+def write_atomic(
+    path: Path,
+    data: bytes,
+    like: os.stat_result | None = None,
+    *,
+    follow: bool = True,
+    expect: bytes | None = None,
+) -> None:
     """Temp file beside `path`, fsync, rename over it: a reader sees old or new, never half.
 
     The new file gets the mode and, when we may give it, the owner of `like`
     (or of the file it replaces): root editing a user's settings leaves them the user's.
+    `follow=False` replaces a symbolic link at `path` instead of writing where it
+    points (a backup: a link planted there must not aim our write at another file).
+    With `expect`, the file must still hold those bytes just before the rename: a
+    program (the runtime) that wrote it meanwhile would otherwise lose its write.
     """
-    target = Path(os.path.realpath(path))
+    target = Path(os.path.realpath(path)) if follow else Path(os.path.abspath(path))
     if like is None:
         try:
             like = target.stat()
@@ -143,13 +154,22 @@ def write_atomic(path: Path, data: bytes, like: os.stat_result | None = None) ->
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fchmod(f.fileno(), like.st_mode & 0o7777 if like else 0o644)
-            if like is not None and (like.st_uid, like.st_gid) != (os.geteuid(), os.getegid()):
+            # The new file's own owner, not ours: a setgid folder gives it the folder's
+            # group, which a mode like 0640 would let read the user's settings.
+            made = os.fstat(f.fileno())
+            if like is not None and (like.st_uid, like.st_gid) != (made.st_uid, made.st_gid):
                 try:
                     os.fchown(f.fileno(), like.st_uid, like.st_gid)
                 except PermissionError:
                     pass  # not root: the file stays ours, as any editor would leave it
+            os.fchmod(f.fileno(), like.st_mode & 0o7777 if like else 0o644)
             os.fsync(f.fileno())
+        if expect is not None and _current(target) != expect:
+            raise InstallError(
+                f"{path}: changed while hooktui was editing it (another program wrote it); "
+                "left as that program wrote it: run the command again",
+                code=1,
+            )
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -157,11 +177,21 @@ def write_atomic(path: Path, data: bytes, like: os.stat_result | None = None) ->
         except FileNotFoundError:
             pass
         raise
-    dfd = os.open(target.parent, os.O_RDONLY)
+    try:  # the rename itself durable; a folder we may write but not read stays unsynced
+        dfd = os.open(target.parent, os.O_RDONLY)
+    except OSError:
+        return
     try:
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def _current(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def backup_path(path: Path) -> Path:

@@ -89,7 +89,18 @@ def _value_start(text: str, stack: list[list], i: int) -> int:
 
 
 def json_str(value: Any, ascii_only: bool) -> str:
-    return json.dumps(value, ensure_ascii=ascii_only)
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    if not ascii_only and not _utf8(text):
+        text = json.dumps(value)  # a lone surrogate (`"\ud800"`) is written only escaped
+    return text
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 _STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S)

@@ -12,6 +12,7 @@ shell) comes from its descriptor in `hooktui.tap.runtimes`. Stdlib only.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ from hooktui.tap.install.tapargs import label as _label
 from hooktui.tap.install.tapargs import tap_of as _tap
 from hooktui.tap.install.tapargs import timeout_ms as _timeout_ms
 from hooktui.tap.install.wrapper import (
+    TooLong,
     Wrapped,
     interpreter_of,
     read_exec,
@@ -288,9 +290,15 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
         report.code = 1
         return report
     python = interpreter_of(opts.hooktui)
-    new_text, report.changes = edit(
-        settings, runtime, hooks.handlers, lambda h: _wrap_one(runtime, opts, python, h)
-    )
+
+    def wrap(h: Handler):
+        try:
+            return _wrap_one(runtime, opts, python, h)
+        except TooLong as exc:
+            report.skipped.append(Skipped(where(h.path), f"a command hook: {exc}"))
+            return None
+
+    new_text, report.changes = edit(settings, runtime, hooks.handlers, wrap)
     if not report.changes:
         report.messages.append(f"{path}: every command hook is already wrapped; nothing to do")
         return report
@@ -299,9 +307,16 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
         report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: {n} hook(s) would be wrapped; nothing written")
         return report
+    links = file_stat(path).st_nlink
     backup = _write_with_backup(path, settings, runtime, hooks, new_text)
     report.messages.append(f"{path}: wrapped {n} command hook(s) in the tap")
     report.messages.append(f"backup of the original: {backup}")
+    if links > 1:
+        report.messages.append(
+            f"note: {path} had {links - 1} other hard link(s); written as a new file (so no "
+            "reader ever sees half of it), this name is no longer linked to them, and they "
+            "keep the original"
+        )
     if runtime.settings.after_install:
         report.messages.append(f"note: {runtime.settings.after_install}")
     report.messages += _what_next(opts, runtime, python)
@@ -314,18 +329,35 @@ def _write_with_backup(
     """Back up the original, then write; a write that fails leaves no new backup behind."""
     backup = backup_path(path)
     like = file_stat(path)
+    data = new_text.encode("utf-8")
     # Keep the first install's original; refresh only a stale backup of a file
     # that has since been restored (no wrapped hook in it now).
     fresh = not backup.exists() or not any(read_handler(runtime, h.handler) for h in hooks.handlers)
-    if fresh:
-        write_atomic(backup, settings.raw, like)
     try:
-        write_atomic(path, new_text.encode("utf-8"), like)
-    except OSError:
         if fresh:
-            backup.unlink(missing_ok=True)
-        raise
+            write_atomic(backup, settings.raw, like, follow=False)
+        try:
+            write_atomic(path, data, like, expect=settings.raw)
+        except Exception:
+            if fresh and not _holds_wrapped(path, runtime):
+                backup.unlink(missing_ok=True)  # (another install's write needs it)
+            raise
+    except OSError as exc:
+        raise _unwritable(path, exc) from None
     return backup
+
+
+def _holds_wrapped(path: Path, runtime: Runtime) -> bool:
+    """Whether the file as it is now has a wrapped hook (or cannot be read to tell)."""
+    try:
+        _, hooks = _read(path, runtime)
+    except InstallError:
+        return True
+    return any(read_handler(runtime, h.handler) for h in hooks.handlers)
+
+
+def _unwritable(path: Path, exc: OSError) -> InstallError:
+    return InstallError(f"{path}: cannot write: {exc.strerror or exc}; left untouched", code=1)
 
 
 def _what_next(opts: Options, runtime: Runtime, python: str | None) -> list[str]:
@@ -344,6 +376,15 @@ def _what_next(opts: Options, runtime: Runtime, python: str | None) -> list[str]
     ]
 
 
+_TAP_CALL = re.compile(r"hooktui['\"]?\s+['\"]?tap\b")
+
+
+def _calls_the_tap(runtime: Runtime, handler: dict) -> bool:
+    """Whether a hook's command line (or argv) still starts `hooktui tap` somewhere."""
+    words = [handler.get(runtime.settings.command_key), *(_exec_args(runtime, handler) or [])]
+    return any(isinstance(w, str) and _TAP_CALL.search(w) for w in words)
+
+
 def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report:
     runtime = runtime_of(runtime_name)
     settings, hooks = _read(path, runtime)
@@ -359,6 +400,13 @@ def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report
     new_text, report.changes = edit(
         settings, runtime, hooks.handlers, lambda h: _unwrap_one(runtime, h), tokens
     )
+    unwrapped = {change.where for change in report.changes}
+    for h in hooks.handlers:
+        if where(h.path) not in unwrapped and _calls_the_tap(runtime, h.handler):
+            report.messages.append(
+                f"warning: {path}: {where(h.path)} still runs through `hooktui tap`, in a form "
+                "uninstall cannot read back (edited since install?): edit it by hand"
+            )
     if not report.changes:
         report.messages.append(f"{path}: no hooktui-wrapped hooks; nothing to do")
         if backup.exists():
@@ -370,7 +418,10 @@ def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report
         report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: would unwrap {n} hook(s) in place; nothing written")
         return report
-    write_atomic(path, new)
+    try:
+        write_atomic(path, new, expect=settings.raw)
+    except OSError as exc:
+        raise _unwritable(path, exc) from None
     if saved is not None and new == saved.raw:
         backup.unlink()
         report.messages.append(f"{path}: unwrapped {n} hook(s); restored byte for byte")

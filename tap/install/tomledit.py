@@ -11,6 +11,9 @@ import json
 import re
 
 _TOML_HEADER = re.compile(r"^[ \t]*\[\[?([^\]]*)\]\]?[ \t]*(#.*)?$")
+_KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')"""
+_ASSIGNMENT = re.compile(rf"^[ \t]*{_KEY}(?:[ \t]*\.[ \t]*{_KEY})*[ \t]*=[ \t]*")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")  # TOML ends lines at \n alone (not \x85, \u2028...)
 
 
 def _toml_key_parts(key: str) -> list[str]:
@@ -63,7 +66,7 @@ def command_spans(text: str, key: str = "command") -> dict[tuple, tuple[int, int
     inner: dict[tuple, int] = {}  # (event, group) -> index of its last [[hooks.E.hooks]]
     current: tuple | None = None
     offset = 0
-    lines = text.splitlines(keepends=True)
+    lines = _LINE.findall(text)
     skip_to = 0
     for line in lines:
         start = offset
@@ -85,16 +88,20 @@ def command_spans(text: str, key: str = "command") -> dict[tuple, tuple[int, int
                 hi = inner[(event, gi)] = inner.get((event, gi), -1) + 1
                 current = ("hooks", event, gi, "hooks", hi)
             continue
-        cm = assignment.match(line)
-        if cm:
-            vstart = start + cm.end()
-            try:
-                vend = toml_string_end(text, vstart)
-            except (ValueError, IndexError):
-                continue
-            skip_to = vend
-            if current is not None:
-                spans[current] = (vstart, vend)
+        cm = _ASSIGNMENT.match(line)
+        if cm is None:
+            continue
+        vstart = start + cm.end()
+        ours = assignment.match(line) is not None
+        if not ours and not text.startswith(('"""', "'''"), vstart):
+            continue  # only a multi-line string of another key can hide lines
+        try:
+            vend = toml_string_end(text, vstart)
+        except (ValueError, IndexError):
+            continue
+        skip_to = vend
+        if ours and current is not None:
+            spans[current] = (vstart, vend)
     return spans
 
 

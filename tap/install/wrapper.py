@@ -2,16 +2,23 @@
 
 A wrapped shell-form hook is one line the runtime's own shell runs:
 
-    c='<original>'; [ -x <python> ] && [ -x <hooktui> ] &&
-        exec <python> -I -S -X utf8 <hooktui> tap <options> -- "$0" -c "$c"; exec "$0" -c "$c"
+    set -- '<original>'; [ -x <python> ] && [ -x <hooktui> ] &&
+        exec <python> -I -S -X utf8 <hooktui> tap <options> -- "$0" -c "$1"; exec "$0" -c "$1"
 
-- `"$0" -c "$c"` runs the original under the very shell the runtime started
+- `"$0" -c "$1"` runs the original under the very shell the runtime started
   (`$0` is that shell: `/bin/sh`, `bash`, the user's login shell), so
-  bash-isms and quoting behave exactly as they do bare.
+  bash-isms and quoting behave exactly as they do bare. The original is held in
+  `$1`, not in a variable: assigning a variable the caller exported (`c`, say)
+  would change the environment the hook gets.
 - A runtime that replaces text in a command before its shell reads it (Gemini
   CLI puts a shell-quoted path where `$GEMINI_PROJECT_DIR` was) gets the
   original in a quoted here-document instead of single quotes: the replaced
-  text lands there literally, as it would in the bare command.
+  text lands there literally, as it would in the bare command. A `.` printed
+  after it, and cut off again, keeps the trailing newlines `$(...)` would drop.
+- An original too long for the single-quoted line (each `'` takes five bytes)
+  goes in the here-document too; one too long even there is not wrapped: the
+  kernel refuses a single argument over MAX_ARG_STRLEN, so the runtime could
+  not start the wrapped line at all.
 - If the interpreter hooktui runs on (or hooktui itself) is gone, the second
   `exec` runs the original as if it had never been wrapped: a guard never fails
   open because of us. This needs nothing but the shell's own `[` and `exec`.
@@ -24,9 +31,9 @@ A wrapped shell-form hook is one line the runtime's own shell runs:
 An exec-form hook (a command plus an argv, no shell) becomes
 `/bin/sh -c '<the same test> exec <hooktui> tap ... -- "$@"; exec "$@"' hooktui <argv>`.
 
-Lines written by older versions (`exec <hooktui> tap ...` after the tests,
-`<hooktui> tap ... -- sh -c '<original>'`, or the exec form with hooktui as the
-command) are still read back.
+Lines written by older versions (`c='<original>'; ... "$c"`, `exec <hooktui> tap
+...` after the tests, `<hooktui> tap ... -- sh -c '<original>'`, or the exec form
+with hooktui as the command) are still read back.
 """
 
 from __future__ import annotations
@@ -47,8 +54,12 @@ _TAG = "HOOKTUI_END"
 # to the hook. Lines
 # written before 2026-12-03 (evening) have no `-X utf8`; they are still read.
 START_FLAGS = "-I -S -X utf8"
-_TAIL = ' -- "$0" -c "$c"; exec "$0" -c "$c"'
+_TAIL = ' -- "$0" -c "$1"; exec "$0" -c "$1"'
+_OLD_TAIL = ' -- "$0" -c "$c"; exec "$0" -c "$c"'  # lines written before 2026-12-05
 _EXEC_TAIL = ' -- "$@"; exec "$@"'
+# The kernel's limit on one argument (Linux MAX_ARG_STRLEN, with its NUL): the
+# runtime passes the whole line as one (`sh -c <line>`).
+MAX_LINE = 32 * 4096 - 1
 # A word as shlex.quote writes it: safe characters, or single-quoted pieces.
 _WORD = r"""(?:'[^']*'(?:"'"'[^']*')*|[\w@%+=:,./-]+)"""
 _GUARD = (
@@ -57,10 +68,17 @@ _GUARD = (
 )
 # The first lines of our launcher (bin/hooktui), as pip installs it.
 _LAUNCHER_HEAD = b"#!/bin/sh\n# The hooktui command: a shell line, then Python"
-_SHELL_FORM = re.compile(rf"c=(?P<orig>{_WORD}); {_GUARD}{re.escape(_TAIL)}", re.S)
-_HEREDOC_FORM = re.compile(
-    rf"c=\$\(cat <<'(?P<tag>{_TAG}\w*)'\n(?P<orig>.*)\n(?P=tag)\n\); {_GUARD}{re.escape(_TAIL)}",
-    re.S,
+_HEREDOC = rf"\$\(cat <<'(?P<tag>{_TAG}\w*)'\n(?P<orig>.*)\n(?P=tag)\n"
+_SHELL_FORMS = (
+    re.compile(rf"set -- (?P<orig>{_WORD}); {_GUARD}{re.escape(_TAIL)}", re.S),
+    re.compile(rf"c=(?P<orig>{_WORD}); {_GUARD}{re.escape(_OLD_TAIL)}", re.S),
+)
+_HEREDOC_FORMS = (
+    re.compile(
+        rf'set -- "{_HEREDOC}printf \.\)"; set -- "\$\{{1%\?\?\}}"; {_GUARD}{re.escape(_TAIL)}',
+        re.S,
+    ),
+    re.compile(rf"c={_HEREDOC}\); {_GUARD}{re.escape(_OLD_TAIL)}", re.S),
 )
 _EXEC_SCRIPT = re.compile(rf"{_GUARD}{re.escape(_EXEC_TAIL)}", re.S)
 
@@ -130,6 +148,14 @@ def _launcher_python_of(hooktui: str) -> str | None:
     return launcher_python(hooktui) if head == _LAUNCHER_HEAD else None
 
 
+class TooLong(InstallError):
+    """A hook whose wrapped line the system could not run (it stays as it is)."""
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def _guard(tap: Tap) -> str:
     py = f"[ -x {shlex.quote(tap.python)} ] && " if tap.python else ""
     h = shlex.quote(tap.hooktui)
@@ -146,12 +172,21 @@ def wrap_shell(command: str, tap: Tap, substitutions: tuple[str, ...] = ()) -> s
             f"({', '.join(substitutions)}); use another --stream or hooktui location"
         )
     if not any(token in command for token in substitutions):
-        return f"c={shlex.quote(command)}; {guard}{_TAIL}"
+        line = f"set -- {shlex.quote(command)}; {guard}{_TAIL}"
+        if _size(line) <= MAX_LINE:
+            return line
     tag = _TAG
     lines = set(command.split("\n"))
     while tag in lines:
         tag += "_"  # never a line of the original
-    return f"c=$(cat <<'{tag}'\n{command}\n{tag}\n); {guard}{_TAIL}"
+    here = f"cat <<'{tag}'\n{command}\n{tag}\nprintf ."
+    line = f'set -- "$({here})"; set -- "${{1%??}}"; {guard}{_TAIL}'
+    if _size(line) > MAX_LINE:
+        raise TooLong(
+            f"its command is {_size(command)} bytes: wrapped, the line would pass the "
+            f"{MAX_LINE + 1}-byte limit on one argument, and the runtime could not start it"
+        )
+    return line
 
 
 def wrap_exec(argv: list[str], tap: Tap) -> tuple[str, list[str]]:
@@ -172,14 +207,14 @@ def _tap_args(text: str) -> list[str] | None:
 
 def read_shell(command: str) -> Wrapped | None:
     """A shell-form command read back, or None when it is not one of ours."""
-    for form in (_SHELL_FORM, _HEREDOC_FORM):
+    for form in (*_SHELL_FORMS, *_HEREDOC_FORMS):
         m = form.fullmatch(command)
         if m is None:
             continue
         args = _tap_args(m["args"])
         if args is None:
             return None
-        original = m["orig"] if form is _HEREDOC_FORM else _unquote(m["orig"])
+        original = m["orig"] if form in _HEREDOC_FORMS else _unquote(m["orig"])
         return Wrapped(_unquote(m["h"]), args, original=original)
     return _read_legacy(command)
 

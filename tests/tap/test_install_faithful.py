@@ -348,4 +348,4 @@ def test_the_file_kind_comes_from_the_runtime_not_the_extension(tmp_path):
     claude = tmp_path / "claude.toml"
     write(claude, '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}')
     assert run(["install", "claude-code", "--settings", str(claude)], tmp_path).returncode == 0
-    assert re.search(r"c=x; ", claude.read_text())
+    assert re.search(r"set -- x; ", claude.read_text())
