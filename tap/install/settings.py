@@ -35,6 +35,7 @@ from hooktui.tap.install.files import (
     load_settings,
     write_atomic,
 )
+from hooktui.tap.install.gitignore import keep_out_of_git
 from hooktui.tap.install.hooks import Handler, Skipped, Walk, walk, where
 from hooktui.tap.install.tapargs import hook_facts as _hook_facts
 from hooktui.tap.install.tapargs import label as _label
@@ -311,6 +312,8 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
     backup = _write_with_backup(path, settings, runtime, hooks, new_text)
     report.messages.append(f"{path}: wrapped {n} command hook(s) in the tap")
     report.messages.append(f"backup of the original: {backup}")
+    if excluded := keep_out_of_git(path, backup):
+        report.messages.append(excluded)
     if links > 1:
         report.messages.append(
             f"note: {path} had {links - 1} other hard link(s); written as a new file (so no "
