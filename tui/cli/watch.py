@@ -8,6 +8,7 @@ import sys
 from datetime import UTC
 
 from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.watch_first import First, QuietTty, draw_first, leave_first, read_first
 
 
@@ -49,11 +50,9 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     paths = args.streams or [default_stream_path()]
     for path in paths:
-        if os.path.isdir(path):
-            sys.stderr.write(f"hooktui watch: {path} is a directory, not a stream file\n")
-            return 2
-        if os.path.exists(path) and not os.access(path, os.R_OK):
-            sys.stderr.write(f"hooktui watch: cannot read {path}: permission denied\n")
+        problem = _unreadable(path)
+        if problem:
+            sys.stderr.write(f"hooktui watch: {problem}\n")
             return 2
     if args.intercept.strip() and not _valid_filter(args.intercept):
         return 2
@@ -74,6 +73,22 @@ def main(argv: list[str]) -> int:
         if hold is not None:
             hold.close()
     return result if isinstance(result, int) else 0
+
+
+def _unreadable(path: str) -> str:
+    """Why `path` cannot be watched, in a line ("" when it can: a missing file is waited for)."""
+    shown = safe_line(path)
+    if os.path.isdir(path):
+        return f"{shown} is a directory, not a stream file"
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return ""  # not yet written (or a link to nothing yet): watch waits for it
+    except OSError as exc:  # a symlink loop, a name too long, a component not a directory
+        return f"cannot read {shown}: {exc.strerror}"
+    if not os.access(path, os.R_OK):
+        return f"cannot read {shown}: permission denied"
+    return ""
 
 
 def _run(paths: list[str], tz, live: bool, hold):
