@@ -123,7 +123,15 @@ def sources_of(paths: list[str], follow: bool) -> list[Source]:
         shown = safe_line(path)
         if path != STDIN and os.path.isdir(path):
             raise Usage(f"{shown} is a directory, not a stream file")
-        if path != STDIN and not os.path.exists(path) and not follow:
+        missing = False
+        if path != STDIN:
+            try:
+                os.stat(path)
+            except FileNotFoundError:
+                missing = True
+            except OSError as exc:  # a symlink loop, a component not a directory: not "missing"
+                raise Usage(f"cannot read {shown}: {exc.strerror}") from exc
+        if missing and not follow:
             raise Usage(
                 f"no stream at {shown} (record one with `hooktui install ...` or `hooktui demo`)"
             )
