@@ -23,6 +23,7 @@ from hooktui.replay.session import (
     plural,
     select,
 )
+from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.args import RaisingParser, UsageError, number
 
 FORMATS = ("tui", "text", "json")
@@ -358,7 +359,7 @@ def main(argv: list[str]) -> int:
             return report.exit_status(args.fail_on)
         return _run_text(args, job)
     except (UsageError, SessionError) as exc:
-        sys.stderr.write(f"hooktui replay: {exc}\n")
+        sys.stderr.write(f"hooktui replay: {safe_line(str(exc))}\n")
         return 2
     except KeyboardInterrupt:
         kill_running()

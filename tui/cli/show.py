@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(args_list)
     except UsageError as exc:
-        sys.stderr.write(f"{PROG}: {exc} (try `{PROG} --help`)\n")
+        sys.stderr.write(f"{PROG}: {safe_line(str(exc))} (try `{PROG} --help`)\n")
         return 2
     if (sys.stderr.encoding or "").lower().replace("-", "") != "utf8":
         sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(args)
     except Usage as exc:
-        sys.stderr.write(f"{PROG}: {exc}\n")
+        sys.stderr.write(f"{PROG}: {safe_line(str(exc))}\n")
         return 2
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):

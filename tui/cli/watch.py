@@ -14,7 +14,7 @@ from hooktui.tui.cli.watch_first import First, QuietTty, draw_first, leave_first
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, not usage + message
-        sys.stderr.write(f"hooktui watch: {message} (see `hooktui watch --help`)\n")
+        sys.stderr.write(f"hooktui watch: {safe_line(message)} (see `hooktui watch --help`)\n")
         raise SystemExit(2)
 
 
@@ -122,7 +122,7 @@ def _valid_filter(expr: str) -> bool:
     try:
         compile_filter(expr)
     except FilterError as exc:
-        sys.stderr.write(f"hooktui watch: --intercept: {exc}\n")
+        sys.stderr.write(f"hooktui watch: --intercept: {safe_line(str(exc))}\n")
         return False
     return True
 
@@ -136,6 +136,6 @@ def _holding(expr: str):
     try:
         server.set_breakpoint(expr)
     except (FilterError, HoldError) as exc:
-        sys.stderr.write(f"hooktui watch: --intercept: {exc}\n")
+        sys.stderr.write(f"hooktui watch: --intercept: {safe_line(str(exc))}\n")
         return False
     return server
