@@ -144,3 +144,42 @@ def test_the_raw_tab_shows_a_line_nested_too_deep_as_text(tmp_path: Path) -> Non
     raw = _shown(load_tabs(str(stream), Entry(0, offset, head), UTC)["raw"])
     assert "cannot show" not in raw
     assert '{"deep":[[[[' in raw
+
+
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [HOOKTUI, *args],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def test_show_names_a_symlink_loop_for_what_it_is(tmp_path: Path) -> None:
+    loop = tmp_path / "s.jsonl"
+    loop.symlink_to(loop)
+    result = _cli("show", str(loop))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"hooktui show: cannot read {loop}: Too many levels of symbolic links"
+    ]
+
+
+def test_error_lines_show_a_hostile_argument_inert(tmp_path: Path) -> None:
+    # A filter or a path from a shared script is text: the one error line it earns
+    # must not retitle the terminal or write its clipboard.
+    stream = write_stream(tmp_path / "s.jsonl", varied_records())
+    word = HOSTILE.replace("\x00", "").replace("/", "|")  # an argument holds neither
+    for args in (
+        ("show", str(stream), "--filter", f"latency>{word}"),
+        ("show", str(stream), "--group-by", word),
+        ("replay", str(tmp_path / word)),
+        ("replay", str(stream), "--format", word),
+        ("watch", f"--{word}"),
+    ):
+        result = _cli(*args, cwd=tmp_path)
+        assert result.returncode == 2, args
+        assert len(result.stderr.splitlines()) == 1, result.stderr
+        assert _inert(result.stderr), result.stderr
