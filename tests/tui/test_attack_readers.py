@@ -183,3 +183,23 @@ def test_error_lines_show_a_hostile_argument_inert(tmp_path: Path) -> None:
         assert result.returncode == 2, args
         assert len(result.stderr.splitlines()) == 1, result.stderr
         assert _inert(result.stderr), result.stderr
+
+
+def test_show_survives_a_columns_no_terminal_has(tmp_path: Path) -> None:
+    # Rows are padded to COLUMNS in a pipe: a huge one padded each row to gigabytes
+    # (MemoryError); "²" is a digit to str.isdigit but not to int (Rich's ValueError).
+    stream = write_stream(tmp_path / "s.jsonl", varied_records())
+    for columns in ("99999999999", "²", "١٢٠"):
+        result = subprocess.run(
+            [HOOKTUI, "show", str(stream)],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "COLUMNS": columns, "LINES": columns},
+            timeout=120,
+        )
+        assert result.returncode == 0, (columns, result.stderr[-300:])
+        assert result.stderr == ""
+        rows = result.stdout.splitlines()
+        assert len(rows) == 10 and "rm -rf /" in result.stdout
+        assert max(map(len, rows)) <= 10_000
