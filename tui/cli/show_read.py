@@ -152,7 +152,8 @@ def read(sources: list[Source], ends: list, scan: Scan) -> Iterator[list[Item]]:
         try:
             fd = open_input(source.path)
         except OSError as exc:
-            raise Usage(f"cannot read {safe_line(source.path)}: {exc.strerror}") from exc
+            name = "standard input" if source.path == STDIN else safe_line(source.path)
+            raise Usage(f"cannot read {name}: {exc.strerror}") from exc
         readers.append((si, fd, _stream_batches(si, fd, ends, scan)))
     try:
         if len(readers) == 1:

@@ -8,6 +8,7 @@ import sys
 from datetime import UTC
 
 from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.watch_first import First, QuietTty, draw_first, leave_first, read_first
 
@@ -81,11 +82,13 @@ def _unreadable(path: str) -> str:
     if os.path.isdir(path):
         return f"{shown} is a directory, not a stream file"
     try:
-        os.stat(path)
+        st = os.stat(path)
     except FileNotFoundError:
         return ""  # not yet written (or a link to nothing yet): watch waits for it
     except OSError as exc:  # a symlink loop, a name too long, a component not a directory
         return f"cannot read {shown}: {exc.strerror}"
+    if endless_device(st):  # /dev/zero would be spooled until the disk is full
+        return f"cannot read {shown}: {NOT_A_STREAM_DEVICE}"
     if not os.access(path, os.R_OK):
         return f"cannot read {shown}: permission denied"
     return ""
