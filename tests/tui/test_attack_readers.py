@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import resource
 import subprocess
 from datetime import UTC
 from pathlib import Path
@@ -146,14 +147,20 @@ def test_the_raw_tab_shows_a_line_nested_too_deep_as_text(tmp_path: Path) -> Non
     assert '{"deep":[[[[' in raw
 
 
-def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def _bounded() -> None:
+    # 2 GiB of address space: a reader that holds an endless input fails, not the machine.
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def _cli(*args: str, cwd: Path | None = None, stdin=subprocess.DEVNULL):
     return subprocess.run(
         [HOOKTUI, *args],
         capture_output=True,
         text=True,
-        stdin=subprocess.DEVNULL,
+        stdin=stdin,
         cwd=cwd,
         timeout=120,
+        preexec_fn=_bounded,
     )
 
 
@@ -203,3 +210,25 @@ def test_show_survives_a_columns_no_terminal_has(tmp_path: Path) -> None:
         rows = result.stdout.splitlines()
         assert len(rows) == 10 and "rm -rf /" in result.stdout
         assert max(map(len, rows)) <= 10_000
+
+
+def test_readers_refuse_an_endless_device_in_one_line(tmp_path: Path) -> None:
+    # /dev/zero has no newline, ever: show and replay held it in memory looking for
+    # one, and watch spooled it to a temporary file until the disk was full.
+    expected = "cannot read /dev/zero: a device, not a stream file"
+    for command in ("show", "replay", "watch"):
+        result = _cli(command, "/dev/zero", cwd=tmp_path)
+        assert result.returncode == 2, command
+        assert result.stderr.splitlines() == [f"hooktui {command}: {expected}"]
+    with open("/dev/zero", "rb") as zero:
+        for command in ("show", "replay"):
+            result = _cli(command, "-", cwd=tmp_path, stdin=zero)
+            assert result.returncode == 2, command
+            assert result.stderr.splitlines() == [
+                f"hooktui {command}: cannot read standard input: a device, not a stream file"
+            ]
+
+
+def test_dev_null_still_reads_as_an_empty_stream(tmp_path: Path) -> None:
+    result = _cli("show", "/dev/null", cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == "0 calls"
