@@ -314,6 +314,7 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
         return report.exit_status(args.fail_on)
 
     from hooktui.tui.cli.replay_watch import snapshot, wait_for_change
+    from rich.text import Text
 
     targets = watch_targets(args, job)
     report = None
@@ -326,8 +327,9 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
                 if console.is_terminal:
                     console.clear()
                 stamp = time.strftime("%H:%M:%S")
+                watching = safe_line(", ".join(targets))  # a path is text, never markup
                 console.print(
-                    f"── replay #{generation} at {stamp}, watching {', '.join(targets)} ──",
+                    Text(f"── replay #{generation} at {stamp}, watching {watching} ──"),
                     style="bold",
                 )
             report = _run_with_progress(job)
