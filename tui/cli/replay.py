@@ -23,7 +23,7 @@ from hooktui.replay.session import (
     plural,
     select,
 )
-from hooktui.tap.read.sanitize import safe_line
+from hooktui.tap.read.sanitize import inert_json, safe_line
 from hooktui.tui.cli.args import RaisingParser, UsageError, number
 
 FORMATS = ("tui", "text", "json")
@@ -274,7 +274,7 @@ def watch_targets(args: argparse.Namespace, job: Job) -> list[str]:
 
 
 def _print_json(report: Report) -> None:
-    sys.stdout.buffer.write(to_json(report) + b"\n")
+    sys.stdout.buffer.write(inert_json(to_json(report)) + b"\n")
     sys.stdout.flush()
 
 
