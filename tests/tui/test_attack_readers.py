@@ -8,6 +8,7 @@ subprocesses and a real (headless) app; no mocks.
 from __future__ import annotations
 
 import io
+import json
 import os
 import resource
 import subprocess
@@ -232,3 +233,33 @@ def test_readers_refuse_an_endless_device_in_one_line(tmp_path: Path) -> None:
 def test_dev_null_still_reads_as_an_empty_stream(tmp_path: Path) -> None:
     result = _cli("show", "/dev/null", cwd=tmp_path)
     assert result.returncode == 0 and result.stdout.strip() == "0 calls"
+
+
+def test_show_takes_a_last_bigger_than_any_stream(tmp_path: Path) -> None:
+    stream = write_stream(tmp_path / "s.jsonl", varied_records())
+    result = _cli("show", str(stream), "--last", "9" * 30, "--format", "json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-300:]
+    assert result.stdout == stream.read_text()
+
+
+# Raw in JSON text, as an encoder leaves them: DEL, a C1 CSI, bidi, a line separator.
+RAW_IN_JSON = "\x7f\x9b31m\u202e\u2066rm -rf /\u2028x"
+
+
+def test_json_hooktui_writes_itself_holds_record_text_escaped(tmp_path: Path) -> None:
+    # `show --group-by --format json` and `replay --format json` encode record text
+    # anew: written as \\u escapes it is the same JSON value, inert on a terminal.
+    # (`show --format json` prints the recorded lines byte for byte, by design.)
+    record = make_record(
+        0, summary=RAW_IN_JSON, hook=HookInfo(label="guard", argv=["true"], timeout_ms=5000)
+    )
+    stream = write_stream(tmp_path / "s.jsonl", [record])
+    groups = _cli("show", str(stream), "--group-by", "summary", "--format", "json", cwd=tmp_path)
+    deny = "cat >/dev/null; echo no >&2; exit 2"  # a change: the report lists it
+    report = _cli("replay", str(stream), "--policy", deny, "--format", "json", cwd=tmp_path)
+    assert groups.returncode == 0 and report.returncode in (0, 1), report.stderr
+    for out in (groups.stdout, report.stdout):
+        assert not set(RAW_IN_JSON[:1] + RAW_IN_JSON[1:2] + "\u202e\u2066\u2028") & set(out)
+    assert json.loads(groups.stdout)["key"] == RAW_IN_JSON
+    # (the report's summary is on one line: the separator became a space)
+    assert json.loads(report.stdout)["changes"][0]["summary"] == RAW_IN_JSON.replace("\u2028", " ")
