@@ -5,10 +5,12 @@ A session is a file, a FIFO or `-` (standard input); it is read once, whole.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import msgspec
 from hooktui.tap.model import Record, record_decoder
+from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device
 
 
 class SessionError(Exception):
@@ -42,11 +44,15 @@ def read_bytes(path: str) -> bytes:
     """The whole of `path` (`-`: standard input), opened only for reading."""
     if path == STDIN:
         try:
+            if endless_device(os.fstat(sys.stdin.fileno())) and not sys.stdin.isatty():
+                raise SessionError(f"cannot read standard input: {NOT_A_STREAM_DEVICE}")
             return sys.stdin.buffer.read()
         except (OSError, ValueError, AttributeError) as exc:
             raise SessionError(f"cannot read the session from standard input: {exc}") from None
     try:
         with open(path, "rb") as f:  # read-only: a replay never writes to a session
+            if endless_device(os.fstat(f.fileno())):  # /dev/zero: read() would fill memory
+                raise SessionError(f"cannot read {path}: {NOT_A_STREAM_DEVICE}")
             return f.read()
     except FileNotFoundError:
         raise SessionError(f"no such session file: {path}") from None

@@ -98,15 +98,34 @@ def open_input(path: str) -> int:
     """A file descriptor to read `path` from start to end: a file, a FIFO, `-` (stdin).
 
     The caller closes it. Raises OSError (FileNotFoundError when missing,
-    IsADirectoryError for a directory).
+    IsADirectoryError for a directory, EINVAL for a device other than a terminal
+    or /dev/null).
     """
-    if path == STDIN:
-        return os.dup(0)
-    fd = os.open(path, os.O_RDONLY)
-    if stat.S_ISDIR(os.fstat(fd).st_mode):
+    fd = os.dup(0) if path == STDIN else os.open(path, os.O_RDONLY)
+    st = os.fstat(fd)
+    if stat.S_ISDIR(st.st_mode):
         os.close(fd)
         raise IsADirectoryError(errno.EISDIR, "is a directory", path)
+    if endless_device(st) and not os.isatty(fd):
+        os.close(fd)
+        raise OSError(errno.EINVAL, NOT_A_STREAM_DEVICE, path)
     return fd
+
+
+NOT_A_STREAM_DEVICE = "a device, not a stream file"
+
+
+def endless_device(st: os.stat_result) -> bool:
+    """A character or block device other than /dev/null (/dev/zero, a disk): lines
+    without end, or none. Readers refuse one (a terminal aside): reading /dev/zero
+    for a line's end would fill memory, and a watch's spool file the disk.
+    """
+    if not (stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)):
+        return False
+    try:
+        return st.st_rdev != os.stat(os.devnull).st_rdev
+    except OSError:
+        return True
 
 
 def is_regular(path: str) -> bool:

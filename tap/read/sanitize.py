@@ -59,3 +59,20 @@ def safe_text(text: str) -> str:
 def is_safe(text: str) -> bool:
     """True when `text` holds nothing the sanitizers would change (bar newlines and tabs)."""
     return _ALL_UNSAFE.isdisjoint(text.replace("\n", "").replace("\t", ""))
+
+
+# In JSON text these can only stand inside strings, where a \u escape is the same value.
+_JSON_INERT = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), *SEPARATORS, *BIDI_CONTROLS)}
+
+
+def inert_json(data: bytes) -> bytes:
+    """JSON `data` (UTF-8) with DEL, C1, bidi and separator characters written as \\u escapes.
+
+    The same JSON value, that a terminal shows as it is: JSON hooktui prints of its
+    own (groups, a replay's report) carries record text such as a raw U+009B (CSI).
+    """
+    return (
+        data.decode("utf-8", "surrogateescape")
+        .translate(_JSON_INERT)
+        .encode("utf-8", "surrogateescape")
+    )

@@ -14,7 +14,6 @@ import gc
 import os
 import threading
 from collections.abc import Callable
-from pathlib import Path
 
 from hooktui.tap.read.errlog import TapErrorLog
 from hooktui.tap.read.index import Columns, batch_of, merge_batches
@@ -144,7 +143,7 @@ class LiveStreams:
 
     def watch_dirs(self) -> list[str]:
         """The existing directories that hold the streams (watchfiles needs them to exist)."""
-        dirs = {str(Path(p).resolve().parent) for p in self.paths}
+        dirs = {os.path.dirname(os.path.realpath(p)) for p in self.paths}
         return sorted(d for d in dirs if os.path.isdir(d))
 
 
@@ -164,9 +163,10 @@ async def follow(
         target=streams.index_older, args=(post,), name="hooktui-index", daemon=True
     )
     indexer.start()
-    wanted = {str(Path(p).resolve()) for p in streams.paths}
+    # realpath, not Path.resolve: a symlink loop stays a name (resolve raises on it).
+    wanted = {os.path.realpath(p) for p in streams.paths}
     # The tap's error logs wake the poll too (the periodic stat would find them anyway).
-    wanted |= {str(Path(log.path).resolve()) for log in streams.error_logs}
+    wanted |= {os.path.realpath(log.path) for log in streams.error_logs}
 
     async def poll_and_post() -> None:
         for message in await asyncio.to_thread(streams.poll):

@@ -56,7 +56,7 @@ def _bytes(data: bytes) -> str:
 
 def _blob(blob: Blob) -> str:
     if blob.encoding != "utf-8":
-        return f"({blob.encoding})"
+        return f"({_field(blob.encoding)})"
     return printable(clip(blob.data))
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from datetime import tzinfo
 from typing import ClassVar
@@ -181,8 +183,34 @@ class WatchApp(
             self._follow_streams()
         else:
             self._load_once()
+        self._end_on_signals(True)
+
+    def _end_on_signals(self, on: bool) -> None:
+        """SIGTERM ends the app as `q` does, and SIGHUP (the terminal went away) removes
+        a pipe's spool file before it ends the process: neither leaves a copy behind.
+
+        On a hangup there is no terminal left to restore, and Textual's orderly exit
+        can wait forever on its writer thread then: the process dies as SIGHUP kills
+        it (a tap with a breakpoint held sends the hook's own answer on, as when the
+        dashboard dies).
+        """
+        loop = asyncio.get_running_loop()
+        for signum, handler in ((signal.SIGHUP, self._hung_up), (signal.SIGTERM, self.exit)):
+            try:
+                if on:
+                    loop.add_signal_handler(signum, handler)
+                else:
+                    loop.remove_signal_handler(signum)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # not the main thread's loop (a test's), or no such signal here
+
+    def _hung_up(self) -> None:
+        self.spools.remove()
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGHUP)
 
     async def on_unmount(self) -> None:
+        self._end_on_signals(False)
         self.stop_holding()
         self._stop.set()
         self.spools.remove()

@@ -308,7 +308,7 @@ def diff_view(loaded: Loaded) -> RenderableType:
                 tool_output_of(record), record.updated_output, ("output", "updated_output")
             ),
         )
-    return Text(f"no rewrite: the hook's decision was {record.decision}", style="dim")
+    return _t(f"no rewrite: the hook's decision was {record.decision}", style="dim")
 
 
 def raw_view(loaded: Loaded) -> RenderableType:
@@ -321,7 +321,7 @@ def raw_view(loaded: Loaded) -> RenderableType:
     try:
         pretty = msgspec.json.format(line, indent=2).decode("utf-8", "replace")
         pretty = clip(pretty)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # not JSON, or nested past what msgspec reads
         return Group(head, safe_text(line[: SHOW_LIMIT * 4].decode("utf-8", "replace")))
     return Group(head, _json_view(pretty))
 

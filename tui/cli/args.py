@@ -7,6 +7,8 @@ import sys
 from collections.abc import Callable
 from typing import TypeVar
 
+from hooktui.tap.read.sanitize import safe_line
+
 N = TypeVar("N", int, float)
 
 
@@ -14,7 +16,7 @@ class OneLineParser(argparse.ArgumentParser):
     """Bad usage is one line on stderr and exit 2, without argparse's usage dump."""
 
     def error(self, message: str) -> None:
-        sys.stderr.write(f"{self.prog}: {message}\n")
+        sys.stderr.write(f"{self.prog}: {safe_line(message)}\n")
         raise SystemExit(2)
 
 

@@ -7,6 +7,7 @@ got (model.RecordHead); these keep the hook's own answer in sight beside it.
 from __future__ import annotations
 
 from hooktui.tap.model import Record, RecordHead
+from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.format import format_latency
 
 _HELD_WORDS = {"allow": "allowed", "deny": "denied", "edit": "edited", "answer": "answered"}
@@ -33,12 +34,13 @@ def held_mark(head: RecordHead) -> str:
 
     The decision column says what the runtime got; the mark says a breakpoint
     decided it, and names the hook's own answer when that is not what went.
-    A symbol and words, so it reads the same without colour.
+    A symbol and words, so it reads the same without colour; made safe for one
+    terminal row, as both words come from the record.
     """
     if not head.held.released_by:
         return ""
     said = f" (hook: {head.hook_decision})" if head.hook_decision != head.decision else ""
-    return f"⏸ {held_word(head)}{said}"
+    return safe_line(f"⏸ {held_word(head)}{said}")
 
 
 def held_note(record: Record) -> str:

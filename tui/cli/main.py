@@ -57,7 +57,20 @@ def _unknown(name: str) -> int:
     return 2
 
 
+def _drop_unreadable_sizes() -> None:
+    """Forget a COLUMNS or LINES that `str.isdigit` takes for a number and `int` refuses
+    (`COLUMNS=²`): Rich and Textual read them so and would end in a traceback."""
+    import os
+
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name, "")
+        if value.isdigit() and not value.isascii():
+            del os.environ[name]
+
+
 def _run(name: str, argv: list[str]) -> int:
+    if name != "tap":  # the tap passes its environment on to the hook byte for byte
+        _drop_unreadable_sizes()
     module_name, func_name, _ = COMMANDS[name]
     module = __import__(module_name, fromlist=[func_name])
     return getattr(module, func_name)(argv)

@@ -23,6 +23,7 @@ from hooktui.replay.session import (
     plural,
     select,
 )
+from hooktui.tap.read.sanitize import inert_json, safe_line
 from hooktui.tui.cli.args import RaisingParser, UsageError, number
 
 FORMATS = ("tui", "text", "json")
@@ -273,7 +274,7 @@ def watch_targets(args: argparse.Namespace, job: Job) -> list[str]:
 
 
 def _print_json(report: Report) -> None:
-    sys.stdout.buffer.write(to_json(report) + b"\n")
+    sys.stdout.buffer.write(inert_json(to_json(report)) + b"\n")
     sys.stdout.flush()
 
 
@@ -313,6 +314,7 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
         return report.exit_status(args.fail_on)
 
     from hooktui.tui.cli.replay_watch import snapshot, wait_for_change
+    from rich.text import Text
 
     targets = watch_targets(args, job)
     report = None
@@ -325,8 +327,9 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
                 if console.is_terminal:
                     console.clear()
                 stamp = time.strftime("%H:%M:%S")
+                watching = safe_line(", ".join(targets))  # a path is text, never markup
                 console.print(
-                    f"── replay #{generation} at {stamp}, watching {', '.join(targets)} ──",
+                    Text(f"── replay #{generation} at {stamp}, watching {watching} ──"),
                     style="bold",
                 )
             report = _run_with_progress(job)
@@ -358,7 +361,7 @@ def main(argv: list[str]) -> int:
             return report.exit_status(args.fail_on)
         return _run_text(args, job)
     except (UsageError, SessionError) as exc:
-        sys.stderr.write(f"hooktui replay: {exc}\n")
+        sys.stderr.write(f"hooktui replay: {safe_line(str(exc))}\n")
         return 2
     except KeyboardInterrupt:
         kill_running()

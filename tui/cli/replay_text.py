@@ -61,9 +61,10 @@ def verdict_text(verdict: Verdict | None) -> Text:
     """`deny  "reason"`, or for a failure `failure (timeout, the call proceeds)`."""
     if verdict is None:
         return Text("-", style="dim")
-    text = Text(verdict.decision, style=DECISION_STYLES.get(verdict.decision, ""))
+    text = Text(clean(verdict.decision, 40), style=DECISION_STYLES.get(verdict.decision, ""))
     if verdict.decision == "failure":
-        text.append(f" ({clean(verdict.failure or '?', 40)}, the call {verdict.effect or '?'})")
+        effect = clean(verdict.effect or "?", 40)
+        text.append(f" ({clean(verdict.failure or '?', 40)}, the call {effect})")
     if verdict.reason:  # a failure's detail goes on its own `why` line
         text.append("  ")
         text.append(f'"{clean(verdict.reason)}"', style="italic")
@@ -142,7 +143,7 @@ def change_lines(r: Result) -> list[Text]:
     if r.after is not None and r.after.decision == "failure" and r.after.failure_detail:
         lines.append(Text(f"    why     {clean(r.after.failure_detail)}", style="red"))
     if len(r.runs) > 1 and r.flaky:
-        decisions = ", ".join(v.decision for v in r.runs)
+        decisions = clean(", ".join(v.decision for v in r.runs))
         lines.append(Text(f"    runs    {decisions}", style="magenta"))
     lines += effect_lines(r)
     return lines

@@ -27,7 +27,7 @@ from hooktui.tap.read.filter import FilterError, compile_filter, is_empty_filter
 from hooktui.tap.read.filter_terms import help_text
 from hooktui.tap.read.groups import GROUP_FIELDS, SORT_KEYS, Groups
 from hooktui.tap.read.reader import BadLine
-from hooktui.tap.read.sanitize import safe_line
+from hooktui.tap.read.sanitize import inert_json, safe_line
 from hooktui.tui.cli.args import RaisingParser, UsageError
 from hooktui.tui.cli.show_read import (
     Item,
@@ -92,6 +92,8 @@ def _options(args: argparse.Namespace) -> Options:
         raise Usage(f"bad filter: {exc}{hint}") from exc
     if args.last is not None and args.last < 0:
         raise Usage("--last needs a number >= 0")
+    if args.last is not None:
+        args.last = min(args.last, sys.maxsize)  # more than any stream holds (a deque's limit)
     if args.group_by is not None:
         try:
             Groups(args.group_by)
@@ -184,7 +186,7 @@ class GroupOut:
             out = sys.stdout.buffer
             by = self.groups.by
             for g in rows:
-                out.write(msgspec.json.encode({"by": by, **g.as_dict()}) + b"\n")
+                out.write(inert_json(msgspec.json.encode({"by": by, **g.as_dict()})) + b"\n")
             out.flush()
         else:
             from hooktui.tui.cli.show_text import TextOut
@@ -279,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(args_list)
     except UsageError as exc:
-        sys.stderr.write(f"{PROG}: {exc} (try `{PROG} --help`)\n")
+        sys.stderr.write(f"{PROG}: {safe_line(str(exc))} (try `{PROG} --help`)\n")
         return 2
     if (sys.stderr.encoding or "").lower().replace("-", "") != "utf8":
         sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
@@ -288,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(args)
     except Usage as exc:
-        sys.stderr.write(f"{PROG}: {exc}\n")
+        sys.stderr.write(f"{PROG}: {safe_line(str(exc))}\n")
         return 2
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):

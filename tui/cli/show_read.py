@@ -123,7 +123,15 @@ def sources_of(paths: list[str], follow: bool) -> list[Source]:
         shown = safe_line(path)
         if path != STDIN and os.path.isdir(path):
             raise Usage(f"{shown} is a directory, not a stream file")
-        if path != STDIN and not os.path.exists(path) and not follow:
+        missing = False
+        if path != STDIN:
+            try:
+                os.stat(path)
+            except FileNotFoundError:
+                missing = True
+            except OSError as exc:  # a symlink loop, a component not a directory: not "missing"
+                raise Usage(f"cannot read {shown}: {exc.strerror}") from exc
+        if missing and not follow:
             raise Usage(
                 f"no stream at {shown} (record one with `hooktui install ...` or `hooktui demo`)"
             )
@@ -144,7 +152,8 @@ def read(sources: list[Source], ends: list, scan: Scan) -> Iterator[list[Item]]:
         try:
             fd = open_input(source.path)
         except OSError as exc:
-            raise Usage(f"cannot read {safe_line(source.path)}: {exc.strerror}") from exc
+            name = "standard input" if source.path == STDIN else safe_line(source.path)
+            raise Usage(f"cannot read {name}: {exc.strerror}") from exc
         readers.append((si, fd, _stream_batches(si, fd, ends, scan)))
     try:
         if len(readers) == 1:

@@ -90,12 +90,20 @@ def _hook_why(head: RecordHead, line: bytes) -> str:
     return head.reason or extra.failure_detail
 
 
+MAX_COLUMNS = 10_000
+
+
 def _width(stream: IO[str], console_width: int) -> int | None:
     """The width rows must fit: a terminal's, or COLUMNS; None (never cut) in a pipe."""
     if stream.isatty():
         return console_width
     columns = os.environ.get("COLUMNS", "")
-    return int(columns) if columns.isdigit() and int(columns) > 0 else None
+    # ASCII digits only ("²" is a digit to str.isdigit, not to int), and no wider than
+    # any terminal: rows are padded to the width, so COLUMNS=99999999999 would pad
+    # each row to gigabytes.
+    if not (columns.isascii() and columns.isdigit()) or int(columns) <= 0:
+        return None
+    return min(int(columns), MAX_COLUMNS)
 
 
 class TextOut:

@@ -8,12 +8,14 @@ import sys
 from datetime import UTC
 
 from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device
+from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.watch_first import First, QuietTty, draw_first, leave_first, read_first
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, not usage + message
-        sys.stderr.write(f"hooktui watch: {message} (see `hooktui watch --help`)\n")
+        sys.stderr.write(f"hooktui watch: {safe_line(message)} (see `hooktui watch --help`)\n")
         raise SystemExit(2)
 
 
@@ -49,11 +51,9 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     paths = args.streams or [default_stream_path()]
     for path in paths:
-        if os.path.isdir(path):
-            sys.stderr.write(f"hooktui watch: {path} is a directory, not a stream file\n")
-            return 2
-        if os.path.exists(path) and not os.access(path, os.R_OK):
-            sys.stderr.write(f"hooktui watch: cannot read {path}: permission denied\n")
+        problem = _unreadable(path)
+        if problem:
+            sys.stderr.write(f"hooktui watch: {problem}\n")
             return 2
     if args.intercept.strip() and not _valid_filter(args.intercept):
         return 2
@@ -74,6 +74,24 @@ def main(argv: list[str]) -> int:
         if hold is not None:
             hold.close()
     return result if isinstance(result, int) else 0
+
+
+def _unreadable(path: str) -> str:
+    """Why `path` cannot be watched, in a line ("" when it can: a missing file is waited for)."""
+    shown = safe_line(path)
+    if os.path.isdir(path):
+        return f"{shown} is a directory, not a stream file"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return ""  # not yet written (or a link to nothing yet): watch waits for it
+    except OSError as exc:  # a symlink loop, a name too long, a component not a directory
+        return f"cannot read {shown}: {exc.strerror}"
+    if endless_device(st):  # /dev/zero would be spooled until the disk is full
+        return f"cannot read {shown}: {NOT_A_STREAM_DEVICE}"
+    if not os.access(path, os.R_OK):
+        return f"cannot read {shown}: permission denied"
+    return ""
 
 
 def _run(paths: list[str], tz, live: bool, hold):
@@ -107,7 +125,7 @@ def _valid_filter(expr: str) -> bool:
     try:
         compile_filter(expr)
     except FilterError as exc:
-        sys.stderr.write(f"hooktui watch: --intercept: {exc}\n")
+        sys.stderr.write(f"hooktui watch: --intercept: {safe_line(str(exc))}\n")
         return False
     return True
 
@@ -121,6 +139,6 @@ def _holding(expr: str):
     try:
         server.set_breakpoint(expr)
     except (FilterError, HoldError) as exc:
-        sys.stderr.write(f"hooktui watch: --intercept: {exc}\n")
+        sys.stderr.write(f"hooktui watch: --intercept: {safe_line(str(exc))}\n")
         return False
     return server
