@@ -137,8 +137,9 @@ def app_for(job, watch: list[str]) -> ReplayApp:
     )
 
 
-def run_app(job, watch: list[str]) -> Report:
-    """Run the screen for a prepared replay job; returns the last complete report."""
+def run_app(job, watch: list[str]) -> tuple[Report, int]:
+    """Run the screen for a prepared replay job: (the last complete report, the app's
+    return code: non-zero when it crashed)."""
     app = app_for(job, watch)
     report = app.run()
-    return report if report is not None else Report(session=app.title)
+    return (report if report is not None else Report(session=app.title)), app.return_code or 0

@@ -47,3 +47,11 @@ def number(
         return value
 
     return parse
+
+
+def app_exit_code(app, result) -> int:
+    """The command's exit status once a Textual app has run: one that crashed (Textual
+    printed the traceback and set its return code) must not exit 0 as if all went well."""
+    if app.return_code:
+        return app.return_code
+    return result if isinstance(result, int) else 0

@@ -10,7 +10,7 @@ import threading
 from collections import Counter
 from pathlib import Path
 
-from hooktui.tui.cli.args import OneLineParser, number
+from hooktui.tui.cli.args import OneLineParser, app_exit_code, number
 from hooktui.tui.cli.demo_traffic import Generator, demo_runtimes
 from hooktui.tui.cli.format import count_of
 
@@ -112,4 +112,4 @@ def main(argv: list[str]) -> int:
         gen.stop.set()
         thread.join(timeout=10)
     print(f"hooktui demo: the stream is kept at {stream} (`hooktui watch {stream}`)")
-    return code if isinstance(code, int) else 0
+    return app_exit_code(app, code)

@@ -357,8 +357,8 @@ def main(argv: list[str]) -> int:
             from hooktui.tui.app.replay import run_app
 
             targets = watch_targets(args, job) if args.watch else []
-            report = run_app(job, watch=targets)
-            return report.exit_status(args.fail_on)
+            report, crashed = run_app(job, watch=targets)
+            return crashed or report.exit_status(args.fail_on)
         return _run_text(args, job)
     except (UsageError, SessionError) as exc:
         sys.stderr.write(f"hooktui replay: {safe_line(str(exc))}\n")

@@ -10,6 +10,7 @@ from datetime import UTC
 from hooktui.tap.hotpath.stream import default_stream_path
 from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device
 from hooktui.tap.read.sanitize import safe_line
+from hooktui.tui.cli.args import app_exit_code
 from hooktui.tui.cli.watch_first import First, QuietTty, draw_first, leave_first, read_first
 
 
@@ -105,7 +106,7 @@ def _run(paths: list[str], tz, live: bool, hold):
         if drawn:  # the app never took the screen over: give the shell its own back
             leave_first()
         raise
-    return app.run()
+    return app_exit_code(app, app.run())
 
 
 def _first_screen(paths: list[str], tz) -> tuple[First | None, bool]:
