@@ -98,3 +98,14 @@ def pytest_xdist_auto_num_workers(config) -> int:
     PYTEST_XDIST_AUTO_NUM_WORKERS says. The suite mostly waits on subprocesses."""
     wanted = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
     return int(wanted) if wanted.isdigit() else 2 * (os.cpu_count() or 1)
+
+
+def process_alive(pid: int) -> bool:
+    """Whether `pid` runs: a zombie (its parent has not reaped it yet) or a process
+    gone between the two looks counts as dead."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:  # gone, even between open and read (ESRCH)
+        return False
+    return state not in ("Z", "X")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import HOOKTUI
+from tests.conftest import HOOKTUI, process_alive
 from tests.replay.helpers import (
     PYTHON,
     V1,
@@ -122,15 +122,6 @@ def test_user_runtime_variables_do_not_leak_into_a_record_without_them(
     assert json.loads(change["after"]["reason"])["CLAUDE_PROJECT_DIR"] is None
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:  # gone, even between open and read (ESRCH)
-        return False
-    return state not in ("Z", "X")
-
-
 # Leaves three kinds of process behind: a background job in its group, a `setsid`
 # daemon, and a double-forked daemon in a session of its own. Each writes its pid,
 # and the hook ends only once all three have.
@@ -173,9 +164,9 @@ def test_nothing_a_policy_leaves_behind_survives_the_replay(tmp_path: Path, work
         left = [int(p) for p in pids.read_text().split()]
         assert len(left) == 6
         deadline = time.monotonic() + 5
-        while any(map(_alive, left)) and time.monotonic() < deadline:
+        while any(map(process_alive, left)) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert [p for p in left if _alive(p)] == []
+        assert [p for p in left if process_alive(p)] == []
     finally:
         for pid in map(int, pids.read_text().split() if pids.exists() else []):
             try:
@@ -224,7 +215,7 @@ def test_replay_never_kills_its_hosts_own_children(tmp_path: Path, workdir: Path
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout) == {"alive": [True, True, True, True], "total": 2}
         left = [int(p) for p in pids.read_text().split()]
-        assert len(left) == 6 and not any(map(_alive, left))
+        assert len(left) == 6 and not any(map(process_alive, left))
     finally:
         for pid in map(int, pids.read_text().split() if pids.exists() else []):
             try:

@@ -10,6 +10,8 @@ import time
 from hooktui.tap.hotpath.runner import run_hook
 from hooktui.tap.model import Outcome
 
+from tests.conftest import process_alive
+
 
 def test_feeds_stdin_and_captures_both_pipes():
     outcome = run_hook(["sh", "-c", "cat; echo oops >&2; exit 3"], b'{"x": 1}')
@@ -63,17 +65,9 @@ def test_timeout_kills_the_whole_group(tmp_path):
     # The background sleep was in the hook's group, so it dies too (SIGKILL is
     # delivered asynchronously: give it a moment; a survivor would sleep 60 s).
     deadline = time.monotonic() + 10
-    while alive(grandchild) and time.monotonic() < deadline:
+    while process_alive(grandchild) and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert not alive(grandchild)
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+    assert not process_alive(grandchild)
 
 
 def test_timeout_of_a_hook_that_closed_its_pipes():

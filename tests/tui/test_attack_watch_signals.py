@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import HOOKTUI
+from tests.conftest import HOOKTUI, process_alive
 from tests.tui.conftest import varied_records, write_stream
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -30,19 +30,6 @@ def _until(ok, what: str, timeout: float = 60.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"never happened: {what}")
         time.sleep(0.02)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie of the tmux server counts as gone.
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.mark.parametrize("how", ["hangup", "sigterm"])
@@ -83,7 +70,7 @@ def test_a_watch_ended_by_a_signal_leaves_no_spool_behind(tmp_path: Path, how: s
             subprocess.run([*server, "kill-server"], check=True)
         else:
             os.kill(pid, signal.SIGTERM)
-        _until(lambda: not _alive(pid), "the watch ended")
+        _until(lambda: not process_alive(pid), "the watch ended")
         assert list(spools.iterdir()) == []
     finally:
         subprocess.run([*server, "kill-server"], capture_output=True)

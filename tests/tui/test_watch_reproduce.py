@@ -6,7 +6,6 @@ guard as a real process; the copied command runs under the real `sh`.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 from datetime import UTC
@@ -23,6 +22,7 @@ from hooktui.tui.app.reproduce import ReproduceScreen, ShellCommandScreen
 from hooktui.tui.app.watch import WatchApp
 from textual.widgets import Static, TextArea
 
+from tests.conftest import process_alive
 from tests.replay.helpers import PYTHON, V1, record_session, write_guard
 from tests.tui.conftest import make_record, wait_until, write_stream
 
@@ -145,20 +145,6 @@ if os.path.exists(flag):
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is dead too (its parent may not have reaped it yet); so is one
-    # reaped between the two looks.
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
 @pytest.mark.parametrize("how", ["quit", "back"])
 async def test_a_running_hook_is_killed_on_quit_and_on_back(tmp_path: Path, how: str):
     hook = tmp_path / "slow.py"
@@ -173,16 +159,16 @@ async def test_a_running_hook_is_killed_on_quit_and_on_back(tmp_path: Path, how:
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: flag.read_text().isdigit())
         pid = int(flag.read_text())
-        assert screen.running and _alive(pid)
+        assert screen.running and process_alive(pid)
         if how == "quit":
             await pilot.press("ctrl+c")
         else:
             await pilot.press("escape")
             assert app.is_running and not isinstance(app.screen, ReproduceScreen)
     deadline = time.monotonic() + 10
-    while _alive(pid) and time.monotonic() < deadline:
+    while process_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not _alive(pid)
+    assert not process_alive(pid)
 
 
 def _footer_keys(app) -> set[str]:
