@@ -10,7 +10,7 @@ import sys
 
 import msgspec
 from hooktui.tap.model import Record, record_decoder
-from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device
+from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device, endless_input
 
 
 class SessionError(Exception):
@@ -44,7 +44,7 @@ def read_bytes(path: str) -> bytes:
     """The whole of `path` (`-`: standard input), opened only for reading."""
     if path == STDIN:
         try:
-            if endless_device(os.fstat(sys.stdin.fileno())) and not sys.stdin.isatty():
+            if endless_input(sys.stdin.fileno()):
                 raise SessionError(f"cannot read standard input: {NOT_A_STREAM_DEVICE}")
             return sys.stdin.buffer.read()
         except (OSError, ValueError, AttributeError) as exc:

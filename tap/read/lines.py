@@ -106,7 +106,7 @@ def open_input(path: str) -> int:
     if stat.S_ISDIR(st.st_mode):
         os.close(fd)
         raise IsADirectoryError(errno.EISDIR, "is a directory", path)
-    if endless_device(st) and not os.isatty(fd):
+    if endless_input(fd, st):
         os.close(fd)
         raise OSError(errno.EINVAL, NOT_A_STREAM_DEVICE, path)
     return fd
@@ -126,6 +126,12 @@ def endless_device(st: os.stat_result) -> bool:
         return st.st_rdev != os.stat(os.devnull).st_rdev
     except OSError:
         return True
+
+
+def endless_input(fd: int, st: os.stat_result | None = None) -> bool:
+    """An open input readers refuse: an endless device, a terminal aside (one types
+    lines there and ends them with ^D)."""
+    return endless_device(os.fstat(fd) if st is None else st) and not os.isatty(fd)
 
 
 def is_regular(path: str) -> bool:

@@ -74,7 +74,7 @@ def main(argv: list[str]) -> int:
     finally:
         if hold is not None:
             hold.close()
-    return result if isinstance(result, int) else 0
+    return result
 
 
 def _unreadable(path: str) -> str:
@@ -95,7 +95,7 @@ def _unreadable(path: str) -> str:
     return ""
 
 
-def _run(paths: list[str], tz, live: bool, hold):
+def _run(paths: list[str], tz, live: bool, hold) -> int:
     """The first screen (following one stream, no breakpoint), then the app over it."""
     first, drawn = _first_screen(paths, tz) if live and hold is None else (None, False)
     try:
