@@ -9,11 +9,14 @@ test_e2e_copilot_http.py (replies and records), test_e2e_copilot_mcp_http.py
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
+from tests.conftest import wait_for_records
 from tests.e2e.batch import tagged
 from tests.e2e.drivers import ORIGINAL
 from tests.e2e.drivers_chat import COPILOT as DRIVER
-from tests.e2e.harness import Sandbox
+from tests.e2e.harness import Sandbox, hooktui
 
 PORT = 38602  # the hooks' server, beside the fake model (harness.PORT) in the namespace
 ENV = {"COPILOT_HOOK_ALLOW_LOCALHOST": "1", "HOOK_USER": "ada"}
@@ -62,3 +65,37 @@ def brief(post: dict) -> dict:
         "x-hook-user": headers.get("x-hook-user"),
         "body": body,
     }
+
+
+def bare_then_installed(
+    sb: Sandbox,
+    write_settings: Callable[[Sandbox], bytes],
+    run: Callable[[Sandbox, str], object],
+    calls: Callable[[object], int],
+    *,
+    wrapped: int,
+    runtime: str = "copilot",
+    settings_path: Callable[[Sandbox], Path] = DRIVER.settings_path,
+    all_wrapped: bool = True,
+) -> tuple[object, object, list[dict], bytes]:
+    """One session bare, then one through hooktui: (bare, tapped, records, the settings
+    as written). `install RUNTIME` must wrap `wrapped` hooks (and, with `all_wrapped`,
+    leave none unwrapped); the `calls(tapped)` records must come; uninstall must give
+    the settings back byte for byte."""
+    sb.fresh_run_dirs()
+    write_settings(sb)
+    bare = run(sb, "bare")
+    sb.fresh_run_dirs()
+    original = write_settings(sb)
+    env = {"HOME": str(sb.home)}
+    installed = hooktui("install", runtime, "--stream", str(sb.stream), cwd=sb.project, env=env)
+    assert installed.returncode == 0, installed.stderr
+    assert f"wrapped {wrapped}" in installed.stdout, installed.stdout
+    if all_wrapped:
+        assert "not wrapped" not in installed.stdout + installed.stderr
+    tapped = run(sb, "tapped")
+    records = wait_for_records(sb.stream, calls(tapped))
+    restored = hooktui("uninstall", runtime, cwd=sb.project, env=env)
+    assert restored.returncode == 0, restored.stderr
+    assert settings_path(sb).read_bytes() == original
+    return bare, tapped, records, original

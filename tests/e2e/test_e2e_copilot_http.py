@@ -28,12 +28,12 @@ import zlib
 import pytest
 from hooktui.tap.runtimes.copilot_http import ACCEPT_ENCODING
 
-from tests.conftest import wait_for_records
 from tests.e2e.batch import _result, tag_of, tagged
 from tests.e2e.copilot_http import (
     DRIVER,
     ENV,
     PORT,
+    bare_then_installed,
     brief,
     deny,
     handler,
@@ -42,7 +42,7 @@ from tests.e2e.copilot_http import (
     write_hooks,
 )
 from tests.e2e.drivers import REWRITTEN
-from tests.e2e.harness import HERE, Sandbox, hooktui, skip_reason
+from tests.e2e.harness import HERE, Sandbox, skip_reason
 
 _skip = skip_reason("copilot")
 pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
@@ -152,27 +152,16 @@ def _encodings(posts: list[dict]) -> set[str | None]:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> tuple[dict, dict, list[dict], bytes, Sandbox]:
     sb = Sandbox(tmp_path_factory.mktemp("copilot-http"))
-    sb.fresh_run_dirs()
-    _settings(sb)
-    bare = _run(sb, "bare")
-    sb.fresh_run_dirs()
-    original = _settings(sb)
-    installed = hooktui(
-        "install", "copilot", "--stream", str(sb.stream), cwd=sb.project,
-        env={"HOME": str(sb.home)},
-    )  # fmt: skip
-    assert installed.returncode == 0 and "wrapped 5" in installed.stdout, installed.stdout
-    assert "not wrapped" not in installed.stdout + installed.stderr
-    tapped = _run(sb, "tapped")
+    bare, tapped, records, original = bare_then_installed(sb, _settings, _run, _calls, wrapped=5)
+    return bare, tapped, records, original, sb
+
+
+def _calls(tapped: dict) -> int:
+    """The records a tapped session leaves: one per POST, and one per skipped hook run."""
     calls = sum(len(s["posts"]) for k, s in tapped.items() if k != "_untagged")
     # The skipped hooks, wrapped, run (and post nothing) after /pre let the call on:
     # Copilot runs a call's preToolUse hooks in turn and stops at a deny or an error.
-    calls += len(SKIPPED) * sum(1 for case in CASES.values() if case[2])
-    records = wait_for_records(sb.stream, calls)
-    restored = hooktui("uninstall", "copilot", cwd=sb.project, env={"HOME": str(sb.home)})
-    assert restored.returncode == 0, restored.stderr
-    assert DRIVER.settings_path(sb).read_bytes() == original
-    return bare, tapped, records, original, sb
+    return calls + len(SKIPPED) * sum(1 for case in CASES.values() if case[2])
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -275,21 +264,11 @@ def _claude_settings(sb: Sandbox) -> bytes:
 @pytest.fixture(scope="module")
 def claude_runs(tmp_path_factory) -> tuple[dict, dict, list[dict]]:
     sb = Sandbox(tmp_path_factory.mktemp("copilot-claude-http"))
-    sb.fresh_run_dirs()
-    _claude_settings(sb)
-    bare, _ = _claude_run(sb, "bare")
-    sb.fresh_run_dirs()
-    original = _claude_settings(sb)
-    env = {"HOME": str(sb.home)}
-    installed = hooktui(
-        "install", "claude-code", "--stream", str(sb.stream), cwd=sb.project, env=env
-    )
-    assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stdout
-    tapped, posts = _claude_run(sb, "tapped")
-    records = wait_for_records(sb.stream, len(posts))
-    restored = hooktui("uninstall", "claude-code", cwd=sb.project, env=env)
-    assert restored.returncode == 0, restored.stderr
-    assert (sb.project / ".claude" / "settings.json").read_bytes() == original
+    (bare, _), (tapped, _), records, _ = bare_then_installed(
+        sb, _claude_settings, _claude_run, lambda run: len(run[1]), wrapped=1,
+        runtime="claude-code", settings_path=lambda sb: sb.project / ".claude" / "settings.json",
+        all_wrapped=False,
+    )  # fmt: skip
     return bare, tapped, records
 
 

@@ -12,17 +12,17 @@ import sys
 
 import pytest
 
-from tests.conftest import wait_for_records
 from tests.e2e.batch import _result
 from tests.e2e.copilot_http import (
     DRIVER,
     ENV,
     PORT,
+    bare_then_installed,
     reply,
     tool_input,
     write_hooks,
 )
-from tests.e2e.harness import HERE, Sandbox, hooktui, skip_reason
+from tests.e2e.harness import HERE, Sandbox, skip_reason
 
 _skip = skip_reason("copilot")
 pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
@@ -93,21 +93,10 @@ def _url_run(sb: Sandbox, name: str) -> tuple[dict, dict]:
 @pytest.fixture(scope="module")
 def url_runs(tmp_path_factory) -> tuple[tuple, tuple, list[dict]]:
     sb = Sandbox(tmp_path_factory.mktemp("copilot-http-url"))
-    sb.fresh_run_dirs()
-    _url_settings(sb)
-    bare = _url_run(sb, "bare")
-    sb.fresh_run_dirs()
-    original = _url_settings(sb)
-    env = {"HOME": str(sb.home)}
-    installed = hooktui("install", "copilot", "--stream", str(sb.stream), cwd=sb.project, env=env)
-    assert installed.returncode == 0, installed.stderr
-    assert f"wrapped {len(URL_CASES)}" in installed.stdout, installed.stdout
-    assert "not wrapped" not in installed.stdout + installed.stderr
-    tapped = _url_run(sb, "tapped")
-    records = wait_for_records(sb.stream, sum(len(p) for p in tapped[1].values()))
-    restored = hooktui("uninstall", "copilot", cwd=sb.project, env=env)
-    assert restored.returncode == 0, restored.stderr
-    assert DRIVER.settings_path(sb).read_bytes() == original
+    bare, tapped, records, _ = bare_then_installed(
+        sb, _url_settings, _url_run, lambda run: sum(len(p) for p in run[1].values()),
+        wrapped=len(URL_CASES),
+    )  # fmt: skip
     return bare, tapped, records
 
 

@@ -12,19 +12,19 @@ import sys
 
 import pytest
 
-from tests.conftest import wait_for_records
 from tests.e2e.batch import _result, tag_of
 from tests.e2e.copilot_http import (
     DRIVER,
     ENV,
     PORT,
+    bare_then_installed,
     brief,
     deny,
     handler,
     reply,
     write_hooks,
 )
-from tests.e2e.harness import HERE, Sandbox, hooktui, skip_reason
+from tests.e2e.harness import HERE, Sandbox, skip_reason
 
 _skip = skip_reason("copilot")
 pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
@@ -103,19 +103,9 @@ def _mcp_settings(sb: Sandbox) -> bytes:
 @pytest.fixture(scope="module")
 def mcp_runs(tmp_path_factory) -> tuple[dict, dict, list[dict]]:
     sb = Sandbox(tmp_path_factory.mktemp("copilot-mcp-http"))
-    sb.fresh_run_dirs()
-    _mcp_settings(sb)
-    bare, _ = _mcp_run(sb, "bare")
-    sb.fresh_run_dirs()
-    original = _mcp_settings(sb)
-    env = {"HOME": str(sb.home)}
-    installed = hooktui("install", "copilot", "--stream", str(sb.stream), cwd=sb.project, env=env)
-    assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stdout
-    tapped, posts = _mcp_run(sb, "tapped")
-    records = wait_for_records(sb.stream, len(posts))
-    restored = hooktui("uninstall", "copilot", cwd=sb.project, env=env)
-    assert restored.returncode == 0, restored.stderr
-    assert DRIVER.settings_path(sb).read_bytes() == original
+    (bare, _), (tapped, _), records, _ = bare_then_installed(
+        sb, _mcp_settings, _mcp_run, lambda run: len(run[1]), wrapped=1, all_wrapped=False
+    )
     return bare, tapped, records
 
 
