@@ -104,7 +104,9 @@ def test_only_the_runtime_variables_come_from_the_session(tmp_path: Path, workdi
     assert victim.read_text() == "mine\n"
     assert seen["CLAUDE_ENV_FILE"] != str(victim)
     # --help says so.
-    help_text = subprocess.run([HOOKTUI, "replay", "--help"], capture_output=True, text=True)
+    help_text = subprocess.run(
+        [HOOKTUI, "replay", "--help"], capture_output=True, text=True, timeout=60
+    )
     assert "PATH, LD_*, PYTHON*" in " ".join(help_text.stdout.split())
 
 

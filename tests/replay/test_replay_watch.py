@@ -19,6 +19,7 @@ from tests.replay.helpers import (
     record_session,
     write_guard,
 )
+from tests.waits import read_rest
 
 
 class Lines:
@@ -87,7 +88,7 @@ def test_watch_text_reprints_after_an_edit(tmp_path: Path):
         assert any("unchanged 3" in line and "loosened 1" in line for line in second)
     finally:
         code = stop(proc)
-    err = proc.stderr.read()
+    err = read_rest(proc.stderr)
     assert err == ""
     assert code == 1  # the last report had changes
     assert stream.read_bytes() == before

@@ -28,6 +28,7 @@ from tests.hold_helpers import (
     start_tap,
     wait_for,
 )
+from tests.waits import WAIT_S, read_line
 
 DENY_JSON = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}
 
@@ -169,14 +170,14 @@ def test_a_dashboard_killed_while_holding_lets_the_call_go(runtime_dir, tmp_path
     deny_hook = ["sh", "-c", f"cat >/dev/null; echo '{json.dumps(DENY_JSON)}'"]
     dash = subprocess.Popen([sys.executable, "-c", DASHBOARD], stdout=subprocess.PIPE, text=True)
     try:
-        assert dash.stdout.readline().strip() == "ready"
+        assert read_line(dash.stdout).strip() == "ready"
         tap = start_tap(stream, runtime_dir, hook=deny_hook)
-        assert dash.stdout.readline().strip() == "held"
+        assert read_line(dash.stdout).strip() == "held"
         dash.send_signal(signal.SIGKILL)
         out, _err, code = finish(tap)
     finally:
         dash.kill()
-        dash.wait()
+        dash.wait(timeout=WAIT_S)
     assert json.loads(out) == DENY_JSON and code == 0
     assert records(stream)[0]["held"]["released_by"] == "dashboard-gone"
 

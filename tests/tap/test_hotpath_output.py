@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import read_line, read_rest, read_some
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
 
@@ -45,7 +46,7 @@ def _lingering_tap(tmp_path: Path, extra: tuple[str, ...] = ()):
         stdout=subprocess.PIPE,
         start_new_session=True,
     )
-    assert proc.stdout.readline() == b"answer\n"
+    assert read_line(proc.stdout) == b"answer\n"
     return proc, stream, int(pidfile.read_text())
 
 
@@ -119,10 +120,10 @@ def test_300_mb_of_output_streams_through_in_little_memory(tmp_path, wait):
         stderr=subprocess.PIPE,
     )
     received = 0
-    while chunk := proc.stdout.read(1 << 20):
+    while chunk := read_some(proc.stdout, 1 << 20):
         assert not chunk.strip(b"\0")
         received += len(chunk)
-    assert proc.stderr.read() == b"done\n"
+    assert read_rest(proc.stderr) == b"done\n"
     assert proc.wait(timeout=120) == 0 and received == size
     assert int(peak.read_text()) < 100 * 1024  # KiB: the tap (and the hook) stayed small
     (record,) = wait_for_records(stream, 1, timeout=60)
@@ -152,7 +153,7 @@ def test_a_caller_with_a_non_blocking_pipe_gets_all_of_the_output(tmp_path):
     os.close(w)
     received = 0
     time.sleep(0.5)  # let the pipe fill up first
-    while chunk := os.read(r, 1 << 16):
+    while chunk := read_some(r):
         received += len(chunk)
         time.sleep(0.0005)
     os.close(r)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import WAIT_S, read_rest
 
 REQUEST = json.dumps(
     {
@@ -210,12 +211,12 @@ def test_caller_that_never_closes_stdin_does_not_keep_the_tap(tmp_path):
     try:
         proc.stdin.write(b'{}{"more": 1}')
         proc.stdin.flush()
-        assert proc.stdout.read() == b"{}\n"  # the hook answered and the tap let go
+        assert read_rest(proc.stdout) == b"{}\n"  # the hook answered and the tap let go
         assert proc.wait(timeout=30) == 0
     finally:
         proc.stdin.close()
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
     (record,) = wait_for_records(stream, 1)
     assert record["request"] == '{}{"more": 1}' and record["request_format"] == "text"
 

@@ -15,6 +15,7 @@ from hooktui.tap import model
 
 from tests import records
 from tests.conftest import HOOKTUI
+from tests.waits import finish, read_line
 
 
 def rec(i: int, **kw) -> model.Record:
@@ -273,11 +274,11 @@ def test_closed_pipe_ends_quietly(tmp_path):
         env=env(),
     )
     assert proc.stdout is not None and proc.stderr is not None
-    first = proc.stdout.readline()
+    first = read_line(proc.stdout)
     assert json.loads(first)["id"] == "x0"
     proc.stdout.close()  # like `| head -1`
-    err = proc.stderr.read().decode()
-    assert proc.wait(timeout=60) == 0
+    err = finish(proc)[1].decode()
+    assert proc.returncode == 0
     assert "Traceback" not in err and "Broken pipe" not in err
 
 

@@ -18,6 +18,7 @@ from hooktui.tap import model
 
 from tests.conftest import HOOKTUI
 from tests.tui.test_show import RECORDS, Running, env, rec, show, write
+from tests.waits import join
 
 
 def _ids(stdout: str) -> list[str]:
@@ -154,11 +155,11 @@ def test_follow_a_fifo_keeps_printing(tmp_path):
                 got.append(line)
                 w.write(line)
 
-    t = threading.Thread(target=writer)
+    t = threading.Thread(target=writer, daemon=True)
     t.start()
     r = subprocess.run(
         [HOOKTUI, "show", str(fifo), "--format", "json"], capture_output=True, env=env(), timeout=60
     )
-    t.join()
+    join(t)
     assert r.returncode == 0, r.stderr
     assert r.stdout == b"".join(got)

@@ -65,19 +65,24 @@ class Tmux:
             ],
             check=True,
             env={**os.environ, "TZ": "UTC"},
+            timeout=60,
         )
-        subprocess.run([*self.base, "set", "-g", "status", "off"], check=True)
+        subprocess.run([*self.base, "set", "-g", "status", "off"], check=True, timeout=60)
 
     def run(self, command: str) -> None:
-        subprocess.run([*self.base, "send-keys", "-l", command], check=True)
-        subprocess.run([*self.base, "send-keys", "Enter"], check=True)
+        subprocess.run([*self.base, "send-keys", "-l", command], check=True, timeout=60)
+        subprocess.run([*self.base, "send-keys", "Enter"], check=True, timeout=60)
 
     def keys(self, *keys: str) -> None:
-        subprocess.run([*self.base, "send-keys", *keys], check=True)
+        subprocess.run([*self.base, "send-keys", *keys], check=True, timeout=60)
 
     def screen(self) -> list[str]:
         out = subprocess.run(
-            [*self.base, "capture-pane", "-p"], capture_output=True, text=True, check=True
+            [*self.base, "capture-pane", "-p"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
         ).stdout
         return out.split("\n")[: self.size[1]]
 
@@ -90,7 +95,7 @@ class Tmux:
             time.sleep(every)
 
     def close(self) -> None:
-        subprocess.run([*self.base, "kill-server"], capture_output=True)
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=60)
 
 
 @pytest.fixture

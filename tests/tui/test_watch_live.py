@@ -258,28 +258,33 @@ def test_q_exits_on_a_fifo_whose_writer_has_gone(tmp_path: Path) -> None:
     server = f"hooktui-test-{os.getpid()}"
     tmux = ["tmux", "-L", server]
     command = f"{HOOKTUI} watch {fifo}; echo $? > {done}"
-    subprocess.run([*tmux, "new-session", "-d", "-x", "100", "-y", "30", command], check=True)
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-x", "100", "-y", "30", command], check=True, timeout=60
+    )
     try:
         with open(fifo, "wb") as f:  # one writer, then gone
             f.write(b"".join(encode_record(r) for r in varied_records()[:3]))
 
         def screen() -> str:
             return subprocess.run(
-                [*tmux, "capture-pane", "-p"], capture_output=True, text=True
+                [*tmux, "capture-pane", "-p"],
+                capture_output=True,
+                text=True,
+                timeout=60,
             ).stdout
 
         deadline = time.monotonic() + 30
         while "3/3 shown" not in screen() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert "3/3 shown" in screen()
-        subprocess.run([*tmux, "send-keys", "q"], check=True)
+        subprocess.run([*tmux, "send-keys", "q"], check=True, timeout=60)
         deadline = time.monotonic() + 15
         while not done.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert done.exists(), "watch did not exit after q"
         assert done.read_text().strip() == "0"
     finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=60)
 
 
 async def test_an_anonymous_pipe_is_a_stream(tmp_path: Path) -> None:

@@ -222,7 +222,11 @@ def test_snapshot_reproduce_screen(
     # The run's own duration differs run to run: the one varying field, fixed here.
     monkeypatch.setattr(reproduce_view, "run_time", lambda ms: "12ms")
     answer = subprocess.run(
-        ["sh", "-c", SH_GUARD], input=b"rm -rf build", capture_output=True, check=True
+        ["sh", "-c", SH_GUARD],
+        input=b"rm -rf build",
+        capture_output=True,
+        check=True,
+        timeout=60,
     ).stdout.decode()
     record = make_record(
         0,
