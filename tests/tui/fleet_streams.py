@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from hooktui.tap.model import HookInfo, Record, encode_record
+
 from tests.conftest import HOOKTUI
 
 
