@@ -179,5 +179,5 @@ def test_a_missing_dask_is_one_line(tmp_path: Path):
     assert proc.returncode == 2
     assert proc.stderr == (
         "hooktui replay: --cluster needs distributed, which is not installed: "
-        "pip install 'hooktui[fleet]'\n"
+        "pip install 'agent-hooktui[fleet]'\n"
     )

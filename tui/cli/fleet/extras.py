@@ -22,5 +22,5 @@ def need(module: str) -> ModuleType:
     except ImportError:
         what, extra = EXTRAS[module]
         raise UsageError(
-            f"{what} needs {module}, which is not installed: pip install 'hooktui[{extra}]'"
+            f"{what} needs {module}, which is not installed: pip install 'agent-hooktui[{extra}]'"
         ) from None
