@@ -28,7 +28,7 @@ from tests.waits import WAIT_S, finish
 SCRIPT = """
 import os, signal, sys, time
 from hooktui.replay import procs
-from hooktui.tap.hotpath import runner
+from hooktui.replay import runner
 
 pidfile, mode = sys.argv[1], sys.argv[2]
 HOOK = {hook!r}
