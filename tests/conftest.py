@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waits import WAIT_S
+
 HOOKTUI = str(Path(sys.executable).with_name("hooktui"))
 
 
@@ -19,7 +21,7 @@ def hooktui() -> str:
     return HOOKTUI
 
 
-def wait_for_lines(path: Path, count: int, timeout: float = 15.0) -> list[bytes]:
+def wait_for_lines(path: Path, count: int, timeout: float = WAIT_S) -> list[bytes]:
     """Complete lines of `path` once it holds at least `count` of them.
 
     The tap writes its record after the hook's answer has gone back (so the
@@ -37,7 +39,7 @@ def wait_for_lines(path: Path, count: int, timeout: float = 15.0) -> list[bytes]
     raise AssertionError(f"{path}: expected {count} lines, found {len(lines)} after {timeout}s")
 
 
-def wait_for_records(path: Path, count: int, timeout: float = 15.0) -> list[dict]:
+def wait_for_records(path: Path, count: int, timeout: float = WAIT_S) -> list[dict]:
     return [json.loads(line) for line in wait_for_lines(path, count, timeout)]
 
 

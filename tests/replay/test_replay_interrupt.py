@@ -130,7 +130,7 @@ def test_ctrl_c_while_a_hook_starts_kills_it(tmp_path: Path, inject: str, mode: 
         pid, started = pidfile.read_text().split()
         hook = int(pid)
         try:
-            code = proc.wait(timeout=20)
+            code = proc.wait(timeout=WAIT_S)
         except subprocess.TimeoutExpired:
             pytest.fail("Ctrl-C was lost: the replay went on running its hook")
         stderr = finish(proc)[1].decode()
@@ -195,7 +195,7 @@ def test_ctrl_c_kills_a_hook_a_worker_starts_after_it(tmp_path: Path):
     )
     try:
         try:
-            code = proc.wait(timeout=20)
+            code = proc.wait(timeout=WAIT_S)
         except subprocess.TimeoutExpired:
             pytest.fail("a hook started after Ctrl-C ran on (and held the replay's exit)")
         stderr = finish(proc)[1].decode()

@@ -27,7 +27,7 @@ from tests.replay.helpers import (
     tap,
     write_guard,
 )
-from tests.waits import finish, join, read_line
+from tests.waits import WAIT_S, finish, join, read_line
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def _pty_run(argv: list[str], *, stdin=subprocess.DEVNULL, tty_stdout: bool, env
             break
     if proc.poll() is None:
         proc.send_signal(signal.SIGINT)
-    code = proc.wait(timeout=30)
+    code = proc.wait(timeout=WAIT_S)
     join(got)
     os.close(master)
     return code, screen.decode(errors="replace"), proc.piped.decode(errors="replace")
@@ -248,7 +248,7 @@ def test_watch_takes_no_path_of_its_own(tmp_path: Path, session):
         assert json.loads(line)["total"] == 5
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
+        proc.wait(timeout=WAIT_S)
     assert finish(proc)[1] == ""
 
 

@@ -19,7 +19,7 @@ from tests.replay.helpers import (
     record_session,
     write_guard,
 )
-from tests.waits import read_rest
+from tests.waits import WAIT_S, read_rest
 
 
 class Lines:
@@ -66,7 +66,7 @@ def start(*args: str) -> tuple[subprocess.Popen, Lines]:
 def stop(proc: subprocess.Popen) -> int:
     proc.send_signal(signal.SIGINT)
     try:
-        return proc.wait(timeout=30)
+        return proc.wait(timeout=WAIT_S)
     finally:
         if proc.poll() is None:
             proc.kill()

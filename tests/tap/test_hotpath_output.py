@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
-from tests.waits import read_line, read_rest, read_some
+from tests.waits import WAIT_S, read_line, read_rest, read_some
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
 
@@ -56,7 +56,7 @@ def test_asked_to_end_while_a_daemon_holds_the_output_the_tap_records_and_exits(
         time.sleep(0.3)
         assert proc.poll() is None  # reading until the pipe closes, as the runtime would
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 3  # the hook's own status
+        assert proc.wait(timeout=WAIT_S) == 3  # the hook's own status
     finally:
         proc.kill()
         os.kill(daemon, signal.SIGKILL)
@@ -68,11 +68,11 @@ def test_killed_while_a_daemon_holds_the_output_the_call_is_still_recorded(tmp_p
     proc, stream, daemon = _lingering_tap(tmp_path)
     try:
         # The watchdog takes over GRACE_S into the wait: a session of its own.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline and not _session_leading_child(proc.pid):
             time.sleep(0.02)
         proc.kill()
-        proc.wait(timeout=30)
+        proc.wait(timeout=WAIT_S)
     finally:
         os.kill(daemon, signal.SIGKILL)
     (record,) = wait_for_records(stream, 1)

@@ -188,7 +188,7 @@ def test_a_signal_during_the_stretch_reaches_the_hook(tmp_path):
     proc.stdin.close()
     assert read_line(proc.stdout) == b"started\n"
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=10) == -signal.SIGTERM
+    assert proc.wait(timeout=WAIT_S) == -signal.SIGTERM
     proc.stdout.close()
     proc.stderr.close()
     (record,) = wait_for_records(stream, 1)
@@ -236,7 +236,7 @@ def test_a_caller_that_hands_over_socketpairs_as_node_does(tmp_path):
             while chunk := ours.recv(1 << 16):
                 data += chunk
             got.append(data)
-        results.append((*got, proc.wait(timeout=30)))
+        results.append((*got, proc.wait(timeout=WAIT_S)))
         for ours, _ in pairs:
             ours.close()
     (bare_out, bare_err, bare_code), (out, err, code) = results
@@ -265,7 +265,7 @@ def test_a_caller_whose_stdout_would_block_still_gets_all_of_it(tmp_path):
     while chunk := read_some(r):
         got += chunk
     os.close(r)
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=WAIT_S) == 0
     proc.stderr.close()
     assert got == b"a" * 50000
     assert wait_for_records(stream, 1)[0]["stdout"]["length"] == 50000

@@ -72,7 +72,7 @@ def test_each_catchable_signal_is_passed_on(tmp_path):
             proc.send_signal(sig)
             time.sleep(0.05)  # one at a time: standard signals do not queue
         out = read_rest(proc.stdout)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=WAIT_S) == 0
     finally:
         proc.kill()
         proc.wait(timeout=WAIT_S)
@@ -86,7 +86,7 @@ def test_a_signal_the_hook_does_not_handle_ends_both_alike(tmp_path, sig):
     proc, stream = start(tmp_path, "sh", "-c", "echo ready; exec sleep 60")
     try:
         proc.send_signal(sig)
-        assert proc.wait(timeout=30) == -sig
+        assert proc.wait(timeout=WAIT_S) == -sig
     finally:
         proc.kill()
         proc.wait(timeout=WAIT_S)
@@ -99,7 +99,7 @@ def state(pid: int) -> str:
 
 
 def wait_state(pid: int, wanted: str) -> None:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + WAIT_S
     while state(pid) != wanted and time.monotonic() < deadline:
         time.sleep(0.01)
     assert state(pid) == wanted
@@ -126,7 +126,7 @@ def test_stop_and_continue_keep_their_meaning(tmp_path):
         assert state(hook) == "T"
         proc.send_signal(signal.SIGCONT)
         assert read_rest(proc.stdout) == b"finished\n"
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=WAIT_S) == 0
     finally:
         proc.kill()
         proc.wait(timeout=WAIT_S)
@@ -165,4 +165,4 @@ def test_signals_the_caller_ignores_are_not_caught(tmp_path):
     )
     assert read_line(proc.stdout) == b"ready\n"
     proc.send_signal(signal.SIGUSR1)
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=WAIT_S) == 0

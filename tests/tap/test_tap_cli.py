@@ -295,7 +295,7 @@ def test_signal_to_the_tap_reaches_the_hook(tmp_path, sig):
     try:
         assert read_line(proc.stdout) == b"started\n"  # the hook runs, output passes through live
         proc.send_signal(sig)
-        assert proc.wait(timeout=30) == -sig
+        assert proc.wait(timeout=WAIT_S) == -sig
     finally:
         proc.kill()
         proc.wait(timeout=WAIT_S)
@@ -341,7 +341,7 @@ def test_runtime_killing_the_tap_at_its_timeout_is_recorded_as_a_timeout(tmp_pat
         # Like a runtime whose timeout expired: wait past it, then SIGTERM the tap.
         time.sleep(0.3)
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == -signal.SIGTERM
+        assert proc.wait(timeout=WAIT_S) == -signal.SIGTERM
     finally:
         proc.kill()
         proc.wait(timeout=WAIT_S)
@@ -387,7 +387,7 @@ def _ctrl_c_counts(tmp_path: Path, command: list[str]) -> bytes:
         assert read_line(proc.stdout) == b"ready\n"
         os.write(master, b"\x03")
         out = read_rest(proc.stdout)
-        proc.wait(timeout=30)
+        proc.wait(timeout=WAIT_S)
     finally:
         proc.kill()
         proc.wait(timeout=WAIT_S)

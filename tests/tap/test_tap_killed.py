@@ -39,7 +39,7 @@ CODEX_REQUEST = {
 }
 
 
-def wait_until(predicate, what: str, timeout: float = 20.0):
+def wait_until(predicate, what: str, timeout: float = WAIT_S):
     """Poll `predicate` until it returns something truthy (a wait, not a timing check)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -18,7 +18,7 @@ from hooktui.tap import model
 
 from tests.conftest import HOOKTUI
 from tests.tui.test_show import RECORDS, Running, env, rec, show, write
-from tests.waits import join
+from tests.waits import WAIT_S, join
 
 
 def _ids(stdout: str) -> list[str]:
@@ -82,7 +82,7 @@ def test_fifo_rows_come_as_they_are_written(tmp_path):
             second = model.encode_record(rec(2))
             w.write(second)
             run.wait_for(second)
-        assert run.proc.wait(timeout=30) == 0  # the writer went: the stream ended
+        assert run.proc.wait(timeout=WAIT_S) == 0  # the writer went: the stream ended
     finally:
         if run.proc.poll() is None:
             run.stop()
@@ -134,7 +134,7 @@ def test_follow_sees_a_file_truncated_then_grown_past_its_old_size(stream):
             head, found, tail = run.out.rpartition(b'"id":"r30"')
             return tail if found else b""
 
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while b'"id":"r37"' not in after_first_new():  # the first new record is not skipped
             assert time.monotonic() < deadline, (run.out, run.err)
             run._pump(0.1)

@@ -35,6 +35,7 @@ from textual.widgets._footer import FooterKey
 
 from tests.conftest import HOOKTUI
 from tests.tui.conftest import make_record, varied_records
+from tests.waits import WAIT_S
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -162,7 +163,7 @@ def test_keys_typed_before_the_app_reach_it_unechoed(term: Tmux, tmp_path: Path)
     term.wait(_has("summary   echo call 58"))
     assert any("summary   echo call 58" in line for line in term.screen()), "the key was lost"
     term.keys("q")
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + WAIT_S
     while not (done.exists() and done.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
     modes = done.read_text().split()

@@ -16,6 +16,7 @@ from hooktui.tui.app.widgets.rows import call_row
 
 from tests.hold_helpers import finish, private_runtime_dir, start_tap
 from tests.tui.conftest import wait_until
+from tests.waits import WAIT_S
 
 SIZE = (120, 36)
 
@@ -147,7 +148,7 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
         ).stdout
 
     def wait_screen(text: str) -> None:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while text not in screen() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert text in screen(), (
@@ -158,7 +159,7 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
 
     taps = []
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while not (Path(runtime_dir) / "hooktui" / "hold.sock").exists():
             assert time.monotonic() < deadline, screen()
             time.sleep(0.05)

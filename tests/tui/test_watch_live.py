@@ -10,6 +10,7 @@ from hooktui.tap.model import RecordHead, encode_record
 from hooktui.tui.app.watch import WatchApp
 
 from tests.tui.conftest import make_record, varied_records, wait_until, write_stream
+from tests.waits import WAIT_S
 
 SIZE = (120, 36)
 
@@ -181,7 +182,7 @@ async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
         # Written in pieces, as a slow writer would: only the complete line counts.
         for start in range(0, len(line), 1 << 20):
             _append(stream, line[start : start + (1 << 20)])
-        await wait_until(pilot, lambda: app.view.total == 2, timeout=30)
+        await wait_until(pilot, lambda: app.view.total == 2, timeout=WAIT_S)
         assert app.view.entry(1).head.summary == "cat huge.log"
         await wait_until(
             pilot,
@@ -273,12 +274,12 @@ def test_q_exits_on_a_fifo_whose_writer_has_gone(tmp_path: Path) -> None:
                 timeout=60,
             ).stdout
 
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while "3/3 shown" not in screen() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert "3/3 shown" in screen()
         subprocess.run([*tmux, "send-keys", "q"], check=True, timeout=60)
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + WAIT_S
         while not done.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert done.exists(), "watch did not exit after q"
