@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "demo": ("hooktui.tui.cli.demo", "main", "real traffic through the real tap, for a first look"),
     "sql": ("hooktui.tui.cli.fleet.sql", "main", "SQL over streams (DuckDB): the calls view"),
     "export": ("hooktui.tui.cli.fleet.export", "main", "records as OpenTelemetry logs (OTLP/JSON)"),
+    "pull": ("hooktui.tui.cli.fleet.pull", "main", "a team store's records, as recorded"),
 }
 
 
