@@ -59,7 +59,12 @@ def _spawnable_main() -> None:
 def connect(address: str):
     """(client, the LocalCluster started here or None)."""
     need("distributed")
+    import dask
     from distributed import Client, LocalCluster
+
+    # A loaded machine (or a busy scheduler) can take longer than Dask's 30 s to
+    # connect; a replay would rather wait than fail.
+    dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT_S}s"})
 
     if address == LOCAL or address.startswith(LOCAL + ":"):
         n = _local_workers(address)
