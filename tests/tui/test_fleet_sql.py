@@ -151,6 +151,6 @@ def test_a_missing_duckdb_is_one_line(tmp_path: Path, stream: Path):
     assert not importable(tmp_path, "duckdb")
     assert proc.returncode == 2
     assert proc.stderr == (
-        "hooktui sql: hooktui sql needs duckdb, which is not installed: "
+        "hooktui sql: this command needs duckdb, which is not installed: "
         "pip install 'agent-hooktui[sql]'\n"
     )
