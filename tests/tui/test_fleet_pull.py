@@ -9,7 +9,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from chdb import session as chdb_session
 from hooktui.tui.cli.fleet import otel
 from hooktui.tui.cli.fleet.store import page_sql
 
@@ -36,6 +35,8 @@ def stream(tmp_path_factory) -> Path:
 def clickhouse(stream: Path):
     export = hooktui("export", "--otlp-json", str(stream))
     assert export.returncode == 0
+    from chdb import session as chdb_session  # ~500 MB of engine: loaded where used
+
     session = chdb_session.Session()
     session.query("CREATE DATABASE IF NOT EXISTS hooktui")
     session.query("USE hooktui")

@@ -14,7 +14,6 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from chdb import session as chdb_session
 from hooktui.tui.cli.fleet import queries
 
 from tests.conftest import HOOKTUI
@@ -46,6 +45,8 @@ def clickhouse(stream: Path):
     """A chDB session holding otel_logs as the exporter fills it, and the calls view."""
     export = hooktui("export", "--otlp-json", str(stream), "--batch", "17")
     assert export.returncode == 0, export.stderr
+    from chdb import session as chdb_session  # ~500 MB of engine: loaded where used
+
     session = chdb_session.Session()
     loaded = otel_logs.load(session, export.stdout.encode().splitlines())
     assert loaded == len(stream.read_bytes().splitlines())
