@@ -126,12 +126,13 @@ def test_table_csv_and_a_stream_by_url(stream: Path):
     assert csv.stdout == f"n\n{len(stream.read_bytes().splitlines())}\n"
 
 
-def test_show_sql_prints_what_a_team_installs():
-    proc = hooktui("sql", "--show-sql", "clickhouse")
-    assert proc.returncode == 0
-    assert "FROM otel_logs" in proc.stdout and "quantileExactInclusive" in proc.stdout
-    for name in queries.QUERIES:
-        assert f"-- hooktui sql --query {name}\n" in proc.stdout
+def test_show_sql_prints_what_a_team_installs(clickhouse):
+    view = hooktui("sql", "--show-sql", "clickhouse")
+    assert view.returncode == 0 and view.stdout == queries.view_sql("clickhouse")
+    slowest = hooktui("sql", "--show-sql", "clickhouse", "--query", "slowest-hooks")
+    assert "quantileExactInclusive(0.95)" in slowest.stdout
+    rows = chdb(clickhouse, slowest.stdout.rstrip().rstrip(";"))  # runs as printed
+    assert rows and rows[0].keys() == {"hook", "calls", "p50_ms", "p95_ms", "max_ms"}
 
 
 def test_bad_input_is_one_line(stream: Path, tmp_path: Path):

@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = RaisingParser(
         prog="hooktui sql",
         usage='hooktui sql ("SELECT …" | --query NAME [--since WHEN]) [STREAM…] '
-        "[--format table|csv|json]\n       hooktui sql --show-sql duckdb|clickhouse",
+        "[--format table|csv|json]\n       hooktui sql --show-sql duckdb|clickhouse [--query NAME]",
         description="SQL over recorded streams, on DuckDB, through the `calls` view "
         "(docs/teams.md lists its columns).",
         epilog=f"Named queries: {', '.join(queries.QUERIES)}. --since takes 2026-12-01, "
@@ -40,19 +40,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--since", metavar="WHEN", help="for misfires-since: from when")
     p.add_argument("--format", choices=FORMATS, default="table")
     p.add_argument(
-        "--show-sql", choices=queries.DIALECTS, metavar="DIALECT", help="print the view and queries"
+        "--show-sql",
+        choices=queries.DIALECTS,
+        metavar="DIALECT",
+        help="print the calls view of DIALECT (with --query: that query) instead",
     )
     return p
 
 
-def show_sql(dialect: str) -> str:
-    since = queries.parse_since(None)
-    parts = [queries.view_sql(dialect).rstrip()]
-    for name in queries.QUERIES:
-        parts.append(
-            f"-- hooktui sql --query {name}\n{queries.named(name, dialect, since).rstrip()};"
-        )
-    return "\n\n".join(parts) + "\n"
+def show_sql(dialect: str, name: str | None, since: str | None) -> str:
+    """The `calls` view of `dialect`, or with a name that query, ready to run there."""
+    if name is None:
+        return queries.view_sql(dialect)
+    return queries.named(name, dialect, queries.parse_since(since)).rstrip() + ";\n"
 
 
 def _quoted(name: str) -> str:
@@ -116,7 +116,7 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.show_sql:
-            sys.stdout.write(show_sql(args.show_sql))
+            sys.stdout.write(show_sql(args.show_sql, args.query, args.since))
             return 0
         text, streams = plan(args)
         if not streams:
