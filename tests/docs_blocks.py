@@ -23,6 +23,8 @@ from typing import NamedTuple
 from hooktui.tap.read import effects, filter_terms
 from hooktui.tap.runtimes import registry
 
+from tests.guarantee import docs as guarantee
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -55,6 +57,8 @@ BLOCKS = (
     Block("README.md", "runtimes", runtimes_table),
     Block("docs/records.md", "answer-effects", effects.readme_block),
     Block("docs/filter.md", "filter-terms", filter_terms.readme_block),
+    Block("docs/guarantee.md", "guarantee-matrix", guarantee.table),
+    Block("README.md", "guarantee", guarantee.readme_paragraph),
 )
 
 
