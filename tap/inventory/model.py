@@ -36,6 +36,7 @@ class Hook(msgspec.Struct, kw_only=True, omit_defaults=True):
     path: str  # the settings file
     where: str  # the key path of the handler in that file
     position: int  # its place in the runtime's order of all its hooks (from 0)
+    rank: int = 0  # its source's place in the runtime's order (from 0)
     event: str  # the runtime's own event name
     matcher: str = ""  # "" = every tool (or the event has none)
     handler_type: str = "command"

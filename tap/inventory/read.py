@@ -32,8 +32,10 @@ def inventory(
     *,
     project: Path | None = None,
     environ: Mapping[str, str] | None = None,
+    root: Path = Path("/"),
 ) -> Inventory:
-    """Every source and hook of `runtimes` (default: all), for a project folder."""
+    """Every source and hook of `runtimes` (default: all), for a project folder (`root`
+    stands for `/`, where managed settings live)."""
     env = os.environ if environ is None else environ
     here = Path.cwd() if project is None else project
     out = Inventory(runtimes=list(runtimes or RUNTIMES))
@@ -42,16 +44,20 @@ def inventory(
         if not runtime.hook_sources:
             out.notes.append(f"{runtime.title}: {runtime.sources_note or 'no hook sources known'}")
             continue
-        _read_runtime(runtime, here, env, out)
+        _read_runtime(runtime, here, env, out, root)
     return out
 
 
-def _read_runtime(runtime: Runtime, project: Path, env: Mapping[str, str], out: Inventory) -> None:
+def _read_runtime(
+    runtime: Runtime, project: Path, env: Mapping[str, str], out: Inventory, root: Path
+) -> None:
     hooks: list[Hook] = []
     for rank, source in enumerate(runtime.hook_sources):
-        for path in paths_of(runtime, source, project, env):
+        for path in paths_of(runtime, source, project, env, root):
             sf, found = read_file(runtime, source, path, len(hooks))
             sf.rank = rank
+            for hook in found:
+                hook.rank = rank
             out.files.append(sf)
             hooks += found
     _mark_duplicates(runtime, hooks)

@@ -21,7 +21,11 @@ def user_dir(runtime: Runtime, environ: Mapping[str, str]) -> Path:
 
 
 def base_of(
-    runtime: Runtime, source: HookSource, project: Path, environ: Mapping[str, str]
+    runtime: Runtime,
+    source: HookSource,
+    project: Path,
+    environ: Mapping[str, str],
+    root: Path = Path("/"),
 ) -> Path:
     if source.base == "project":
         return project
@@ -29,17 +33,22 @@ def base_of(
         return user_dir(runtime, environ)
     if source.base == "home":
         return Path(environ.get("HOME") or os.path.expanduser("~"))
-    return Path("/")
+    return root
 
 
 def paths_of(
-    runtime: Runtime, source: HookSource, project: Path, environ: Mapping[str, str]
+    runtime: Runtime,
+    source: HookSource,
+    project: Path,
+    environ: Mapping[str, str],
+    root: Path = Path("/"),
 ) -> list[Path]:
     """The files this source names here: its glob's matches in order, or the one path
-    it names (which may not exist: the inventory says so)."""
+    it names (which may not exist: the inventory says so). `root` stands for `/` (a
+    test's system folders)."""
     if source.env and environ.get(source.env):
         return [Path(environ[source.env])]
-    base = base_of(runtime, source, project, environ)
+    base = base_of(runtime, source, project, environ, root)
     pattern = source.path.lstrip("/") if source.base == "/" else source.path
     if "*" not in pattern:
         return [base / pattern]

@@ -66,7 +66,7 @@ def render(inv: Inventory, home: str = "", console: Console | None = None) -> No
                     line.append(safe_line(p.why))
                     console.print(line)
         if hooks:
-            console.print(_hooks(hooks, home))
+            _print_hooks(console, hooks)
         console.print()
     for note in inv.notes:
         console.print(Text(f"· {safe_line(note)}", style="grey62"))
@@ -86,57 +86,63 @@ def _sources(files: list[SourceFile], home: str) -> Table:
     return table
 
 
-def _hooks(hooks: list[Hook], home: str) -> Table:
-    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold grey70")
-    cols = (
-        "#",
-        "scope",
-        "event",
-        "matcher",
-        "type",
-        "timeout",
-        "fails",
-        "tap",
-        "calls",
-        "last",
-        "deny",
-        "fail-open",
-        "p95",
-        "command / state",
-    )
-    for col in cols:
-        table.add_column(
-            col,
-            no_wrap=col != "command / state",
-            justify="right" if col in ("#", "calls", "deny", "fail-open", "p95") else "left",
-        )
-    for h in hooks:
-        u = h.usage
-        timeout = seconds(h.timeout_ms) + ("*" if h.timeout_source == "default" else "")
-        fails = Text(h.fails, style="bold red1" if h.fails == "closed" else "")
-        tap = "✓" if h.wrapped else "–"
-        note = _state(h)
-        table.add_row(
-            str(h.position + 1),
-            h.scope,
-            safe_line(h.event),
-            safe_line(h.matcher) or "*",
-            h.handler_type + (" async" if h.is_async else ""),
-            timeout,
-            fails,
-            tap,
-            str(u.calls) if u else "",
-            (u.last[5:16].replace("T", " ") if u and u.last else ""),
-            percent(u.denies, u.calls) if u and u.calls else "",
-            percent(u.fail_open, u.calls) if u and u.calls else "",
-            f"{u.p95_ms:.0f}ms" if u and u.p95_ms is not None else "",
-            note,
-        )
-    return table
+COLUMNS = ("#", "src", "event", "matcher", "type", "timeout", "fails", "tap")
+RIGHT = {"#", "src"}
+
+
+def _cells(h: Hook) -> list[Text]:
+    timeout = seconds(h.timeout_ms) + ("*" if h.timeout_source == "default" else "")
+    return [
+        Text(str(h.position + 1)),
+        Text(str(h.rank + 1)),
+        Text(safe_line(h.event)),
+        Text(safe_line(h.matcher) or "*"),
+        Text(h.handler_type + (" async" if h.is_async else "")),
+        Text(timeout),
+        Text(h.fails, style="bold red1" if h.fails == "closed" else ""),
+        Text("✓" if h.wrapped else "–"),
+    ]
+
+
+def usage_text(h: Hook) -> Text:
+    """calls · last · deny · fail-open · p95, for a hook whose calls hooktui saw."""
+    u = h.usage
+    if u is None or not u.calls:
+        return Text("")
+    parts = [
+        f"{u.calls} call{'s' if u.calls != 1 else ''}",
+        f"last {u.last[:16].replace('T', ' ')}",
+        f"deny {percent(u.denies, u.calls)}",
+        f"fail-open {percent(u.fail_open, u.calls)}",
+    ]
+    if u.p95_ms is not None:
+        parts.append(f"p95 {u.p95_ms:.0f}ms")
+    return Text(" · ".join(parts) + "  ", style="bold")
+
+
+def _print_hooks(console: Console, hooks: list[Hook]) -> None:
+    """One line per hook (short values, aligned), then its use and command beneath it,
+    wrapping as the terminal needs."""
+    rows = [_cells(h) for h in hooks]
+    widths = [max(len(col), *(r[i].cell_len for r in rows)) for i, col in enumerate(COLUMNS)]
+    head = Text("  ", style="bold grey70")
+    for col, width in zip(COLUMNS, widths, strict=True):
+        head.append((col.rjust(width) if col in RIGHT else col.ljust(width)) + "  ")
+    head.rstrip()
+    console.print(head, no_wrap=True, overflow="ellipsis")
+    for h, cells in zip(hooks, rows, strict=True):
+        line = Text("  ")
+        for col, cell, width in zip(COLUMNS, cells, widths, strict=True):
+            pad = " " * (width - cell.cell_len)
+            line.append_text(Text(pad) + cell if col in RIGHT else cell + Text(pad))
+            line.append("  ")
+        line.rstrip()
+        console.print(line, no_wrap=True, overflow="ellipsis")
+        console.print(Text("      ").append_text(usage_text(h)).append_text(_state(h)))
 
 
 def _state(h: Hook) -> Text:
-    text = Text(safe_line(h.command)[:80])
+    text = Text(safe_line(h.command), style="grey70")
     if h.ignored:
         text.append(f"  ignored: {safe_line(h.ignored)}", style="bold dark_orange")
     elif not h.wrapped and h.handler_type == "command":

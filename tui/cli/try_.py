@@ -95,9 +95,12 @@ def _runtime(args: argparse.Namespace, request, project: Path) -> str:
         if found.name != "unknown":
             return found.name
         raise UsageError("cannot tell whose request this is: name the runtime with --runtime")
-    here = {h.runtime for h in inventory(project=project).hooks if not h.ignored}
-    if len(here) == 1:
-        return here.pop()
+    hooks = [h for h in inventory(project=project).hooks if not h.ignored]
+    own = {h.runtime for h in hooks if h.scope != "guest"}  # not a file it reads as a guest
+    here = {h.runtime for h in hooks}
+    for found in (own, here):
+        if len(found) == 1:
+            return found.pop()
     names = ", ".join(sorted(here)) or "none has hooks here"
     raise UsageError(f"name the runtime with --runtime ({names})")
 

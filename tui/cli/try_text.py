@@ -10,7 +10,6 @@ from hooktui.tap.runtimes import ADAPTERS
 from hooktui.tui.cli.hooks_text import seconds, short_path
 from hooktui.tui.cli.palette import decision_mark, decision_style
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 
@@ -34,39 +33,10 @@ def render(
         return
     console.print(Text(f"{len(trial.plan)} hook(s) would fire, {runs}:"))
     tried = {t.order: t for t in trial.tried}
-    table = Table(box=None, show_edge=False, pad_edge=False, header_style="bold grey70")
-    for col in ("#", "hook", "scope", "timeout", "fails", "answer", "ms", "reason / command"):
-        table.add_column(col, no_wrap=col != "reason / command")
     roles = {p.id: p.role for s in (trial.call.steps if trial.call else []) for p in s.hooks}
     for p in trial.plan:
-        t = tried.get(p.order)
-        answer, ms, detail = Text(""), "", safe_line(p.hook.command)
-        if not planned_only and t is not None:
-            if t.not_run:
-                answer = Text("not run", style="grey62")
-                detail = safe_line(t.not_run)
-            else:
-                fail_open = t.decision == "failure" and t.effect != "blocks"
-                answer = Text(
-                    decision_mark(t.decision, fail_open),
-                    style=decision_style(t.decision, fail_open),
-                )
-                role = roles.get(t.record_id, "")
-                if role in ("decided", "rewrote"):
-                    answer.append("  ★", style="bold")
-                elif role == "overridden":
-                    answer.append("  (overridden)", style="grey62")
-                ms = f"{t.duration_ms:.0f}"
-                detail = safe_line(t.reason) or detail
-        elif not p.runs:
-            answer = Text("not run", style="grey62")
-            detail = safe_line(p.why_not)
-        timeout = seconds(p.hook.timeout_ms) + ("*" if p.hook.timeout_source == "default" else "")
-        scope = f"{p.hook.scope} {short_path(safe_line(p.hook.path), home)}"
-        table.add_row(
-            str(p.order), safe_line(p.hook.label), scope, timeout, p.hook.fails, answer, ms, detail
-        )
-    console.print(table)
+        console.print(_planned_line(p, tried.get(p.order), roles, planned_only, home))
+        console.print(Text("      ").append_text(_detail(p, tried.get(p.order), planned_only)))
     if planned_only or trial.call is None:
         console.print(Text(f"The runtime's rule: {trial.rule}", style="italic grey70"))
         return
@@ -83,3 +53,37 @@ def render(
     console.print(Text(f"The runtime's reading: {trial.rule}", style="italic grey70"))
     for note in step.notes:
         console.print(Text(f"  {safe_line(note)}", style="grey70"))
+
+
+def _planned_line(p, t, roles: dict[str, str], planned_only: bool, home: str) -> Text:
+    timeout = seconds(p.hook.timeout_ms) + ("*" if p.hook.timeout_source == "default" else "")
+    line = Text(f"  {p.order}  ")
+    if planned_only:
+        line.append("would run " if p.runs else "not run   ", style="" if p.runs else "grey62")
+    elif t is None or t.not_run:
+        line.append("not run   ", style="grey62")
+    else:
+        fail_open = t.decision == "failure" and t.effect != "blocks"
+        line.append(
+            decision_mark(t.decision, fail_open).ljust(10),
+            style=decision_style(t.decision, fail_open),
+        )
+        role = roles.get(t.record_id, "")
+        line.append("★ " if role in ("decided", "rewrote") else "  ", style="bold")
+        line.append(f"{t.duration_ms:>6.0f}ms  ")
+    line.append(f"{safe_line(p.hook.label)}  timeout {timeout}  fails {p.hook.fails or '?'}  ")
+    line.append(f"{p.hook.scope} {short_path(safe_line(p.hook.path), home)}", style="grey62")
+    return line
+
+
+def _detail(p, t, planned_only: bool) -> Text:
+    if not planned_only and t is not None and t.not_run:
+        return Text(safe_line(t.not_run), style="grey62")
+    if not planned_only and t is not None and t.reason:
+        text = Text(safe_line(t.reason))
+        if t.timed_out:
+            text.append("  (timed out)", style="dark_orange")
+        return text
+    if not p.runs:
+        return Text(safe_line(p.why_not), style="grey62")
+    return Text(safe_line(p.hook.command), style="grey70")
