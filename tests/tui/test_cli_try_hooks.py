@@ -39,6 +39,11 @@ def run(*args: str, cwd: Path, home: Path, input: str | None = None) -> subproce
 
 @pytest.fixture
 def project(tmp_path):
+    return lay_out(tmp_path)
+
+
+def lay_out(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose .claude/settings.json runs three of the real guards, and a HOME."""
     home, project = tmp_path / "home", tmp_path / "project"
     (project / ".claude").mkdir(parents=True)
     home.mkdir()
