@@ -15,11 +15,11 @@ import base64
 import binascii
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import msgspec
-from hooktui.tap.canonical import UNSET, Outcome
+from hooktui.tap.canonical import UNSET, Outcome, Verdict
 from hooktui.tap.model import CallMark, Record
 from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.runtimes import ADAPTERS, UNKNOWN
@@ -52,12 +52,17 @@ class _Call:
         self.id_key = id_key
 
 
-def group(records: Iterable[Record], position: Position | None = None) -> list[ToolCall]:
+def group(
+    records: Iterable[Record],
+    position: Position | None = None,
+    instead: Mapping[str, Verdict] | None = None,
+) -> list[ToolCall]:
     """The tool calls of `records` (any order), in the order their first hook started.
 
     `position(record)`: the hook's place in its runtime's configured order, when the
     caller knows the configuration (`hooktui try`, the inventory); else the start
-    times order the hooks.
+    times order the hooks. `instead`: record id -> the verdict to take for that hook
+    (what an edited guard answers on replay), in place of its recorded one.
     """
     timed = sorted(((_start(r), r) for r in records), key=lambda t: (t[0], t[1].id))
     calls: list[_Call] = []
@@ -65,7 +70,7 @@ def group(records: Iterable[Record], position: Position | None = None) -> list[T
     open_steps: dict[tuple, _Step] = {}
     for start, record in timed:
         _place(record, start, calls, by_id, open_steps)
-    return [_finish(call, position) for call in calls]
+    return [_finish(call, position, instead or {}) for call in calls]
 
 
 def marks(calls: Iterable[ToolCall]) -> dict[str, CallMark]:
@@ -179,8 +184,8 @@ def _inputs(step: _Step) -> list[Any]:
 # --- finishing a call: combine each step ------------------------------------------
 
 
-def _finish(call: _Call, position: Position | None) -> ToolCall:
-    steps = [_step(step, position) for step in call.steps]
+def _finish(call: _Call, position: Position | None, instead: Mapping[str, Verdict]) -> ToolCall:
+    steps = [_step(step, position, instead) for step in call.steps]
     first = call.steps[0].records[0]
     guarding = next((s for s in steps if s.event in GUARDING), steps[0])
     conflicts = list(dict.fromkeys(c for s in steps for c in s.conflicts))
@@ -199,13 +204,15 @@ def _finish(call: _Call, position: Position | None) -> ToolCall:
     )
 
 
-def _step(step: _Step, position: Position | None) -> Step:
+def _step(step: _Step, position: Position | None, instead: Mapping[str, Verdict]) -> Step:
     records = step.records
     first = records[0]
     runtime = ADAPTERS.get(first.runtime) or ADAPTERS[UNKNOWN]
-    answers = [_answer(r, position) for r in records]
+    answers = [_answer(r, position, instead.get(r.id)) for r in records]
     combined: Combined = runtime.combine(answers, first.native_event)
-    hooks = [_part(r, combined) for r in sorted(records, key=lambda r: (r.ts, r.id))]
+    hooks = [
+        _part(r, combined, instead.get(r.id)) for r in sorted(records, key=lambda r: (r.ts, r.id))
+    ]
     return Step(
         event=first.event,
         native_event=first.native_event,
@@ -222,13 +229,15 @@ def _step(step: _Step, position: Position | None) -> Step:
     )
 
 
-def answer_of(record: Record, position: int | None = None) -> Answer:
+def answer_of(
+    record: Record, position: int | None = None, verdict: Verdict | None = None
+) -> Answer:
     """A record as its runtime read the hook's answer (a breakpoint's answer, when a
-    person sent one instead)."""
+    person sent one instead; `verdict`, when given, in place of the recorded one)."""
     start = _start(record)
-    verdict = record.verdict
+    sent = record.sent_instead if verdict is None else None
+    verdict = record.verdict if verdict is None else verdict
     decision, reason = verdict.decision, verdict.reason
-    sent = record.sent_instead
     if sent is not None:
         decision, reason = sent.decision, sent.reason
     return Answer(
@@ -245,8 +254,8 @@ def answer_of(record: Record, position: int | None = None) -> Answer:
     )
 
 
-def _answer(record: Record, position: Position | None) -> Answer:
-    return answer_of(record, position(record) if position is not None else None)
+def _answer(record: Record, position: Position | None, verdict: Verdict | None) -> Answer:
+    return answer_of(record, position(record) if position is not None else None, verdict)
 
 
 def _outcome(record: Record) -> Outcome:
@@ -269,8 +278,8 @@ def _bytes(blob: Any) -> bytes:
     return blob.data.encode("utf-8", "surrogateescape") if blob.encoding == "utf-8" else b""
 
 
-def _part(record: Record, combined: Combined) -> HookPart:
-    answer = answer_of(record)
+def _part(record: Record, combined: Combined, verdict: Verdict | None) -> HookPart:
+    answer = answer_of(record, None, verdict)
     return HookPart(
         id=record.id,
         label=record.hook.label,
@@ -281,7 +290,7 @@ def _part(record: Record, combined: Combined) -> HookPart:
         effect=answer.effect,
         reason=answer.reason,
         role=_role(answer, combined),
-        updated_input=record.updated_input,
+        updated_input=_msgspec_unset(answer.updated_input),
     )
 
 
