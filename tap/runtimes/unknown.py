@@ -23,7 +23,7 @@ from hooktui.tap.runtimes.base import (
 from hooktui.tap.runtimes.descriptor import Runtime
 from hooktui.tap.runtimes.merge import MergeRule
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -77,7 +77,7 @@ def _runtimes(names: list[str]) -> list[str]:
 def _streams(paths: list[str]) -> list[str]:
     if paths:
         return paths
-    from hooktui.tap.hotpath.stream import default_stream_path
+    from hooktui.tap.base.stream import default_stream_path
 
     return [default_stream_path()]
 

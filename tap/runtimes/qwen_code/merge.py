@@ -13,7 +13,7 @@ and the tool ran (tests/e2e/test_e2e_merge.py). Loaded by readers only.
 
 from __future__ import annotations
 
-from hooktui.tap.record import jsonio
+from hooktui.tap.base import jsonio
 from hooktui.tap.runtimes import combine as merge
 
 TYPE_CHECKING = False
