@@ -87,7 +87,7 @@ def read_file(
     try:
         data = load_settings(path, author.settings).data
     except InstallError as exc:
-        reading = runtime.reading.bad_file
+        reading = source.bad_file or runtime.reading.bad_file
         sf.state = "fatal" if reading.startswith("refuses") else "rejected"
         why = str(exc).removeprefix(f"{path}: ").removesuffix("; left untouched")
         sf.problems.append(Problem(why=f"{why}: {runtime.title} {reading}", effect="file"))

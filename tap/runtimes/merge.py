@@ -100,7 +100,8 @@ class HookSource(Facts):
     `layout`: the runtime whose settings layout the file uses ("": this one's).
     `needs`: a condition for the runtime to load it (a trusted folder, a flag).
     `readable`: False for a source hooktui cannot read (held by a server); it is listed
-    with `note` saying where it lives.
+    with `note` saying where it lives. `bad_file`: what an unparsable file here does,
+    where that differs from the runtime's `reading.bad_file`.
     """
 
     scope: str
@@ -111,6 +112,7 @@ class HookSource(Facts):
     needs: str = ""
     note: str = ""
     readable: bool = True
+    bad_file: str = ""  # what a file here that it cannot parse does, when not `reading.bad_file`
 
 
 class SettingsReading(Facts):

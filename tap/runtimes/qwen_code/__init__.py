@@ -413,19 +413,26 @@ RUNTIME = QwenCode(
     ),
     hook_sources=(
         HookSource(scope="project", path=".qwen/settings.json"),
-        HookSource(scope="user", base="user", path="settings.json"),
+        # 0.24.4 reads its sandbox policy from this file first: unparsable, it stops.
+        HookSource(
+            scope="user",
+            base="user",
+            path="settings.json",
+            bad_file="refuses to start (it reads its sandbox policy there first)",
+        ),
         HookSource(scope="managed", base="/", path="/etc/qwen-code/settings.json"),
         HookSource(scope="extension", base="user", path="extensions/*/hooks/hooks.json"),
     ),
-    # Seen in 0.24.4 (2026-12-07): a file that is not JSON runs no hook; an unknown
+    # Seen in 0.24.4 (2026-12-07): a project file that is not JSON runs no hook (a user
+    # file stops it at start); an unknown
     # event, a hook without a command or a timeout that is not a number leave the
     # rest running.
     reading=SettingsReading(
-        bad_file="ignores the file",
+        bad_file="ignores the file (and replaces it, keeping a .corrupted copy)",
         bad_hook="skips that hook",
         unknown_event="skips that event",
         matcher="claude",
         bad_matcher="never fires",
-        basis="0.24.4's real CLI",
+        basis="0.24.4's real CLI (tests/e2e/test_e2e_inventory.py)",
     ),
 )
