@@ -142,3 +142,34 @@ def test_a_file_that_stops_the_runtime_is_fatal_in_the_inventory(name, tmp_path)
     env = {**driver.env(sb), "HOME": str(sb.home)}
     inv = inventory([driver.runtime], project=sb.project, environ=env)
     assert {Path(f.path): f for f in inv.files}[bad].state == "fatal"
+
+
+def test_copilot_runs_its_sources_in_the_inventorys_order(tmp_path) -> None:
+    """1.0.102 runs the hooks of one call one after another: the user's, .github/hooks,
+    then Claude Code's two files, then .github/copilot/settings.json."""
+    driver = Copilot()
+    why = skip_reason(driver.cli)
+    if why:
+        pytest.skip(why)
+    sb = Sandbox(tmp_path)
+    sb.fresh_run_dirs()
+    names = ("user", "gh", "claude", "local", "ghsettings")
+    cmd = {n: hook_command(sb.hooks, n) for n in names}
+    driver.write_settings(sb, cmd["gh"], hook_command(sb.hooks, "post"))
+    write(
+        sb.home / ".copilot" / "hooks" / "mine.json",
+        {"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": cmd["user"]}]}},
+    )
+    write(sb.project / ".claude" / "settings.json", claude_style(cmd["claude"], "Bash"))
+    write(sb.project / ".claude" / "settings.local.json", claude_style(cmd["local"], "Bash"))
+    write(
+        sb.project / ".github" / "copilot" / "settings.json",
+        {"hooks": {"preToolUse": [{"type": "command", "bash": cmd["ghsettings"]}]}},
+    )
+    run = driver.run(sb, "run")
+    ran = sorted((c["t"], n) for n in names for c in run.hook_calls.get(n, []))
+    assert [n for _, n in ran] == list(names), run.describe()
+    env = {**driver.env(sb), "HOME": str(sb.home)}
+    inv = inventory(["copilot"], project=sb.project, environ=env)
+    by_command = {h.command: h.position for h in inv.hooks if h.event.lower() == "pretooluse"}
+    assert sorted(names, key=lambda n: by_command[cmd[n]]) == list(names)
