@@ -207,10 +207,11 @@ def _hook_env(runtime: Runtime, project: Path, environ: Mapping[str, str]) -> di
     return env
 
 
-def _argv(
-    runtime: Runtime, planned: Planned, hooktui: str, stream: str, project: Path
-) -> list[str]:
-    hook = planned.hook
+def tap_argv(runtime: Runtime, hook: Hook, hooktui: str, stream: str, project: Path) -> list[str]:
+    """The tap line a dry run runs one configured hook through: the hook's own command
+    under the runtime's shell (its substitutions made), recorded with its label and
+    timeout, `--wait` (recorded before it exits). The guarantee matrix runs this line
+    too (tests/guarantee: the `try` form)."""
     line = hook.command
     layout = runtime.settings
     for token in layout.substitutions if layout else ():
@@ -220,12 +221,12 @@ def _argv(
         args += ["--timeout-ms", str(hook.timeout_ms)]
     if hook.fails == "closed":
         args.append("--fail-closed")
-    shell = layout.shell if layout else "sh"
+    shell = layout.shell if layout and " " not in layout.shell else os.environ.get("SHELL", "sh")
     return [*args, "--wait", "--", shell, "-c", line]
 
 
 def _start(runtime, planned, request, hooktui, stream, project, env):
-    argv = _argv(runtime, planned, hooktui, stream, project)
+    argv = tap_argv(runtime, planned.hook, hooktui, stream, project)
     proc = subprocess.Popen(
         argv,
         stdin=subprocess.PIPE,

@@ -33,7 +33,7 @@ def run(*args: str, cwd: Path, home: Path, input: str | None = None) -> subproce
     }
     env.pop("CLAUDE_CONFIG_DIR", None)
     return subprocess.run(
-        [HOOKTUI, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, input=input
+        [HOOKTUI, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600, input=input
     )
 
 
@@ -47,13 +47,14 @@ def lay_out(tmp_path: Path) -> tuple[Path, Path]:
     home, project = tmp_path / "home", tmp_path / "project"
     (project / ".claude").mkdir(parents=True)
     home.mkdir()
+    # 120 s: a guard killed at its timeout on a loaded machine would read as no objection.
     settings = {
         "hooks": {
             "PreToolUse": [
                 {
                     "matcher": "Bash",
                     "hooks": [
-                        {"type": "command", "command": guard("deny_force_push.py"), "timeout": 10}
+                        {"type": "command", "command": guard("deny_force_push.py"), "timeout": 120}
                     ],
                 },
                 {
@@ -83,7 +84,7 @@ def test_plan_lists_the_hooks_that_would_fire_in_order_with_their_timeouts(proje
     plan = trial["plan"]
     assert [p["order"] for p in plan] == [1, 2]  # the Edit hook does not match Bash
     assert plan[0]["hook"]["command"].endswith("deny_force_push.py")
-    assert plan[0]["hook"]["timeout_ms"] == 10_000 and plan[1]["hook"]["timeout_ms"] == 600_000
+    assert plan[0]["hook"]["timeout_ms"] == 120_000 and plan[1]["hook"]["timeout_ms"] == 600_000
     assert "tried" not in trial and trial["request"]["tool_input"] == {"command": "ls"}
     assert trial["request"]["hook_event_name"] == "PreToolUse"  # the full request shape
     assert {"session_id", "transcript_path", "tool_use_id", "cwd"} <= set(trial["request"])
