@@ -26,6 +26,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main",
         "re-run a recorded session against an edited policy",
     ),
+    "hooks": (
+        "hooktui.tui.cli.hooks",
+        "main",
+        "every configured hook of every runtime here, and whether it fires",
+    ),
+    "try": (
+        "hooktui.tui.cli.try_",
+        "main",
+        "a hand-written request against the configured hooks (a dry run)",
+    ),
     "install": (
         "hooktui.tui.cli.install",
         "install_main",
