@@ -81,16 +81,25 @@ def snap_compare(snap_compare):
 
 
 def pytest_configure(config) -> None:
-    # Taps the tests start keep their cache of compiled redaction patterns in
-    # $XDG_CACHE_HOME: one folder per test process, never the user's ~/.cache.
-    if "HOOKTUI_TEST_CACHE" not in os.environ:  # xdist's workers inherit the controller's
-        import atexit
-        import shutil
-        import tempfile
+    """The suite never sees the user's machine: taps and dashboards it starts keep
+    their state (the default stream), their runtime files (a dashboard's breakpoint
+    socket, the fallback error log) and their cache (compiled redaction patterns) in
+    folders of the test process's own, never in ~/.local/state, $XDG_RUNTIME_DIR or
+    /tmp/hooktui-<uid>, where a dashboard the user runs (or one that died) lives."""
+    import atexit
+    import shutil
+    import tempfile
 
+    if "HOOKTUI_TEST_CACHE" not in os.environ:  # xdist's workers inherit the controller's
         os.environ["HOOKTUI_TEST_CACHE"] = tempfile.mkdtemp(prefix="hooktui-test-cache-")
         atexit.register(shutil.rmtree, os.environ["HOOKTUI_TEST_CACHE"], True)
     os.environ["XDG_CACHE_HOME"] = os.environ["HOOKTUI_TEST_CACHE"]
+    for name, prefix in (("XDG_RUNTIME_DIR", "hkrun"), ("XDG_STATE_HOME", "hkstate")):
+        # Short (a socket path holds 107 bytes), and one per process: each xdist
+        # worker gets its own.
+        os.environ[name] = tempfile.mkdtemp(prefix=prefix, dir="/tmp")
+        atexit.register(shutil.rmtree, os.environ[name], True)
+    os.environ.pop("HOOKTUI_STREAM", None)
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
