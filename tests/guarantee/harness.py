@@ -38,6 +38,7 @@ from tests.guarantee.forms import SPAWN, Form
 # loaded machine. A held call may be held min(80 %, T - 2 s) of it: 3 s.
 TIMEOUT_MS = 5_000
 REAL_BIN = Path(HOOKTUI).parent
+REPO = Path(__file__).resolve().parents[2]
 GUARD = """#!/bin/sh
 n=$(wc -c | tr -d ' ')
 cat "$1"
@@ -66,16 +67,24 @@ class Venv:
 
 
 def make_venv(root: Path) -> Venv:
-    """A venv that shares this one's site-packages (a link) and interpreter."""
+    """A venv laid out as `pip install` makes one (not editable): this one's
+    interpreter, its site-packages entries linked one by one, and `hooktui/` a
+    folder of links to this tree's packages (so a condition can delete it)."""
     venv = Venv(root)
     (root / "bin").mkdir(parents=True)
-    venv.site.mkdir(parents=True)
+    site = venv.site / "site-packages"
+    site.mkdir(parents=True)
     real_venv = REAL_BIN.parent
     shutil.copy(real_venv / "pyvenv.cfg", root / "pyvenv.cfg")
     base = getattr(sys, "_base_executable", sys.executable)
     venv.python.symlink_to(os.path.realpath(base))
     real_site = next((real_venv / "lib").glob("python*/site-packages"))
-    (venv.site / "site-packages").symlink_to(real_site)
+    for entry in real_site.iterdir():
+        if not entry.name.startswith(("__editable__", "hooktui", "agent_hooktui")):
+            (site / entry.name).symlink_to(entry)
+    (site / "hooktui").mkdir()
+    for package in ("tap", "replay", "tui"):
+        (site / "hooktui" / package).symlink_to(REPO / package)
     shutil.copy(HOOKTUI, venv.hooktui)
     return venv
 

@@ -45,14 +45,10 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
 }
 # Cells that fail today, each naming its finding (issue 19), until its fix lands.
 _HTTP = ("claude-code/http", "copilot/http", "qwen-code/http")
-_ISOLATION = "issue 19, http hooks: `python -m hooktui.tap.httphook` runs without -I"
-_GONE = "issue 19, http hooks: with hooktui gone the line exits 127 (fails open), not closed"
 _CA = "issue 19, http hooks: NODE_EXTRA_CA_CERTS is ignored (TLS fails, the tool runs)"
 _SHELLS = "issue 19, transparency: the wrapped line only works in POSIX shells"
 _SLOW = "issue 19, breakpoints: the hold deadline is not absolute (a trickling peer)"
 KNOWN: dict[tuple[str, str], str] = {
-    **{(form, "shadow-modules"): _ISOLATION for form in _HTTP},
-    **{(form, c): _GONE for form in _HTTP for c in ("venv-gone", "python-gone", "package-gone")},
     **{(form, "private-ca"): _CA for form in _HTTP},
     ("codex/command", "login-fish"): _SHELLS,
     ("codex/command", "login-tcsh"): _SHELLS,
