@@ -24,6 +24,7 @@ from hooktui.tap.hotpath.stream import default_stream_path
 from hooktui.tap.httphook.spec import HttpSpec
 from hooktui.tap.httphook.spec import from_line as http_from_line
 from hooktui.tap.httphook.spec import to_line as http_line
+from hooktui.tap.install.anyshell import wrap_any_shell
 from hooktui.tap.install.edit import DELETE, Change, diff, edit, tokens_of
 from hooktui.tap.install.files import (
     BACKUP_SUFFIX,
@@ -156,7 +157,8 @@ def wrap_shell(command: str, opts: Options, label: str, timeout_ms: int | None) 
     """The wrapped shell-form line for `command` under `opts` (the runtime's substitutions)."""
     runtime = runtime_of(opts.runtime)
     tap = _tap(opts, interpreter_of(opts.hooktui), label, timeout_ms)
-    return _wrap_shell(command, tap, runtime.settings.substitutions)
+    login = runtime.settings.login_shell and wrap_any_shell(command, tap)
+    return login or _wrap_shell(command, tap, runtime.settings.substitutions)
 
 
 # ------------------------------------------------------------------ one hook
@@ -249,7 +251,8 @@ def _wrap_one(runtime: Runtime, opts: Options, python: str | None, h: Handler):
         values: dict[str, Any] = {layout.command_key: command, layout.exec_args_key: new_args}
         before, after = shlex.join(argv), shlex.join([command, *new_args])
     else:
-        after = _wrap_shell(original, tap, layout.substitutions)
+        after = layout.login_shell and wrap_any_shell(original, tap)
+        after = after or _wrap_shell(original, tap, layout.substitutions)
         values, before = {layout.command_key: after}, original
     if _unchanged(h, values):
         return None

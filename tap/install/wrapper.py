@@ -258,7 +258,9 @@ def read_shell(command: str) -> Wrapped | None:
         original = m["orig"] if form in _HEREDOC_FORMS else _unquote(m["orig"])
         closed = (m.groupdict().get("fallback") or _BARE) != _BARE
         return Wrapped(_unquote(m["h"]), args, original=original, fails_closed=closed)
-    return _read_legacy(command)
+    from hooktui.tap.install.anyshell import read_any_shell  # it builds on this module
+
+    return read_any_shell(command) or _read_legacy(command)
 
 
 def _read_legacy(command: str) -> Wrapped | None:

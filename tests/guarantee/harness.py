@@ -291,7 +291,8 @@ def argv_of(cell: Cell, handler: dict) -> list[str]:
         return [command, *handler[layout.exec_args_key]]
     for token in layout.substitutions:
         command = command.replace(token, shlex.quote(str(cell.project)))
-    return [shell_of(cell, handler), "-c", command]
+    login = SPAWN[cell.form.runtime].shell == "login" and not handler.get(layout.shell_key or "")
+    return [shell_of(cell, handler), "-lc" if login else "-c", command]
 
 
 def run_argv(
