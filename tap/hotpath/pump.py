@@ -143,9 +143,11 @@ class Pump:
                 clocks.append(self.deadline)
             if self.pidfd < 0:
                 clocks.append(now + 0.05)  # no pidfd to wake us: look for the exit
-        elif self.sinks:
-            linger = LINGER_CHECK_S if self.linger_s is None else self.linger_s
-            clocks.append(min(now + LINGER_CHECK_S, self.exited_at + linger))
+        elif self.sinks:  # the hook is gone, its output still open
+            if self.linger_s is None:  # as long as it takes: look up now and then
+                clocks.append(now + LINGER_CHECK_S)
+            else:
+                clocks.append(self.exited_at + self.linger_s)
         elif self.src_fd >= 0:
             clocks.append(self._quiet_until())
         if self._watchdog_due() is not None:
