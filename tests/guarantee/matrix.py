@@ -44,11 +44,8 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     "itself: nothing of ours runs",
 }
 # Cells that fail today, each naming its finding (issue 19), until its fix lands.
-_HTTP = ("claude-code/http", "copilot/http", "qwen-code/http")
-_CA = "issue 19, http hooks: NODE_EXTRA_CA_CERTS is ignored (TLS fails, the tool runs)"
 _SLOW = "issue 19, breakpoints: the hold deadline is not absolute (a trickling peer)"
 KNOWN: dict[tuple[str, str], str] = {
-    **{(form, "private-ca"): _CA for form in _HTTP},
     ("*", "dashboard-slow"): _SLOW,
 }
 
