@@ -44,10 +44,7 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     "itself: nothing of ours runs",
 }
 # Cells that fail today, each naming its finding (issue 19), until its fix lands.
-_SLOW = "issue 19, breakpoints: the hold deadline is not absolute (a trickling peer)"
-KNOWN: dict[tuple[str, str], str] = {
-    ("*", "dashboard-slow"): _SLOW,
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def applies(form: Form, condition: Condition) -> bool:
