@@ -12,7 +12,7 @@ import posix
 import select
 import time
 
-from hooktui.tap.hotpath.capture import HEAD, Capture
+from hooktui.tap.hotpath.capture import HEAD, Capture, pair
 from hooktui.tap.hotpath.quick import QUEUE_MAX, watchdog_due
 
 CHUNK = 1 << 16
@@ -60,7 +60,7 @@ class Pump:
         self.request: list[bytes] = [feed] if feed else []
         self.queue: list[bytes] = [feed] if feed else []  # not yet written to the hook
         self.pending = memoryview(b"")
-        self.out, self.err = Capture(keep), Capture(keep)
+        self.out, self.err = pair(keep)
         self.sinks = {out_r: (self.out, out_fd, b"o"), err_r: (self.err, err_fd, b"e")}
         self.in_w, self.src_fd = in_w, src_fd
         self.deadline = _deadline(timeout_s)

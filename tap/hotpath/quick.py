@@ -23,7 +23,7 @@ import _signal
 import posix
 import time
 
-from hooktui.tap.hotpath.capture import HEAD, Capture
+from hooktui.tap.hotpath.capture import HEAD, Capture, forward, pair
 
 CHUNK = 1 << 16
 # How long the stretch may last, and how often it looks at the hook's output.
@@ -48,7 +48,7 @@ class Stretch:
         self.request: list[bytes] = []  # read from the caller
         self.queue: list[bytes] = []  # of which not yet written to the hook
         self.queued = 0
-        self.out, self.err = Capture(keep), Capture(keep)
+        self.out, self.err = pair(keep)
         self.sinks = {out_r: (self.out, out_fd), err_r: (self.err, err_fd)}
         self.reaped = False
         self.status: int | None = None
@@ -194,7 +194,7 @@ def _drain(s: Stretch) -> bool:
             if data:
                 got += len(data)
                 capture.add(data)
-                if through >= 0 and not _forward(through, data):
+                if through >= 0 and not forward(through, data):
                     data = b""  # the caller's end is closed: the hook sees a broken pipe too
             if not data:
                 posix.close(fd)
@@ -202,23 +202,6 @@ def _drain(s: Stretch) -> bool:
                 break
             if got >= CHUNK:
                 return False  # a hook that fills its pipe: the pump streams it
-    return True
-
-
-def _forward(fd: int, data: bytes) -> bool:
-    """write_all without `select`: the pump's own when the caller's pipe would block."""
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[posix.write(fd, view) :]
-        except BlockingIOError:
-            from hooktui.tap.hotpath.pump import write_all
-
-            return write_all(fd, bytes(view))
-        except (BrokenPipeError, ConnectionResetError):  # the caller stopped listening
-            return False
-        except OSError:  # a full disk, EIO: the hook's own write would fail and it go on
-            return True
     return True
 
 

@@ -1,0 +1,113 @@
+"""A tap keeps output back only for a dashboard that is alive, in a directory of the
+user's own, and never more of it than it can hold (issue 19).
+
+- a socket a killed dashboard left behind (its lock free) is nobody: output streams;
+- a live dashboard: output is kept back, but past HELD it streams all the same;
+- two dashboards starting over a stale socket: exactly one holds breakpoints;
+- /tmp/hooktui-<uid> made by another user first is passed over by the tap.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hooktui.tap.hotpath.capture import HELD
+
+from tests.conftest import HOOKTUI
+from tests.hold_helpers import holding_server, private_runtime_dir
+
+STREAMS_S = 20.0  # how long the test waits to see output arrive before the hook ends
+
+
+def talking_hook(flag: Path, first: str) -> list[str]:
+    """Prints `first`, then waits for `flag` (at most 30 s) before it prints `second`."""
+    wait = f"i=0; while [ ! -e {flag} ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done"
+    return ["sh", "-c", f"cat >/dev/null; {first}; {wait}; printf second"]
+
+
+def streams(env: dict, tmp_path: Path, first: str, want: int) -> bool:
+    """Whether `want` bytes of the hook's output reach the runtime before the hook ends."""
+    flag = tmp_path / "go"
+    tap = subprocess.Popen(
+        [HOOKTUI, "tap", "--stream", str(tmp_path / "s.jsonl"), "--timeout-ms", "60000", "--",
+         *talking_hook(flag, first)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    tap.stdin.write(b"{}")
+    tap.stdin.close()
+    got, deadline = 0, time.monotonic() + STREAMS_S
+    while got < want and time.monotonic() < deadline:
+        if select.select([tap.stdout], [], [], 0.1)[0]:
+            got += len(os.read(tap.stdout.fileno(), 1 << 20))
+    flag.touch()
+    rest = tap.stdout.read()
+    tap.wait(timeout=60)
+    assert rest.endswith(b"second") and tap.returncode == 0
+    return got >= want
+
+
+def test_a_killed_dashboards_socket_is_nobody(tmp_path):
+    run = private_runtime_dir()
+    folder = Path(run, "hooktui")
+    folder.mkdir(mode=0o700)
+    (folder / "hold.lock").touch()  # its lock file stays, nobody holds it
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(str(folder / "hold.sock"))
+    stale.close()
+    assert streams(dict(os.environ, XDG_RUNTIME_DIR=run), tmp_path, "printf first", 5)
+
+
+def test_output_kept_back_for_a_dashboard_streams_past_what_it_can_hold(tmp_path):
+    with holding_server("tool:Bash") as (_server, run):
+        big = f"head -c {HELD + 1} /dev/zero"
+        assert streams(dict(os.environ, XDG_RUNTIME_DIR=run), tmp_path, big, HELD + 1)
+
+
+DASHBOARD = """
+import sys
+from hooktui.tap.hold.server import HoldError, HoldServer
+server = HoldServer()
+sys.stdin.readline()  # both start together
+try:
+    server.set_breakpoint("tool:Bash")
+    print("holds", flush=True)
+except HoldError as exc:
+    print("refused" if "another dashboard" in str(exc) else f"broke: {exc}", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_two_dashboards_over_a_stale_socket_one_holds(tmp_path):
+    for _ in range(3):
+        run = private_runtime_dir()
+        folder = Path(run, "hooktui")
+        folder.mkdir(mode=0o700)
+        stale = socket.socket(socket.AF_UNIX)
+        stale.bind(str(folder / "hold.sock"))
+        stale.close()
+        env = dict(os.environ, XDG_RUNTIME_DIR=run)
+        both = [
+            subprocess.Popen(
+                [sys.executable, "-c", DASHBOARD],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                text=True,
+            )  # fmt: skip
+            for _ in range(2)
+        ]
+        for p in both:  # imported and waiting: now both at once
+            p.stdin.write("go\n")
+        for p in both:
+            p.stdin.flush()
+        said = [p.stdout.readline().strip() for p in both]
+        for p in both:
+            p.communicate("", timeout=30)
+        assert sorted(said) == ["holds", "refused"], said
