@@ -111,3 +111,22 @@ def test_two_dashboards_over_a_stale_socket_one_holds(tmp_path):
         for p in both:
             p.communicate("", timeout=30)
         assert sorted(said) == ["holds", "refused"], said
+
+
+def test_a_dashboard_directory_open_to_others_is_passed_over(tmp_path):
+    """Someone else's (or an open) directory where the socket would be: even with a
+    socket and a held lock in it, the tap keeps nothing back for it."""
+    folder = Path(private_runtime_dir(), "hooktui")
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o777)
+    lock = os.open(folder / "hold.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    os.lockf(lock, os.F_TLOCK, 0)  # held (by this process: the tap is another)
+    squatter = socket.socket(socket.AF_UNIX)
+    squatter.bind(str(folder / "hold.sock"))
+    squatter.listen(1)
+    try:
+        env = dict(os.environ, XDG_RUNTIME_DIR=str(folder.parent))
+        assert streams(env, tmp_path, "printf first", 5)
+    finally:
+        squatter.close()
+        os.close(lock)
