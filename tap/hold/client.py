@@ -106,8 +106,12 @@ def _connect(path: bytes, clock: _Clock):
 def _hold(sock, call: dict, own: Answer, t0: float, end: float, clock: _Clock) -> Answer:
     sock.settimeout(clock.left())  # sendall: one timeout for the whole frame
     wire.send(sock, dict(call, elapsed_s=time.monotonic() - t0))
-    reply = wire.receive(sock, wait=clock.readable)
+    reply, ended = _reply(sock, clock)
     if not reply or not reply.get("hold"):
+        return own
+    if ended:  # the hold began as the wait ended: it ends at once
+        _tell(sock, ended)
+        own.held = {"held_ms": 0.0, "released_by": ended, "action": "hook"}
         return own
     held_at = time.monotonic()
     budget = min(float(reply.get("budget_s") or 0), MAX_HOLD_S, end - held_at)
@@ -119,6 +123,25 @@ def _hold(sock, call: dict, own: Answer, t0: float, end: float, clock: _Clock) -
         own.held = held
         return own
     return _decided(decision, own, held)
+
+
+def _reply(sock, clock: _Clock):
+    """(the dashboard's hold-or-pass frame or None, how the wait ended: "" if it did
+    not). Ended, the frame may be in already: the dashboard holds the call then."""
+    try:
+        return wire.receive(sock, wait=clock.readable), ""
+    except _Over as over:
+        ended = over.by
+    import select
+
+    def now_or_never(sock) -> None:
+        if not select.select([sock], [], [], 0)[0]:
+            raise _Over(ended)
+
+    try:
+        return wire.receive(sock, wait=now_or_never), ended
+    except (OSError, ValueError, wire.WireError, _Over):
+        return None, ended
 
 
 def _wait(sock, clock: _Clock):

@@ -202,9 +202,23 @@ def main(argv: list[str]) -> int:
         out.spill()
         err.spill()
     elif hold:  # the hook has answered; the runtime has nothing yet
+        later = _record_later(opts, request, out, err, code, sig, started_at, t0)
         answer, held = _hold(hold, opts, request, out, err, code, sig, started_at, t0, signals)
+        if later is not None:  # its recorder is waiting for this
+            later.send(held)
+            return _answer(*answer)
     _record(opts, request, out, err, code, sig, started_at, t0, "", held, _leaving(*answer))
     return _answer(*answer)
+
+
+def _record_later(opts, request, out, err, code, sig, started_at, t0):
+    """The recorder of a call about to be held, forked now (later.py): a tap killed
+    while holding still leaves the call recorded. None with --wait (recorded here)."""
+    if opts["wait"] or posix.environ.get(b"HOOKTUI_TAP_WAIT") == b"1":
+        return None
+    from hooktui.tap.hotpath.later import fork_recorder
+
+    return fork_recorder(opts, request, out, err, code, sig, started_at, t0, _handoff)
 
 
 def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):

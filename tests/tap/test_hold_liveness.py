@@ -9,6 +9,7 @@ user's own, and never more of it than it can hold (issue 19).
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import socket
@@ -130,3 +131,29 @@ def test_a_dashboard_directory_open_to_others_is_passed_over(tmp_path):
     finally:
         squatter.close()
         os.close(lock)
+
+
+def test_a_held_call_whose_tap_is_killed_is_recorded(tmp_path):
+    """SIGKILL to a tap while a dashboard holds its call: the call is recorded all the
+    same, as it would be unheld (issue 19: it was never recorded)."""
+    import signal
+
+    from tests.conftest import wait_for_records
+    from tests.hold_helpers import REQUEST, wait_for
+
+    stream = tmp_path / "s.jsonl"
+    with holding_server("tool:Bash") as (server, run):
+        tap = subprocess.Popen(
+            [HOOKTUI, "tap", "--stream", str(stream), "--timeout-ms", "60000", "--",
+             "sh", "-c", "cat >/dev/null; echo DENY"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=dict(os.environ, XDG_RUNTIME_DIR=run),
+        )  # fmt: skip
+        tap.stdin.write(json.dumps(REQUEST).encode())
+        tap.stdin.close()
+        wait_for(server.held)
+        tap.send_signal(signal.SIGKILL)
+        tap.wait(timeout=30)
+        (record,) = wait_for_records(stream, 1)
+    assert record["held"]["released_by"] == "tap-killed"
+    assert record["decision"] == "allow"  # the hook's own answer, never sent: recorded
