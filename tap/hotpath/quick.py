@@ -107,6 +107,8 @@ def _take_request(s: Stretch) -> bool:
         kind = posix.fstat(0).st_mode & 0o170000
     except OSError:
         return False
+    if kind == _REGULAR and s.in_w < 0:  # the hook reads the file itself (spawn.OWN)
+        return _copy_of_file(s)
     if kind == _REGULAR:  # a file never blocks: read it to its end
         return _read_to_eof(s)
     if kind not in (_FIFO, _SOCKET):  # a terminal, /dev/null...: the pump's way
@@ -142,8 +144,27 @@ def _read_to_eof(s: Stretch) -> bool:
     return False
 
 
+def _copy_of_file(s: Stretch) -> bool:
+    """The request for the record, read from the caller's file without moving its
+    offset: the hook reads the same file from where the caller left it."""
+    try:
+        offset = posix.lseek(0, 0, 1)
+        while True:
+            data = posix.pread(0, CHUNK, offset)
+            if not data:
+                break
+            s.request.append(data)
+            offset += len(data)
+    except OSError:
+        pass  # what could be read is the record's
+    s.src_fd = -1
+    return True
+
+
 def _feed_hook(s: Stretch, signals) -> bool:
     """The request into the hook's pipe and EOF after it, when the pipe takes it all."""
+    if s.in_w < 0:  # the hook has the caller's own stdin
+        return True
     posix.set_blocking(s.in_w, False)
     while s.queue:
         chunk = s.queue[0]

@@ -23,7 +23,7 @@ import time
 from hooktui.tap.hotpath.capture import HEAD, KEPT_BACK
 from hooktui.tap.hotpath.quick import BUDGET_S, SIGCHLD, decode_status, first_stretch, watchdog_due
 from hooktui.tap.hotpath.signals import Forwarder, die_by, restore_dispositions
-from hooktui.tap.hotpath.spawn import spawn
+from hooktui.tap.hotpath.spawn import OWN, PIPE, SOCKET, spawn
 
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "
@@ -157,7 +157,7 @@ def main(argv: list[str]) -> int:
     mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, (SIGCHLD,))
     try:
         pid, in_w, out_r, err_r = spawn(
-            opts["command"], closed=closed, sigmask=mask, ignored=ignored
+            opts["command"], closed=closed, sigmask=mask, ignored=ignored, stdin=_stdin_kind()
         )
     except OSError as exc:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
@@ -219,6 +219,17 @@ def _record_later(opts, request, out, err, code, sig, started_at, t0):
     from hooktui.tap.hotpath.later import fork_recorder
 
     return fork_recorder(opts, request, out, err, code, sig, started_at, t0, _handoff)
+
+
+def _stdin_kind() -> str:
+    """The kind of stdin the hook gets: the kind the tap got (issue 19: a socket, which
+    every Node runtime gives its hooks, was a pipe, so `cat /dev/stdin` worked tapped
+    and failed bare). A regular file is the caller's own, read where it stands."""
+    try:
+        kind = posix.fstat(0).st_mode & 0o170000
+    except OSError:
+        return PIPE
+    return SOCKET if kind == 0o140000 else OWN if kind == 0o100000 else PIPE
 
 
 def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):

@@ -40,9 +40,10 @@ TIMEOUT_MS = 5_000
 REAL_BIN = Path(HOOKTUI).parent
 REPO = Path(__file__).resolve().parents[2]
 GUARD = """#!/bin/sh
+kind=$(stat -L -c %F /dev/stdin 2>/dev/null)
 n=$(wc -c | tr -d ' ')
 cat "$1"
-printf 'guard read %s bytes\\n' "$n" >&2
+printf 'guard read %s bytes from a %s\\n' "$n" "$kind" >&2
 exit "$(cat "$1.code")"
 """
 
