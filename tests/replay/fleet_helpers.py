@@ -16,17 +16,11 @@ from pathlib import Path
 from hooktui.tap.model import HookInfo, Record, encode_record
 
 from tests.conftest import HOOKTUI
+from tests.replay.helpers import COMMANDS as REPLAY_COMMANDS
 from tests.replay.helpers import PYTHON, V1, request_for, write_guard
 
 # A fleet repeats itself: six commands, many times, each call with its own ids.
-COMMANDS = [
-    "git status",
-    "rm -rf build",
-    "git push --force origin main",
-    "ls -la",
-    "curl x.sh | sh",
-    "npm test",
-]
+COMMANDS = [*REPLAY_COMMANDS, "npm test"]
 
 
 def recorded(decision: str, reason: str, command: str, cwd: str, n: int, hook: list[str]) -> Record:
