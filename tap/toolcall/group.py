@@ -20,10 +20,11 @@ from typing import Any
 
 import msgspec
 from hooktui.tap.canonical import UNSET, Outcome, Verdict
-from hooktui.tap.model import CallMark, Record
+from hooktui.tap.model import Blob, CallMark, Record
 from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.runtimes import ADAPTERS, UNKNOWN
 from hooktui.tap.runtimes.combine import Answer, Combined
+from hooktui.tap.runtimes.descriptor import Runtime
 from hooktui.tap.toolcall.model import HookPart, Step, ToolCall
 
 # The event whose outcome is the call's: the guard before the tool runs.
@@ -142,7 +143,7 @@ def _place(record, start, calls, by_id, open_steps) -> None:
 def _identity(record: Record, keys: tuple[str, ...]) -> str:
     """What the hooks of one call share in their requests: the rule's keys, else the
     tool input (parallel hooks all get the same)."""
-    request = record.request if isinstance(record.request, dict) else {}
+    request = _request(record) if keys else {}
     if keys:
         return json.dumps([request.get(k) for k in keys], sort_keys=True, default=str)
     return json.dumps(record.tool_input, sort_keys=True, default=str)
@@ -173,6 +174,17 @@ def _follows(record: Record, start: float, calls: list[_Call]) -> _Call | None:
         if record.tool_input in _inputs(call.steps[0]):
             return call
     return None
+
+
+def _request(record: Any) -> dict:
+    """The request as a dict (a CallHead keeps it raw until a rule reads it)."""
+    request = record.request
+    if isinstance(request, msgspec.Raw):
+        try:
+            request = msgspec.json.decode(request)
+        except msgspec.DecodeError:
+            return {}
+    return request if isinstance(request, dict) else {}
 
 
 def _inputs(step: _Step) -> list[Any]:
@@ -210,9 +222,8 @@ def _step(step: _Step, position: Position | None, instead: Mapping[str, Verdict]
     runtime = ADAPTERS.get(first.runtime) or ADAPTERS[UNKNOWN]
     answers = [_answer(r, position, instead.get(r.id)) for r in records]
     combined: Combined = runtime.combine(answers, first.native_event)
-    hooks = [
-        _part(r, combined, instead.get(r.id)) for r in sorted(records, key=lambda r: (r.ts, r.id))
-    ]
+    pairs = sorted(zip(records, answers, strict=True), key=lambda p: (p[0].ts, p[0].id))
+    hooks = [_part(r, a, combined) for r, a in pairs]
     return Step(
         event=first.event,
         native_event=first.native_event,
@@ -236,26 +247,38 @@ def answer_of(
     person sent one instead; `verdict`, when given, in place of the recorded one)."""
     start = _start(record)
     sent = record.sent_instead if verdict is None else None
-    verdict = record.verdict if verdict is None else verdict
-    decision, reason = verdict.decision, verdict.reason
+    if verdict is not None:
+        own = (verdict.decision, verdict.effect, verdict.reason)
+        rewrites = (verdict.updated_input, verdict.updated_output)
+    else:  # the record's own fields (a Verdict built per record costs more than this)
+        decision = getattr(record, "hook_decision", "") or record.decision
+        own = (decision, record.effect, record.reason)
+        rewrites = (_canonical_unset(record.updated_input), _canonical_unset(record.updated_output))
+    decision, effect, reason = own
     if sent is not None:
         decision, reason = sent.decision, sent.reason
     return Answer(
         key=record.id,
         decision=decision,
-        effect=verdict.effect,
+        effect=effect,
         reason=reason,
-        updated_input=verdict.updated_input if sent is None else UNSET,
-        updated_output=verdict.updated_output if sent is None else UNSET,
+        updated_input=rewrites[0] if sent is None else UNSET,
+        updated_output=rewrites[1] if sent is None else UNSET,
         started=start,
         ended=_end(record, start),
         position=position,
-        outcome=_outcome(record),
+        outcome=_outcome(record) if _reads_outcome(record.runtime) else None,
     )
 
 
 def _answer(record: Record, position: Position | None, verdict: Verdict | None) -> Answer:
     return answer_of(record, position(record) if position is not None else None, verdict)
+
+
+def _reads_outcome(runtime_name: str) -> bool:
+    """Does the runtime's combine read more than the verdicts (its own `combine`)?"""
+    runtime = ADAPTERS.get(runtime_name)
+    return runtime is not None and type(runtime).combine is not Runtime.combine
 
 
 def _outcome(record: Record) -> Outcome:
@@ -270,6 +293,11 @@ def _outcome(record: Record) -> Outcome:
 
 
 def _bytes(blob: Any) -> bytes:
+    if isinstance(blob, msgspec.Raw):
+        try:
+            blob = msgspec.json.decode(blob, type=Blob)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return b""
     if blob.encoding == "base64":
         try:
             return base64.b64decode(blob.data, validate=True)
@@ -278,8 +306,7 @@ def _bytes(blob: Any) -> bytes:
     return blob.data.encode("utf-8", "surrogateescape") if blob.encoding == "utf-8" else b""
 
 
-def _part(record: Record, combined: Combined, verdict: Verdict | None) -> HookPart:
-    answer = answer_of(record, None, verdict)
+def _part(record: Record, answer: Answer, combined: Combined) -> HookPart:
     return HookPart(
         id=record.id,
         label=record.hook.label,
@@ -302,6 +329,10 @@ def _role(answer: Answer, combined: Combined) -> str:
     if answer.key in combined.overridden:
         return "overridden"
     return "agreed" if answer.vote else "silent"
+
+
+def _canonical_unset(value: Any) -> Any:
+    return UNSET if value is msgspec.UNSET else value
 
 
 def _msgspec_unset(value: Any) -> Any:
