@@ -18,6 +18,7 @@ from hooktui.tap.model import HookInfo, Record, encode_record
 from tests.conftest import HOOKTUI
 from tests.replay.helpers import COMMANDS as REPLAY_COMMANDS
 from tests.replay.helpers import PYTHON, V1, request_for, write_guard
+from tests.waits import WAIT_S
 
 # A fleet repeats itself: six commands, many times, each call with its own ids.
 COMMANDS = [*REPLAY_COMMANDS, "npm test"]
@@ -169,8 +170,8 @@ class Scheduler:
                 pass
         for proc in self.procs:
             try:
-                proc.wait(timeout=30)
+                proc.wait(timeout=WAIT_S)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=30)
+                proc.wait(timeout=WAIT_S)
         self.log.close()
