@@ -13,9 +13,11 @@ from tests.conftest import HOOKTUI, wait_for_records
 
 
 def test_the_suite_has_folders_of_its_own():
+    home = Path(os.environ["HOOKTUI_TEST_HOME"])
+    assert home.parent == Path(tempfile.gettempdir())
     for name in ("XDG_RUNTIME_DIR", "XDG_STATE_HOME"):
         folder = Path(os.environ[name])
-        assert folder.parent == Path(tempfile.gettempdir()) and folder.name.startswith("hk")
+        assert folder.is_relative_to(home)
         assert folder.stat().st_uid == os.getuid() and not folder.stat().st_mode & 0o077
     assert "HOOKTUI_STREAM" not in os.environ
 
