@@ -102,6 +102,8 @@ def combine(answers: Sequence[Answer], rule: MergeRule) -> Combined:
     """The call's outcome by `rule` (an unknown rule is read as "any deny blocks")."""
     if not answers:
         return Combined(rule=rule.summary())
+    if len(answers) == 1:
+        return _alone(answers[0], rule)
     ran, after_stop = _ran(answers, rule)
     vote = ""
     for answer in ran:
@@ -110,6 +112,28 @@ def combine(answers: Sequence[Answer], rule: MergeRule) -> Combined:
     decided = _deciders(ran, vote, rule)
     rewriter = _rewriter(ran, rule, vote) if vote in ("", "allow", "ask") else None
     return _outcome(answers, ran, after_stop, vote, decided, rewriter, rule)
+
+
+def _alone(answer: Answer, rule: MergeRule) -> Combined:
+    """One hook: its answer is the call's (what `combine` comes to, without its steps:
+    most calls have one hook, and a stream holds many)."""
+    vote = answer.vote if answer.vote in rule.precedence else ""
+    rewrites = (
+        answer.rewrite is not UNSET and vote in ("", "allow", "ask") and rule.rewrite != "ignored"
+    )
+    decision = vote or "allow"
+    if rewrites and decision == "allow":
+        decision = "modify" if answer.updated_input is not UNSET else "replace"
+    return Combined(
+        decision=decision,
+        reason=answer.reason if (vote or rule.reason == "joined") else "",
+        updated_input=answer.updated_input if rewrites else UNSET,
+        updated_output=answer.updated_output if rewrites else UNSET,
+        decided_by=answer.key if (vote or (rewrites and decision in ("modify", "replace"))) else "",
+        rewritten_by=answer.key if rewrites else "",
+        notes=_notes([answer], [], vote, rule),
+        rule=rule.summary(),
+    )
 
 
 def _ran(answers: Sequence[Answer], rule: MergeRule) -> tuple[list[Answer], list[Answer]]:

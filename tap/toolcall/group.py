@@ -20,10 +20,11 @@ from typing import Any
 
 import msgspec
 from hooktui.tap.canonical import UNSET, Outcome, Verdict
-from hooktui.tap.model import CallMark, Record
+from hooktui.tap.model import Blob, CallMark, Record
 from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.runtimes import ADAPTERS, UNKNOWN
 from hooktui.tap.runtimes.combine import Answer, Combined
+from hooktui.tap.runtimes.descriptor import Runtime
 from hooktui.tap.toolcall.model import HookPart, Step, ToolCall
 
 # The event whose outcome is the call's: the guard before the tool runs.
@@ -64,13 +65,56 @@ def group(
     times order the hooks. `instead`: record id -> the verdict to take for that hook
     (what an edited guard answers on replay), in place of its recorded one.
     """
-    timed = sorted(((_start(r), r) for r in records), key=lambda t: (t[0], t[1].id))
-    calls: list[_Call] = []
-    by_id: dict[tuple, _Call] = {}
-    open_steps: dict[tuple, _Step] = {}
-    for start, record in timed:
-        _place(record, start, calls, by_id, open_steps)
-    return [_finish(call, position, instead or {}) for call in calls]
+    grouper = Grouper(position, instead)
+    grouper.add(records)
+    return grouper.calls()
+
+
+class Grouper:
+    """Tool calls built as records come: `group` feeds all at once, a live view each
+    batch it reads; a call is combined again only when a record joined it."""
+
+    def __init__(
+        self, position: Position | None = None, instead: Mapping[str, Verdict] | None = None
+    ) -> None:
+        self.position = position
+        self.instead = instead or {}
+        self._calls: list[_Call] = []
+        self._by_id: dict[tuple, _Call] = {}
+        self._open: dict[tuple, _Step] = {}
+        self._of_record: dict[str, _Call] = {}
+        self._done: dict[int, ToolCall] = {}
+
+    def add(self, records: Iterable[Record]) -> set[str]:
+        """Place `records` (any order within the batch); the ids of their records'
+        calls' first hooks (the calls they changed) come back."""
+        changed = set()
+        timed = sorted(((_start(r), r) for r in records), key=lambda t: (t[0], t[1].id))
+        for start, record in timed:
+            call = _place(record, start, self._calls, self._by_id, self._open)
+            self._of_record[record.id] = call
+            self._done.pop(id(call), None)
+            changed.add(call.steps[0].records[0].id)
+        return changed
+
+    def calls(self) -> list[ToolCall]:
+        """Every call, in the order its first hook started."""
+        out = [self._finished(call) for call in self._calls]
+        out.sort(key=lambda c: (parse_ts(c.ts), c.key))
+        return out
+
+    def call_of(self, record_id: str) -> ToolCall | None:
+        call = self._of_record.get(record_id)
+        return None if call is None else self._finished(call)
+
+    def __len__(self) -> int:
+        return len(self._calls)
+
+    def _finished(self, call: _Call) -> ToolCall:
+        done = self._done.get(id(call))
+        if done is None:
+            done = self._done[id(call)] = _finish(call, self.position, self.instead)
+        return done
 
 
 def marks(calls: Iterable[ToolCall]) -> dict[str, CallMark]:
@@ -106,7 +150,7 @@ def _rule(record: Record):
     return (ADAPTERS.get(record.runtime) or ADAPTERS[UNKNOWN]).merge
 
 
-def _place(record, start, calls, by_id, open_steps) -> None:
+def _place(record, start, calls, by_id, open_steps) -> _Call:
     end = _end(record, start)
     rule = _rule(record)
     if record.tool_call_id:
@@ -126,7 +170,7 @@ def _place(record, start, calls, by_id, open_steps) -> None:
     if step is not None and start <= step.last_end + rule.window_ms / 1000:
         step.records.append(record)
         step.last_end = max(step.last_end, end)
-        return
+        return step.call
     step = _Step(step_key, record, end)
     open_steps[step_key] = step
     call = by_id.get(id_key) if id_key else _follows(record, start, calls)
@@ -137,12 +181,13 @@ def _place(record, start, calls, by_id, open_steps) -> None:
             by_id[id_key] = call
     call.steps.append(step)
     step.call = call
+    return call
 
 
 def _identity(record: Record, keys: tuple[str, ...]) -> str:
     """What the hooks of one call share in their requests: the rule's keys, else the
     tool input (parallel hooks all get the same)."""
-    request = record.request if isinstance(record.request, dict) else {}
+    request = _request(record) if keys else {}
     if keys:
         return json.dumps([request.get(k) for k in keys], sort_keys=True, default=str)
     return json.dumps(record.tool_input, sort_keys=True, default=str)
@@ -173,6 +218,17 @@ def _follows(record: Record, start: float, calls: list[_Call]) -> _Call | None:
         if record.tool_input in _inputs(call.steps[0]):
             return call
     return None
+
+
+def _request(record: Any) -> dict:
+    """The request as a dict (a CallHead keeps it raw until a rule reads it)."""
+    request = record.request
+    if isinstance(request, msgspec.Raw):
+        try:
+            request = msgspec.json.decode(request)
+        except msgspec.DecodeError:
+            return {}
+    return request if isinstance(request, dict) else {}
 
 
 def _inputs(step: _Step) -> list[Any]:
@@ -210,9 +266,8 @@ def _step(step: _Step, position: Position | None, instead: Mapping[str, Verdict]
     runtime = ADAPTERS.get(first.runtime) or ADAPTERS[UNKNOWN]
     answers = [_answer(r, position, instead.get(r.id)) for r in records]
     combined: Combined = runtime.combine(answers, first.native_event)
-    hooks = [
-        _part(r, combined, instead.get(r.id)) for r in sorted(records, key=lambda r: (r.ts, r.id))
-    ]
+    pairs = sorted(zip(records, answers, strict=True), key=lambda p: (p[0].ts, p[0].id))
+    hooks = [_part(r, a, combined) for r, a in pairs]
     return Step(
         event=first.event,
         native_event=first.native_event,
@@ -236,26 +291,38 @@ def answer_of(
     person sent one instead; `verdict`, when given, in place of the recorded one)."""
     start = _start(record)
     sent = record.sent_instead if verdict is None else None
-    verdict = record.verdict if verdict is None else verdict
-    decision, reason = verdict.decision, verdict.reason
+    if verdict is not None:
+        own = (verdict.decision, verdict.effect, verdict.reason)
+        rewrites = (verdict.updated_input, verdict.updated_output)
+    else:  # the record's own fields (a Verdict built per record costs more than this)
+        decision = getattr(record, "hook_decision", "") or record.decision
+        own = (decision, record.effect, record.reason)
+        rewrites = (_canonical_unset(record.updated_input), _canonical_unset(record.updated_output))
+    decision, effect, reason = own
     if sent is not None:
         decision, reason = sent.decision, sent.reason
     return Answer(
         key=record.id,
         decision=decision,
-        effect=verdict.effect,
+        effect=effect,
         reason=reason,
-        updated_input=verdict.updated_input if sent is None else UNSET,
-        updated_output=verdict.updated_output if sent is None else UNSET,
+        updated_input=rewrites[0] if sent is None else UNSET,
+        updated_output=rewrites[1] if sent is None else UNSET,
         started=start,
         ended=_end(record, start),
         position=position,
-        outcome=_outcome(record),
+        outcome=_outcome(record) if _reads_outcome(record.runtime) else None,
     )
 
 
 def _answer(record: Record, position: Position | None, verdict: Verdict | None) -> Answer:
     return answer_of(record, position(record) if position is not None else None, verdict)
+
+
+def _reads_outcome(runtime_name: str) -> bool:
+    """Does the runtime's combine read more than the verdicts (its own `combine`)?"""
+    runtime = ADAPTERS.get(runtime_name)
+    return runtime is not None and type(runtime).combine is not Runtime.combine
 
 
 def _outcome(record: Record) -> Outcome:
@@ -270,6 +337,11 @@ def _outcome(record: Record) -> Outcome:
 
 
 def _bytes(blob: Any) -> bytes:
+    if isinstance(blob, msgspec.Raw):
+        try:
+            blob = msgspec.json.decode(blob, type=Blob)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return b""
     if blob.encoding == "base64":
         try:
             return base64.b64decode(blob.data, validate=True)
@@ -278,8 +350,7 @@ def _bytes(blob: Any) -> bytes:
     return blob.data.encode("utf-8", "surrogateescape") if blob.encoding == "utf-8" else b""
 
 
-def _part(record: Record, combined: Combined, verdict: Verdict | None) -> HookPart:
-    answer = answer_of(record, None, verdict)
+def _part(record: Record, answer: Answer, combined: Combined) -> HookPart:
     return HookPart(
         id=record.id,
         label=record.hook.label,
@@ -302,6 +373,10 @@ def _role(answer: Answer, combined: Combined) -> str:
     if answer.key in combined.overridden:
         return "overridden"
     return "agreed" if answer.vote else "silent"
+
+
+def _canonical_unset(value: Any) -> Any:
+    return UNSET if value is msgspec.UNSET else value
 
 
 def _msgspec_unset(value: Any) -> Any:

@@ -16,13 +16,12 @@ from collections.abc import Iterator
 from datetime import UTC
 
 import msgspec
-from hooktui.tap.model import Record, RecordHead, decode_record
-from hooktui.tap.read.decode import BadLine, decode_head
+from hooktui.tap.model import RecordHead
 from hooktui.tap.read.lines import LineChunks, open_input
 from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.sanitize import inert_json, safe_line
 from hooktui.tap.toolcall.group import group, marks
-from hooktui.tap.toolcall.model import ToolCall
+from hooktui.tap.toolcall.model import CallHead, ToolCall, call_head_decoder
 from hooktui.tui.cli import format as fmt
 from hooktui.tui.cli.palette import decision_mark, decision_style
 from hooktui.tui.cli.show_read import Options, Source
@@ -41,31 +40,26 @@ def _lines(sources: list[Source]) -> Iterator[tuple[int, bytes]]:
             os.close(fd)
 
 
-def load(sources: list[Source]) -> tuple[list[Record], dict[str, RecordHead], int]:
-    """Every record of the streams, its head, and how many lines were not records."""
-    records: list[Record] = []
-    heads: dict[str, RecordHead] = {}
+def load(sources: list[Source]) -> tuple[list[CallHead], int]:
+    """Every record of the streams (a head and what grouping needs, one decode each), and
+    how many lines were not records."""
+    heads: list[CallHead] = []
     bad = 0
+    decode = call_head_decoder.decode
     for _, line in _lines(sources):
-        head = decode_head(line, 0)
-        if isinstance(head, BadLine):
-            bad += 1
-            continue
         try:
-            record = decode_record(line)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+            heads.append(decode(line))
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             bad += 1
-            continue
-        records.append(record)
-        heads[record.id] = head
-    return records, heads, bad
+    return heads, bad
 
 
 def chosen(
     sources: list[Source], opts: Options
 ) -> tuple[list[ToolCall], dict[str, RecordHead], int]:
     """The tool calls with a hook the filter accepts (the last `--last` of them)."""
-    records, heads, bad = load(sources)
+    records, bad = load(sources)
+    heads: dict[str, RecordHead] = {h.id: h for h in records}
     calls = group(records)
     for rid, mark in marks(calls).items():
         heads[rid].toolcall = mark
