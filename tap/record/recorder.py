@@ -23,10 +23,10 @@ of `hooktui.tap.model.Record`, which readers decode it with. The runtimes
 
 from __future__ import annotations
 
-import os
 import time
 
 from hooktui.tap.base import jsonio, stream
+from hooktui.tap.base.ids import new_id
 from hooktui.tap.record import digest
 from hooktui.tap.record.blobs import blob_text, finish_blob
 from hooktui.tap.record.hookinfo import escape_bytes, hook_info
@@ -241,11 +241,6 @@ def default_label(argv: list[str]) -> str:
     from hooktui.tap.command import script_name
 
     return script_name(argv)
-
-
-def new_id(started_at: float) -> str:
-    """Time-sortable and unique: microseconds since the epoch, then randomness."""
-    return f"{int(started_at * 1_000_000):014x}{os.urandom(6).hex()}"
 
 
 def rfc3339(ts: float) -> str:
