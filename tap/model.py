@@ -51,7 +51,7 @@ class Blob(msgspec.Struct, kw_only=True):
     length: int = 0
     sha256: str = ""
     truncated: bool = False
-    tail: str = ""  # the last bytes, when truncated (tap/record/cut.py)
+    tail: str | UnsetType = msgspec.UNSET  # the last bytes, when truncated (tap/record/cut.py)
 
 
 class HookInfo(msgspec.Struct, kw_only=True):
