@@ -66,7 +66,8 @@ def compile(source: str, flags: int):  # noqa: A001 - the name says what `re.com
 
 
 def cache_path() -> str | None:
-    """`$XDG_CACHE_HOME/hooktui/` (XDG default `~/.cache`), one file per Python build."""
+    """`$XDG_CACHE_HOME/hooktui/` (XDG default `~/.cache`), one file per Python build
+    and format."""
     base = os.environ.get("XDG_CACHE_HOME") or ""
     if not os.path.isabs(base):  # the XDG spec says relative values are to be ignored
         home = os.path.expanduser("~")
@@ -74,7 +75,10 @@ def cache_path() -> str | None:
             return None
         base = os.path.join(home, ".cache")
     build = sha256(_BUILD.encode()).hexdigest()[:16]
-    return os.path.join(base, "hooktui", f"sre-{sys.implementation.cache_tag}-{build}.bin")
+    # The format in the name too: two hooktui versions on one machine keep a file each,
+    # rather than each overwriting the other's (every call of both cold).
+    name = f"sre{_FORMAT.split()[-1].decode()}-{sys.implementation.cache_tag}-{build}.bin"
+    return os.path.join(base, "hooktui", name)
 
 
 def save() -> None:
