@@ -120,21 +120,24 @@ def find_settings(
     assert layout is not None
     if settings:
         path = Path(settings)
-        if not path.is_file():
+        if not (path.is_file() or (layout.hook_files is not None and path.is_dir())):
             raise InstallError(f"{path}: no such settings file", code=1)
         return [path]
     groups = candidate_groups(layout, user=user, cwd=cwd, environ=environ)
+    # Hooks that are files live in folders; settings are files.
+    present = Path.is_dir if layout.hook_files is not None else Path.is_file
     for group in groups:
-        with_hooks = [p for p in group if p.is_file() and _has_hooks(p, runtime)]
+        with_hooks = [p for p in group if present(p) and _has_hooks(p, runtime)]
         if with_hooks:
             return with_hooks
     for group in groups:
         for path in group:
-            if path.is_file():
+            if present(path):
                 return [path]
     looked = ", ".join(str(p) for group in groups for p in group)
+    what = "hook files" if layout.hook_files is not None else "settings with hooks"
     raise InstallError(
-        f"no {runtime} settings with hooks found (looked for {looked}); "
+        f"no {runtime} {what} found (looked for {looked}); "
         "use --settings PATH for another file, or --user",
         code=1,
     )
@@ -142,6 +145,10 @@ def find_settings(
 
 def _has_hooks(path: Path, runtime: str) -> bool:
     layout = get_adapter(runtime).settings
+    if layout.hook_files is not None:
+        from hooktui.tap.install import hookfiles
+
+        return hookfiles.has_hooks(path, get_adapter(runtime))
     try:
         return "hooks" in load_settings(path, layout).data
     except InstallError:
@@ -278,6 +285,10 @@ def _read(path: Path, runtime: Runtime) -> tuple[Settings, Walk]:
 
 def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
     runtime = runtime_of(opts.runtime)
+    if runtime.settings.hook_files is not None:
+        from hooktui.tap.install import hookfiles
+
+        return hookfiles.install(path, opts, dry_run=dry_run)
     settings, hooks = _read(path, runtime)
     report = Report(path, skipped=hooks.skipped)
     report.messages += [f"warning: {w}" for w in hooks.warnings]
@@ -322,7 +333,7 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
         )
     if runtime.settings.after_install:
         report.messages.append(f"note: {runtime.settings.after_install}")
-    report.messages += _what_next(opts, runtime, python)
+    report.messages += what_next(opts, runtime, python)
     return report
 
 
@@ -363,7 +374,7 @@ def _unwritable(path: Path, exc: OSError) -> InstallError:
     return InstallError(f"{path}: cannot write: {exc.strerror or exc}; left untouched", code=1)
 
 
-def _what_next(opts: Options, runtime: Runtime, python: str | None) -> list[str]:
+def what_next(opts: Options, runtime: Runtime, python: str | None) -> list[str]:
     stream = opts.stream or default_stream_path()
     where_ = f"calls will be recorded in {stream}"
     if not opts.stream:
@@ -390,6 +401,10 @@ def _calls_the_tap(runtime: Runtime, handler: dict) -> bool:
 
 def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report:
     runtime = runtime_of(runtime_name)
+    if runtime.settings.hook_files is not None:
+        from hooktui.tap.install import hookfiles
+
+        return hookfiles.uninstall(path, runtime_name, dry_run=dry_run)
     settings, hooks = _read(path, runtime)
     report = Report(path)
     backup = backup_path(path)

@@ -25,6 +25,8 @@ RUNTIMES = (
     "cursor",
     "copilot",
     "qwen-code",
+    "mistral-vibe",
+    "cline",
     "basis",
     "fastpace",
 )

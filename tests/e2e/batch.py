@@ -103,12 +103,11 @@ def run_batch(
     if cases[0].pre_handler or cases[0].post_handler:  # one group shares its handlers
         handlers = {"pre_handler": cases[0].pre_handler, "post_handler": cases[0].post_handler}
     driver.write_settings(sb, pre, post, pre_timeout, **handlers)
-    settings = driver.settings_path(sb)
-    before = settings.read_bytes()
+    before = driver.settings_bytes(sb)
     if tapped:
         sb.stream.unlink(missing_ok=True)
         _install(driver, sb)
-    installed = settings.read_bytes()
+    installed = driver.settings_bytes(sb)
     steps = [
         {
             "text": f"case {tags[c.name]}",
@@ -242,7 +241,7 @@ def check_records(driver: Driver, tapped: Batch, case: Case) -> None:
     assert verdict.lets_through is ran, f"the runtime {'ran' if ran else 'blocked'}: {brief}"
     if seen.markers == ["marker-rewritten"]:
         post_input = json.loads(seen.post_calls[0]["stdin"])
-        assert rec["updated_input"] == post_input.get("tool_input", post_input.get("toolArgs"))
+        assert rec["updated_input"] == driver.ran_input(post_input)
     for rec in post:
         for key, value in case.post_record.items():
             assert rec[key] == value, f"post record {key}={rec[key]!r}, runtime: {value!r}"
