@@ -313,11 +313,13 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
     new_text, report.changes = edit(settings, runtime, hooks.handlers, wrap)
     if not report.changes:
         report.messages.append(f"{path}: every command hook is already wrapped; nothing to do")
+        report.messages += place_runner(path, runtime, dry_run=dry_run)
         return report
     n = len(report.changes)
     if dry_run:
         report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: {n} hook(s) would be wrapped; nothing written")
+        report.messages += place_runner(path, runtime, dry_run=True)
         return report
     links = file_stat(path).st_nlink
     backup = _write_with_backup(path, settings, runtime, hooks, new_text)
@@ -331,10 +333,44 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
             "reader ever sees half of it), this name is no longer linked to them, and they "
             "keep the original"
         )
+    report.messages += place_runner(path, runtime)
     if runtime.settings.after_install:
         report.messages.append(f"note: {runtime.settings.after_install}")
     report.messages += what_next(opts, runtime, python)
     return report
+
+
+def place_runner(path: Path, runtime: Runtime, *, dry_run: bool = False) -> list[str]:
+    """Put the file that runs these hooks (`settings.runner`: a plugin, for a runtime
+    with no command hooks of its own) beside the settings, or bring ours up to date;
+    a file there that is not ours stays as it is. What to tell the user."""
+    rel = runtime.settings.runner
+    if not rel:
+        return []
+    target = path.parent / rel
+    ours = runtime.runner_text()
+    try:
+        current = target.read_bytes()
+    except FileNotFoundError:
+        current = None
+    except OSError as exc:
+        return [f"warning: {target}: cannot read: {exc.strerror or exc}"]
+    if current == ours:
+        return []
+    what = f"the {runtime.title} plugin that runs these hooks"
+    if current is not None and current.split(b"\n", 1)[0] != ours.split(b"\n", 1)[0]:
+        head = ours.split(b"\n", 1)[0].split(b" (", 1)[0]
+        if not current.startswith(head):
+            return [f"warning: {target} is not hooktui's; left as it is ({what} is not there)"]
+    verb = "update" if current is not None else "write"
+    if dry_run:
+        return [f"dry run: would {verb} {target}, {what}"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write_atomic(target, ours, follow=False)
+    except OSError as exc:
+        raise _unwritable(target, exc) from None
+    return [f"{target}: {verb}d {what}" if verb == "update" else f"{target}: wrote {what}"]
 
 
 def _write_with_backup(
@@ -440,6 +476,11 @@ def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report
         write_atomic(path, new, expect=settings.raw)
     except OSError as exc:
         raise _unwritable(path, exc) from None
+    if runtime.settings.runner:
+        report.messages.append(
+            f"note: {path.parent / runtime.settings.runner} stays: it runs these hooks "
+            "(remove it to stop running them)"
+        )
     if saved is not None and new == saved.raw:
         backup.unlink()
         report.messages.append(f"{path}: unwrapped {n} hook(s); restored byte for byte")

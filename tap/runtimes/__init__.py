@@ -27,6 +27,7 @@ RUNTIMES = (
     "qwen-code",
     "mistral-vibe",
     "cline",
+    "opencode",
     "basis",
     "fastpace",
 )

@@ -182,6 +182,9 @@ class Layout(Facts):
     posix_shells: tuple[str, ...] = ()
     strict_events: bool = False  # one unknown event name makes it ignore the whole file
     hook_files: HookFiles | None = None  # hooks are files in folders, not settings
+    # A file of the runtime's package that runs these hooks, which install puts at this
+    # path beside the settings file (a plugin, for a runtime with no command hooks).
+    runner: str = ""
     after_install: str = ""  # what the user must do after install, if anything
 
 
@@ -383,6 +386,10 @@ class Runtime(Facts):
     def hook_file_argv(self, path: str) -> list[str]:
         """How the runtime runs the hook file at `path` (runtimes whose hooks are files:
         `settings.hook_files`): the argv it starts, the file's own path last."""
+        raise NotImplementedError
+
+    def runner_text(self) -> bytes:
+        """The file install puts at `settings.runner` (runtimes that have one)."""
         raise NotImplementedError
 
     def http_problem(self, handler: dict) -> str:
