@@ -218,7 +218,7 @@ class Job:
 def session_path(args: argparse.Namespace) -> str:
     if args.session is not None:
         return args.session
-    from hooktui.tap.hotpath.stream import default_stream_path
+    from hooktui.tap.base.stream import default_stream_path
 
     path = default_stream_path()
     if not os.path.exists(path):
@@ -343,6 +343,12 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
 
 
 def main(argv: list[str]) -> int:
+    from hooktui.tui.cli.fleet.replay import wanted
+
+    if wanted(argv):  # --cluster, --part K/N, --merge: many streams, one report
+        from hooktui.tui.cli.fleet.replay import main as fleet_main
+
+        return fleet_main(argv)
     try:
         args = parse_args(argv)
         job = prepare(args)
