@@ -150,15 +150,24 @@ class Cline(Runtime):
         elif native == POST:
             failed = bool(call.is_error)
             output = call.tool_output
+            commands = (
+                call.tool_input.get("commands") if isinstance(call.tool_input, dict) else None
+            )
+            if isinstance(output, str) and isinstance(commands, list) and commands:
+                # run_commands answers one {query, result, success} per command (seen 3.0.65)
+                output = [{"query": commands[0], "result": output, "success": not failed}]
             r["iteration"] = 1
             r["tool_result"] = {
                 "id": call.tool_call_id,
                 "name": call.tool_name,
                 "input": call.tool_input,
                 "output": output,
-                "error": str(output) if failed else None,
                 "durationMs": 12,
+                "startedAt": "2026-12-07T12:00:00.000Z",
+                "endedAt": "2026-12-07T12:00:00.012Z",
             }
+            if failed:  # (absent when the tool succeeded)
+                r["tool_result"]["error"] = json_line(output).decode().strip()
             r["postToolUse"] = {
                 "toolName": call.tool_name,
                 "parameters": params,
@@ -275,7 +284,7 @@ RUNTIME = Cline(
     priority=13,  # `hookName` is its own
     events=EVENTS,
     guards=frozenset({PRE}),
-    env_vars=("CLINE_BUILD_ENV", "CLINE_CONNECTOR_CLI_LAUNCH", "CLINE_WRAPPER_PATH"),
+    env_vars=("CLINE_BUILD_ENV", "CLINE_CONNECTOR_CLI_LAUNCH"),
     # Set for every child of the CLI, hooks too (seen 3.0.65).
     caller_env=("CLINE_CONNECTOR_CLI_LAUNCH", "CLINE_BUILD_ENV"),
     timeouts=Timeouts(default_ms=120_000),

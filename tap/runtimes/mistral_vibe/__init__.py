@@ -111,13 +111,23 @@ class MistralVibe(Runtime):
             return r
         r.update(tool_name=call.tool_name, tool_call_id=call.tool_call_id)
         r["tool_input"] = call.tool_input
-        if native == POST:
+        if native == POST:  # shaped as bash's result (seen 3.0.3)
             failed = bool(call.is_error)
             text = call.tool_output if isinstance(call.tool_output, str) else ""
+            ran = call.tool_input.get("command", "") if isinstance(call.tool_input, dict) else ""
+            result = {
+                "command": ran,
+                "returncode": 0,
+                "stderr": "",
+                "stdout": text,
+                "timed_out": False,
+                "was_truncated": False,
+            }
+            shown = "\n".join(f"{k}: {v}" for k, v in result.items())
             r.update(
                 tool_status="failure" if failed else "success",
-                tool_output=None if failed else {"stdout": text, "stderr": "", "returncode": 0},
-                tool_output_text=text,
+                tool_output=None if failed else result,
+                tool_output_text=text if failed else shown,
                 tool_error=text if failed else None,
                 duration_ms=0,
             )

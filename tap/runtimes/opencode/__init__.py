@@ -200,10 +200,10 @@ RUNTIME = OpenCode(
     priority=14,  # its plugin's event names are its own
     events=EVENTS,
     guards=GUARDS,
-    env_vars=("OPENCODE_PROJECT_DIR", "OPENCODE", "OPENCODE_PID", "HOOKTUI_OPENCODE_PLUGIN"),
+    env_vars=("OPENCODE_PROJECT_DIR", "OPENCODE", "OPENCODE_PID", "OPENCODE_COMMAND_HOOKS"),
     project_dir_env="OPENCODE_PROJECT_DIR",
     # Set by the plugin for each command it runs.
-    caller_env=("HOOKTUI_OPENCODE_PLUGIN",),
+    caller_env=("OPENCODE_COMMAND_HOOKS",),
     timeouts=Timeouts(default_ms=60_000, unit_ms=1000),
     settings=Layout(
         project_files=(".opencode/command-hooks.json",),

@@ -106,7 +106,7 @@ function run(command, request, cwd, timeoutS) {
     try {
       child = spawn("/bin/sh", ["-c", command], {
         cwd,
-        env: { ...process.env, OPENCODE_PROJECT_DIR: cwd, HOOKTUI_OPENCODE_PLUGIN: String(VERSION) },
+        env: { ...process.env, OPENCODE_PROJECT_DIR: cwd, OPENCODE_COMMAND_HOOKS: String(VERSION) },
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
       });
