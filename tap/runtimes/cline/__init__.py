@@ -125,7 +125,7 @@ class Cline(Runtime):
         )
 
     def request_for(self, call: Call) -> dict[str, Any]:
-        native = call.native_event or next((n for n, e in EVENTS.items() if e == call.event), PRE)
+        native = _native(call)
         r: dict[str, Any] = {
             "clineVersion": "",
             "hookName": native,
@@ -213,7 +213,7 @@ class Cline(Runtime):
         return _answer(native, obj)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = call.native_event
+        native = _native(call)
         d = verdict.decision
         if native not in (PRE, POST):
             if d == "allow":
@@ -276,6 +276,11 @@ def _strings(tool_input: Any) -> dict[str, str]:
     return {
         k: v if isinstance(v, str) else json_line(v).decode().strip() for k, v in tool_input.items()
     }
+
+
+def _native(call: Call) -> str:
+    """The call's native event (a call built without one: the first of its kind)."""
+    return call.native_event or next((n for n, e in EVENTS.items() if e == call.event), PRE)
 
 
 RUNTIME = Cline(

@@ -98,7 +98,7 @@ class MistralVibe(Runtime):
         )
 
     def request_for(self, call: Call) -> dict[str, Any]:
-        native = call.native_event or next((n for n, e in EVENTS.items() if e == call.event), PRE)
+        native = _native(call)
         r: dict[str, Any] = {
             "session_id": call.session_id,
             "transcript_path": f"/home/user/.vibe/logs/session/unified/{call.session_id}",
@@ -170,7 +170,7 @@ class MistralVibe(Runtime):
         return verdict
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = call.native_event
+        native = _native(call)
         d = verdict.decision
         if d == "allow":
             extra = _context(verdict) if native == POST else {}
@@ -233,6 +233,11 @@ def _answer(call: Call, obj: dict) -> Verdict:
     if native == AGENT and deny:
         return Verdict(decision="deny", reason=reason or AGENT_DENY_DEFAULT, answer_effects=effects)
     return Verdict(decision="allow", answer_effects=effects)
+
+
+def _native(call: Call) -> str:
+    """The call's native event (a call built without one: the first of its kind)."""
+    return call.native_event or next((n for n, e in EVENTS.items() if e == call.event), PRE)
 
 
 RUNTIME = MistralVibe(

@@ -79,9 +79,7 @@ class OpenCode(Runtime):
         )
 
     def request_for(self, call: Call) -> dict[str, Any]:
-        native = call.native_event or next(
-            (n for n, e in EVENTS.items() if e == call.event), BEFORE
-        )
+        native = _native(call)
         r: dict[str, Any] = {
             "hook_event_name": native,
             "session_id": call.session_id,
@@ -144,7 +142,7 @@ class OpenCode(Runtime):
         return Verdict(decision="allow")
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = call.native_event
+        native = _native(call)
         d = verdict.decision
         if d == "allow":
             answer = {"decision": "allow"} if native == PERMISSION else None
@@ -192,6 +190,11 @@ def _refused(native: str, reason: str) -> Verdict:
     if native == AFTER:  # the tool ran: the model reads the reason instead of its output
         return Verdict(decision="replace", updated_output=reason)
     return Verdict(decision="deny", reason=reason)
+
+
+def _native(call: Call) -> str:
+    """The call's native event (a call built without one: the first of its kind)."""
+    return call.native_event or next((n for n, e in EVENTS.items() if e == call.event), BEFORE)
 
 
 RUNTIME = OpenCode(
