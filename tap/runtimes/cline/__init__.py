@@ -47,6 +47,7 @@ from hooktui.tap.runtimes.base import (
     s,
 )
 from hooktui.tap.runtimes.descriptor import HookFiles, Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.merge import MergeRule
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see base/jsonio.py)
 if TYPE_CHECKING:
@@ -316,6 +317,22 @@ RUNTIME = Cline(
             ),
             waited=frozenset({"PreToolUse", "PostToolUse"}),
         ),
+    ),
+    merge=MergeRule(
+        runs="sequential",
+        order="its hook folders' files, sorted by path",
+        precedence=("deny", "allow"),
+        rewrite="last_in_order",
+        reason="joined",
+        quirk="every file runs, a cancel too: any cancel stops the run, their contexts are joined",
+        basis="3.0.65: its bundled @cline/core 0.0.86 runner: the files of one event run one "
+        "after another, each given the same request; the answers add up",
+        unknown="",
+    ),
+    sources_note=(
+        "its hooks are files, one per event, in .clinerules/hooks, .cline/hooks, "
+        "~/Documents/Cline/Hooks and ~/.cline/hooks: `hooktui hooks` does not list hook "
+        "files yet (`hooktui install cline --dry-run` does)"
     ),
     prompt_keys=("userPromptSubmit",),
     output_keys=("tool_result", "postToolUse", "turn"),

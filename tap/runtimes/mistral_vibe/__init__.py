@@ -46,6 +46,7 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see base/jsonio.py)
 if TYPE_CHECKING:
@@ -270,6 +271,31 @@ RUNTIME = MistralVibe(
             "project hooks run only in a folder Vibe trusts (`vibe --trust`, or "
             "trusted_folders.toml)"
         ),
+    ),
+    merge=MergeRule(
+        runs="sequential",
+        order="the project's hooks.toml, then the user's, each in declaration order",
+        chained=True,
+        stops_at=("deny",),
+        precedence=("deny", "allow"),
+        rewrite="chained",
+        reason="first_in_order",
+        quirk="a hook whose name an earlier one has is skipped",
+        basis="3.0.3: its harness (`_foreign_hooks.py`) and bundled docs: one point's hooks "
+        "run one after another in load order, the first deny stops, rewrites compose",
+        unknown="",
+    ),
+    hook_sources=(
+        HookSource(scope="project", path=".vibe/hooks.toml", needs="a trusted folder"),
+        HookSource(scope="user", base="user", path="hooks.toml"),
+    ),
+    reading=SettingsReading(
+        bad_file="runs none of its hooks (a warning)",
+        bad_hook="skips that hook (a warning)",
+        unknown_event="skips that hook (a warning)",
+        matcher="glob",
+        bad_matcher="never fires",
+        basis="3.0.3: `vibe/core/hooks/config.py` (each table checked on its own)",
     ),
     prompt_keys=(),
     output_keys=("tool_output", "tool_output_text"),

@@ -41,6 +41,7 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see base/jsonio.py)
 if TYPE_CHECKING:
@@ -217,6 +218,30 @@ RUNTIME = OpenCode(
         after_install=(
             "OpenCode loads plugins when it starts: restart it to pick up a newly written plugin"
         ),
+    ),
+    merge=MergeRule(
+        runs="sequential",
+        order="the project's command-hooks.json, then the user's, each in file order",
+        chained=True,
+        stops_at=("deny",),
+        precedence=("deny", "ask", "allow"),
+        rewrite="chained",
+        reason="first_in_order",
+        basis="hooktui's plugin (tap/runtimes/opencode/plugin.js): it runs an event's hooks "
+        "one after another, each on the input the earlier ones left, and stops at a refusal",
+        unknown="",
+    ),
+    hook_sources=(
+        HookSource(scope="project", path=".opencode/command-hooks.json"),
+        HookSource(scope="user", base="user", path="command-hooks.json"),
+    ),
+    reading=SettingsReading(
+        bad_file="refuses every call it guards (the plugin fails closed)",
+        bad_hook="skips that hook",
+        unknown_event="skips that event",
+        matcher="fullmatch",
+        bad_matcher="refuses every call it guards (the plugin fails closed)",
+        basis="hooktui's plugin (tap/runtimes/opencode/plugin.js)",
     ),
     prompt_keys=(),
     output_keys=("tool_output", "metadata"),

@@ -8,7 +8,8 @@
 //       {"type": "command", "command": "python3 guard.py", "timeout": 30}]}]}}
 //
 // Events: tool.execute.before, tool.execute.after, permission.ask. The matcher is
-// a regular expression over the whole tool name ("" or "*": every tool). Each
+// a regular expression over the whole tool name ("" or "*": every tool; one that
+// is not a regular expression is a settings error, as below). Each
 // command runs under /bin/sh -c in the project folder, in a process group of its
 // own, with one JSON request on stdin:
 //
@@ -82,11 +83,14 @@ function handlers(directory, event, tool) {
 
 function matches(matcher, tool) {
   if (matcher === "" || matcher === "*") return true;
+  let pattern;
   try {
-    return new RegExp(`^(?:${matcher})$`).test(tool || "");
-  } catch {
-    return matcher === tool;
+    pattern = new RegExp(`^(?:${matcher})$`);
+  } catch (err) {
+    // A guard whose matcher cannot be read must not stop guarding: a settings error.
+    throw new Error(`matcher ${JSON.stringify(matcher)} is not a regular expression`);
   }
+  return pattern.test(tool || "");
 }
 
 // Run one command: {code, signal, stdout, stderr, timedOut, spawnError}.
