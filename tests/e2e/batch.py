@@ -292,3 +292,41 @@ def pinned_params(runtime: str, cases: list[Case], *, record: bool = False) -> l
             marks.append(pytest.mark.xfail(strict=True, reason=reason))
         params.append(pytest.param(case, id=case.name, marks=marks))
     return params
+
+
+# --- case lists run bare and tapped, one session each, then uninstalled ---------------
+
+
+@dataclass
+class Listed:
+    """One case list's two sessions; `sb` holds the settings as `hooktui uninstall` left
+    them (driver.settings_bytes(sb))."""
+
+    bare: Batch
+    tapped: Batch
+    sb: Sandbox
+
+
+def bare_tapped_uninstalled(
+    driver: Driver, factory, lists: dict[str, list[Case]], pre_timeout: int, prepare=None
+) -> dict[str, Listed]:
+    """Per list: a bare session, a tapped one (the real `hooktui install`), then the real
+    `hooktui uninstall`. `prepare(name, sb)` runs first (answers of other hooks)."""
+    out = {}
+    for name, cases in lists.items():
+        sb = Sandbox(factory.mktemp(f"{driver.cli}-{name}"))
+        if prepare is not None:
+            prepare(name, sb)
+        bare = run_batch(driver, sb, cases, tapped=False, pre_timeout=pre_timeout)
+        tapped = run_batch(driver, sb, cases, tapped=True, pre_timeout=pre_timeout)
+        res = hooktui("uninstall", driver.runtime, "--settings", str(driver.settings_path(sb)))
+        assert res.returncode == 0, res.stderr
+        out[name] = Listed(bare, tapped, sb)
+    return out
+
+
+def list_params(lists: dict[str, list[Case]]) -> list:
+    """(list name, case) parameters of every case of `lists`, by case name."""
+    return [
+        pytest.param(name, case, id=case.name) for name, cases in lists.items() for case in cases
+    ]

@@ -2,7 +2,7 @@
 
 Each case list runs in ONE `cline --json` session (batch.py), bare and then with
 the hook files wrapped by the real `hooktui install cline`; `hooktui uninstall
-cline` then puts every file back as it was (bytes, mode, inode). Cline's own
+cline` then puts every file back as it was. Cline's own
 account of the hooks it ran (`hook_event` lines of `--json`) agrees with the
 records, and the hooks it runs in the background are recorded as answers it
 never read.
@@ -16,68 +16,56 @@ from collections import Counter
 
 import pytest
 
-from tests.e2e.batch import Batch, check_records, check_same, check_seen, run_batch
+from tests.e2e.batch import (
+    Batch,
+    Listed,
+    bare_tapped_uninstalled,
+    check_records,
+    check_same,
+    check_seen,
+    list_params,
+)
 from tests.e2e.cases_cline import BACKGROUND_CANCEL, CLINE, CLINE_POST_CANCEL
 from tests.e2e.drivers_cline import BACKGROUND
 from tests.e2e.drivers_cline import CLINE as DRIVER
 from tests.e2e.flow import Case
-from tests.e2e.harness import Sandbox, hooktui, skip_reason
+from tests.e2e.harness import Sandbox, skip_reason
 
 _skip = skip_reason("cline")
 pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
 LISTS = {"main": CLINE, "post-cancel": CLINE_POST_CANCEL}
 
 
-def _files(sb: Sandbox) -> dict[str, tuple[bytes, int, int]]:
-    """Each hook file: its bytes, mode and inode."""
-    folder = DRIVER.settings_path(sb)
-    return {
-        p.name: (p.read_bytes(), p.stat().st_mode, p.stat().st_ino)
-        for p in sorted(folder.iterdir())
-    }
+def _background_cancels(name: str, sb: Sandbox) -> None:
+    if name == "post-cancel":
+        for hook in BACKGROUND.values():
+            sb.answer(hook, **BACKGROUND_CANCEL)
 
 
 @pytest.fixture(scope="module")
-def batches(tmp_path_factory) -> dict[str, tuple[Batch, Batch, dict, dict]]:
-    """Per list: bare, tapped, the hook files before install and after uninstall."""
-    out = {}
-    for name, cases in LISTS.items():
-        sb = Sandbox(tmp_path_factory.mktemp(f"cline-{name}"))
-        if name == "post-cancel":
-            for hook in BACKGROUND.values():
-                sb.answer(hook, **BACKGROUND_CANCEL)
-        bare = run_batch(DRIVER, sb, cases, tapped=False, pre_timeout=30)
-        tapped = run_batch(DRIVER, sb, cases, tapped=True, pre_timeout=30)
-        res = hooktui("uninstall", DRIVER.runtime, "--settings", str(DRIVER.settings_path(sb)))
-        assert res.returncode == 0, res.stderr
-        out[name] = (bare, tapped, sb)
-    return out
+def sessions(tmp_path_factory) -> dict[str, Listed]:
+    return bare_tapped_uninstalled(DRIVER, tmp_path_factory, LISTS, 30, _background_cancels)
 
 
-def _cases() -> list:
-    return [
-        pytest.param(name, case, id=case.name) for name, cases in LISTS.items() for case in cases
-    ]
+@pytest.mark.parametrize(("group", "case"), list_params(LISTS))
+def test_cline_same_with_and_without_tap(sessions, group: str, case: Case) -> None:
+    listed = sessions[group]
+    check_seen(listed.bare.seen[case.name], case)
+    check_seen(listed.tapped.seen[case.name], case)
+    check_same(DRIVER, listed.bare, listed.tapped, case)
 
 
-@pytest.mark.parametrize(("group", "case"), _cases())
-def test_cline_same_with_and_without_tap(batches, group: str, case: Case) -> None:
-    bare, tapped, _ = batches[group]
-    check_seen(bare.seen[case.name], case)
-    check_seen(tapped.seen[case.name], case)
-    check_same(DRIVER, bare, tapped, case)
-
-
-@pytest.mark.parametrize(("group", "case"), _cases())
-def test_cline_record_agrees(batches, group: str, case: Case) -> None:
-    check_records(DRIVER, batches[group][1], case)
+@pytest.mark.parametrize(("group", "case"), list_params(LISTS))
+def test_cline_record_agrees(sessions, group: str, case: Case) -> None:
+    check_records(DRIVER, sessions[group].tapped, case)
 
 
 @pytest.mark.parametrize("group", list(LISTS))
-def test_cline_install_round_trip(batches, group: str) -> None:
+def test_cline_install_round_trip(sessions, group: str) -> None:
     """install put a wrapper under each hook's name and kept the hook beside it;
-    uninstall gave back the very files (bytes, mode, inode)."""
-    _, tapped, sb = batches[group]
+    uninstall gave back the files as they were (test_install_hookfiles.py: their modes,
+    owners and inodes too)."""
+    tapped, sb = sessions[group].tapped, sessions[group].sb
     before = json.loads(tapped.settings_before)
     installed = json.loads(tapped.settings_installed)
     for name in before:
@@ -95,23 +83,23 @@ def _hook_events(batch: Batch) -> Counter:
 
 
 @pytest.mark.parametrize("group", list(LISTS))
-def test_cline_records_agree_with_its_hook_events(batches, group: str) -> None:
+def test_cline_records_agree_with_its_hook_events(sessions, group: str) -> None:
     """Every hook event Cline reports ran a hook, and the tap recorded each one."""
-    bare, tapped, _ = batches[group]
+    bare, tapped = sessions[group].bare, sessions[group].tapped
     assert _hook_events(tapped) == _hook_events(bare)
     recorded = Counter(r["native_event"] for s in tapped.seen.values() for r in s.records)
     for event in ("tool_call", "tool_result"):
         assert recorded[event] == _hook_events(tapped)[event], event
 
 
-def test_cline_background_hooks_change_nothing(batches) -> None:
+def test_cline_background_hooks_change_nothing(sessions) -> None:
     """TaskStart and SessionShutdown run in the background (3.0.65): their cancel is
     never read, and the records say so."""
-    bare, tapped, _ = batches["post-cancel"]
+    bare, tapped = sessions["post-cancel"].bare, sessions["post-cancel"].tapped
     assert bare.seen["post-cancel"].markers == ["marker-original"]
     calls = tapped.run.hook_calls
     assert calls.get("start") and calls.get("shutdown"), sorted(calls)
-    sb = batches["post-cancel"][2]
+    sb = sessions["post-cancel"].sb
     records = [json.loads(line) for line in sb.stream.read_text().splitlines()]
     background = [r for r in records if r["native_event"] in ("agent_start", "session_shutdown")]
     assert {r["native_event"] for r in background} == {"agent_start", "session_shutdown"}

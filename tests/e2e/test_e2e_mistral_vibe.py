@@ -13,7 +13,14 @@ import json
 import pytest
 
 from tests.conftest import wait_for_records
-from tests.e2e.batch import Batch, check_records, check_same, check_seen, run_batch
+from tests.e2e.batch import (
+    Listed,
+    bare_tapped_uninstalled,
+    check_records,
+    check_same,
+    check_seen,
+    list_params,
+)
 from tests.e2e.cases_vibe import TIMEOUT_S, VIBE, VIBE_STRICT
 from tests.e2e.drivers_vibe import VIBE as DRIVER
 from tests.e2e.flow import Case
@@ -25,43 +32,28 @@ LISTS = {"plain": VIBE, "strict": VIBE_STRICT}
 
 
 @pytest.fixture(scope="module")
-def batches(tmp_path_factory) -> dict[str, tuple[Batch, Batch, bytes]]:
-    """Per list: the bare batch, the tapped one, and hooks.toml after uninstall."""
-    out = {}
-    for name, cases in LISTS.items():
-        sb = Sandbox(tmp_path_factory.mktemp(f"vibe-{name}"))
-        bare = run_batch(DRIVER, sb, cases, tapped=False, pre_timeout=TIMEOUT_S)
-        tapped = run_batch(DRIVER, sb, cases, tapped=True, pre_timeout=TIMEOUT_S)
-        res = hooktui("uninstall", DRIVER.runtime, "--settings", str(DRIVER.settings_path(sb)))
-        assert res.returncode == 0, res.stderr
-        out[name] = (bare, tapped, DRIVER.settings_path(sb).read_bytes())
-    return out
+def sessions(tmp_path_factory) -> dict[str, Listed]:
+    return bare_tapped_uninstalled(DRIVER, tmp_path_factory, LISTS, TIMEOUT_S)
 
 
-def _cases() -> list:
-    return [
-        pytest.param(name, case, id=case.name) for name, cases in LISTS.items() for case in cases
-    ]
+@pytest.mark.parametrize(("group", "case"), list_params(LISTS))
+def test_mistral_vibe_same_with_and_without_tap(sessions, group: str, case: Case) -> None:
+    listed = sessions[group]
+    check_seen(listed.bare.seen[case.name], case)
+    check_seen(listed.tapped.seen[case.name], case)
+    check_same(DRIVER, listed.bare, listed.tapped, case)
 
 
-@pytest.mark.parametrize(("group", "case"), _cases())
-def test_mistral_vibe_same_with_and_without_tap(batches, group: str, case: Case) -> None:
-    bare, tapped, _ = batches[group]
-    check_seen(bare.seen[case.name], case)
-    check_seen(tapped.seen[case.name], case)
-    check_same(DRIVER, bare, tapped, case)
-
-
-@pytest.mark.parametrize(("group", "case"), _cases())
-def test_mistral_vibe_record_agrees(batches, group: str, case: Case) -> None:
-    check_records(DRIVER, batches[group][1], case)
+@pytest.mark.parametrize(("group", "case"), list_params(LISTS))
+def test_mistral_vibe_record_agrees(sessions, group: str, case: Case) -> None:
+    check_records(DRIVER, sessions[group].tapped, case)
 
 
 @pytest.mark.parametrize("group", list(LISTS))
-def test_mistral_vibe_install_round_trip(batches, group: str) -> None:
+def test_mistral_vibe_install_round_trip(sessions, group: str) -> None:
     """install wrapped both [[hooks]] commands (strict kept) and uninstall gave the
     file back byte for byte."""
-    _, tapped, after = batches[group]
+    tapped, after = sessions[group].tapped, DRIVER.settings_bytes(sessions[group].sb)
     assert tapped.settings_installed != tapped.settings_before
     for wrapped in tapped.installed_commands:
         assert "hooktui" in wrapped and "tap" in wrapped

@@ -13,11 +13,18 @@ from __future__ import annotations
 import pytest
 from hooktui.tap.runtimes import get_adapter
 
-from tests.e2e.batch import Batch, check_records, check_same, check_seen, run_batch
+from tests.e2e.batch import (
+    Listed,
+    bare_tapped_uninstalled,
+    check_records,
+    check_same,
+    check_seen,
+    list_params,
+)
 from tests.e2e.cases_opencode import OPENCODE, OPENCODE_CONTINUE, TIMEOUT_S
 from tests.e2e.drivers_opencode import OPENCODE as DRIVER
 from tests.e2e.flow import Case
-from tests.e2e.harness import Sandbox, hooktui, skip_reason
+from tests.e2e.harness import skip_reason
 
 _skip = skip_reason("opencode")
 pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
@@ -25,45 +32,30 @@ LISTS = {"plain": OPENCODE, "continue": OPENCODE_CONTINUE}
 
 
 @pytest.fixture(scope="module")
-def batches(tmp_path_factory) -> dict[str, tuple[Batch, Batch, bytes, bytes]]:
-    """Per list: the bare batch, the tapped one, and command-hooks.json after uninstall."""
-    out = {}
-    for name, cases in LISTS.items():
-        sb = Sandbox(tmp_path_factory.mktemp(f"opencode-{name}"))
-        bare = run_batch(DRIVER, sb, cases, tapped=False, pre_timeout=TIMEOUT_S)
-        tapped = run_batch(DRIVER, sb, cases, tapped=True, pre_timeout=TIMEOUT_S)
-        res = hooktui("uninstall", DRIVER.runtime, "--settings", str(DRIVER.settings_path(sb)))
-        assert res.returncode == 0, res.stderr
-        plugin = DRIVER.plugin_path(sb).read_bytes()
-        out[name] = (bare, tapped, DRIVER.settings_path(sb).read_bytes(), plugin)
-    return out
+def sessions(tmp_path_factory) -> dict[str, Listed]:
+    return bare_tapped_uninstalled(DRIVER, tmp_path_factory, LISTS, TIMEOUT_S)
 
 
-def _cases() -> list:
-    return [
-        pytest.param(name, case, id=case.name) for name, cases in LISTS.items() for case in cases
-    ]
+@pytest.mark.parametrize(("group", "case"), list_params(LISTS))
+def test_opencode_same_with_and_without_tap(sessions, group: str, case: Case) -> None:
+    listed = sessions[group]
+    check_seen(listed.bare.seen[case.name], case)
+    check_seen(listed.tapped.seen[case.name], case)
+    check_same(DRIVER, listed.bare, listed.tapped, case)
 
 
-@pytest.mark.parametrize(("group", "case"), _cases())
-def test_opencode_same_with_and_without_tap(batches, group: str, case: Case) -> None:
-    bare, tapped, _, _ = batches[group]
-    check_seen(bare.seen[case.name], case)
-    check_seen(tapped.seen[case.name], case)
-    check_same(DRIVER, bare, tapped, case)
-
-
-@pytest.mark.parametrize(("group", "case"), _cases())
-def test_opencode_record_agrees(batches, group: str, case: Case) -> None:
-    check_records(DRIVER, batches[group][1], case)
+@pytest.mark.parametrize(("group", "case"), list_params(LISTS))
+def test_opencode_record_agrees(sessions, group: str, case: Case) -> None:
+    check_records(DRIVER, sessions[group].tapped, case)
 
 
 @pytest.mark.parametrize("group", list(LISTS))
-def test_opencode_install_round_trip(batches, group: str) -> None:
+def test_opencode_install_round_trip(sessions, group: str) -> None:
     """install wrapped both commands (onFailure kept) and uninstall gave the file back
     byte for byte; the plugin install found in place is untouched."""
-    _, tapped, after, plugin = batches[group]
-    assert plugin == get_adapter("opencode").runner_text()
+    listed = sessions[group]
+    tapped, after = listed.tapped, DRIVER.settings_bytes(listed.sb)
+    assert DRIVER.plugin_path(listed.sb).read_bytes() == get_adapter("opencode").runner_text()
     assert tapped.settings_installed != tapped.settings_before
     for wrapped in tapped.installed_commands:
         assert "hooktui" in wrapped and "tap" in wrapped

@@ -41,8 +41,10 @@ from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
     cannot,
+    encode_generic_failure,
     failure,
     json_line,
+    native_of,
     process_failure,
     s,
 )
@@ -126,7 +128,7 @@ class Cline(Runtime):
         )
 
     def request_for(self, call: Call) -> dict[str, Any]:
-        native = _native(call)
+        native = native_of(call, EVENTS, PRE)
         r: dict[str, Any] = {
             "clineVersion": "",
             "hookName": native,
@@ -214,7 +216,7 @@ class Cline(Runtime):
         return _answer(native, obj)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = _native(call)
+        native = native_of(call, EVENTS, PRE)
         d = verdict.decision
         if native not in (PRE, POST):
             if d == "allow":
@@ -227,10 +229,8 @@ class Cline(Runtime):
             answer = {"cancel": True, "errorMessage": verdict.reason}
         elif d == "modify" and native == PRE:
             answer["overrideInput"] = verdict.updated_input
-        elif d == "failure" and verdict.failure == "invalid_json":
-            return b"{not json\n", b"", 0
-        elif d == "failure" and verdict.failure == "exit_code":
-            return b"", (verdict.failure_detail or "hook error").encode() + b"\n", 1
+        elif d == "failure":
+            return encode_generic_failure(self.name, call, verdict)
         elif d != "allow":
             raise cannot(self.name, verdict, native)
         return (json_line(answer) if answer else b""), b"", 0
@@ -277,11 +277,6 @@ def _strings(tool_input: Any) -> dict[str, str]:
     return {
         k: v if isinstance(v, str) else json_line(v).decode().strip() for k, v in tool_input.items()
     }
-
-
-def _native(call: Call) -> str:
-    """The call's native event (a call built without one: the first of its kind)."""
-    return call.native_event or next((n for n, e in EVENTS.items() if e == call.event), PRE)
 
 
 RUNTIME = Cline(

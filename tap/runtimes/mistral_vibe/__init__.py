@@ -38,8 +38,10 @@ from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
     cannot,
+    encode_generic_failure,
     failure,
     json_line,
+    native_of,
     process_failure,
     s,
     str_field,
@@ -99,7 +101,7 @@ class MistralVibe(Runtime):
         )
 
     def request_for(self, call: Call) -> dict[str, Any]:
-        native = _native(call)
+        native = native_of(call, EVENTS, PRE)
         r: dict[str, Any] = {
             "session_id": call.session_id,
             "transcript_path": f"/home/user/.vibe/logs/session/unified/{call.session_id}",
@@ -171,7 +173,7 @@ class MistralVibe(Runtime):
         return verdict
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = _native(call)
+        native = native_of(call, EVENTS, PRE)
         d = verdict.decision
         if d == "allow":
             extra = _context(verdict) if native == POST else {}
@@ -186,10 +188,8 @@ class MistralVibe(Runtime):
             reason = reason if isinstance(reason, str) else json_line(reason).decode().strip()
             answer = {"decision": "deny", "reason": reason, **_context(verdict)}
             return json_line(answer), b"", 0
-        if d == "failure" and verdict.failure == "exit_code":
-            return b"", (verdict.failure_detail or "hook error").encode() + b"\n", 1
-        if d == "failure" and verdict.failure == "invalid_json":
-            return b"{not json\n", b"", 0
+        if d == "failure":
+            return encode_generic_failure(self.name, call, verdict)
         raise cannot(self.name, verdict, native or call.event)
 
 
@@ -234,11 +234,6 @@ def _answer(call: Call, obj: dict) -> Verdict:
     if native == AGENT and deny:
         return Verdict(decision="deny", reason=reason or AGENT_DENY_DEFAULT, answer_effects=effects)
     return Verdict(decision="allow", answer_effects=effects)
-
-
-def _native(call: Call) -> str:
-    """The call's native event (a call built without one: the first of its kind)."""
-    return call.native_event or next((n for n, e in EVENTS.items() if e == call.event), PRE)
 
 
 RUNTIME = MistralVibe(

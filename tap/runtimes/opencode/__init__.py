@@ -34,8 +34,10 @@ from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
     cannot,
+    encode_generic_failure,
     failure,
     json_line,
+    native_of,
     s,
     str_field,
     text_of,
@@ -80,7 +82,7 @@ class OpenCode(Runtime):
         )
 
     def request_for(self, call: Call) -> dict[str, Any]:
-        native = _native(call)
+        native = native_of(call, EVENTS, BEFORE)
         r: dict[str, Any] = {
             "hook_event_name": native,
             "session_id": call.session_id,
@@ -143,7 +145,7 @@ class OpenCode(Runtime):
         return Verdict(decision="allow")
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        native = _native(call)
+        native = native_of(call, EVENTS, BEFORE)
         d = verdict.decision
         if d == "allow":
             answer = {"decision": "allow"} if native == PERMISSION else None
@@ -158,10 +160,8 @@ class OpenCode(Runtime):
             out = verdict.updated_output
             out = out if isinstance(out, str) else json_line(out).decode().strip()
             return json_line({"tool_output": out}), b"", 0
-        if d == "failure" and verdict.failure == "exit_code":
-            return b"", (verdict.failure_detail or "hook error").encode() + b"\n", 1
-        if d == "failure" and verdict.failure == "invalid_json":
-            return b"{not json\n", b"", 0
+        if d == "failure":
+            return encode_generic_failure(self.name, call, verdict)
         raise cannot(self.name, verdict, native or call.event)
 
     def runner_text(self) -> bytes:
@@ -191,11 +191,6 @@ def _refused(native: str, reason: str) -> Verdict:
     if native == AFTER:  # the tool ran: the model reads the reason instead of its output
         return Verdict(decision="replace", updated_output=reason)
     return Verdict(decision="deny", reason=reason)
-
-
-def _native(call: Call) -> str:
-    """The call's native event (a call built without one: the first of its kind)."""
-    return call.native_event or next((n for n, e in EVENTS.items() if e == call.event), BEFORE)
 
 
 RUNTIME = OpenCode(
