@@ -35,7 +35,7 @@ from hooktui.tap.install.files import (
     load_settings,
     write_atomic,
 )
-from hooktui.tap.install.gitignore import keep_out_of_git
+from hooktui.tap.install.gitignore import keep_out_of_git, shared_warning
 from hooktui.tap.install.hooks import Handler, Skipped, Walk, walk, where
 from hooktui.tap.install.refusal import http_module, http_refusal
 from hooktui.tap.install.tapargs import hook_facts as _hook_facts
@@ -320,6 +320,8 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
         report.messages += place_runner(path, runtime, dry_run=dry_run)
         return report
     n = len(report.changes)
+    twins = dict(runtime.settings.local_twins)
+    report.messages += shared_warning(path, runtime.name, twins, opts.hooktui)
     if dry_run:
         report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: {n} hook(s) would be wrapped; nothing written")

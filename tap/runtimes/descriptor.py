@@ -142,6 +142,10 @@ class Layout(Facts):
     user_dir: str
     user_files: tuple[str, ...]
     user_dir_env: str = ""
+    # A shared project file's per-person twin the runtime also reads, by name in the
+    # same folder ({"settings.json": "settings.local.json"}): install offers it when
+    # the shared file is tracked by git.
+    local_twins: Mapping[str, str] = Factory(dict)
     # What the runtime reads: the file kinds in the order to try them, and the
     # names it always reads as one kind. The kind never comes from the extension.
     formats: tuple[str, ...] = ("json",)

@@ -136,15 +136,29 @@ def test_non_utf8_output_is_base64_in_the_record(tmp_path):
     check_blob(record["stdout"], bare.stdout)
 
 
+# A cap above BIG_REQUEST: the record keeps all of it (the default cap would cut
+# the pad: tests/tap/test_record_bounds.py).
+WHOLE = {**os.environ, "HOOKTUI_BODY_CAP": str(4 << 20)}
+PAD = json.loads(BIG_REQUEST)["pad"].encode()
+
+
 def test_hook_that_ignores_a_big_request(tmp_path):
-    bare, _, record = run_both(tmp_path, ["sh", "-c", "echo '{}'"], request=BIG_REQUEST)
+    command = ["sh", "-c", "echo '{}'"]
+    bare, _, record = run_both(tmp_path, command, request=BIG_REQUEST, env=WHOLE)
     assert bare.stdout == b"{}\n"
     # The record keeps the whole request even though the hook read none of it.
     assert record["request"] == json.loads(BIG_REQUEST)
 
 
+def test_a_big_request_the_hook_ignored_is_cut_as_read_whole(tmp_path):
+    """Under the default cap the pad is cut, and described whole: the tap read it all."""
+    _, _, record = run_both(tmp_path, ["sh", "-c", "echo '{}'"], request=BIG_REQUEST)
+    cut = {c["pointer"]: c for c in record["cut"]}["/request/pad"]
+    assert cut["length"] == len(PAD) and cut["sha256"] == hashlib.sha256(PAD).hexdigest()
+
+
 def test_hook_that_reads_part_of_the_request(tmp_path):
-    bare, _, record = run_both(tmp_path, ["head", "-c", "100"], request=BIG_REQUEST)
+    bare, _, record = run_both(tmp_path, ["head", "-c", "100"], request=BIG_REQUEST, env=WHOLE)
     assert bare.stdout == BIG_REQUEST[:100]
     assert record["request"] == json.loads(BIG_REQUEST)
 
@@ -188,17 +202,39 @@ def test_non_json_request_is_kept_as_text(tmp_path):
     assert record["runtime"] == "unknown"
 
 
-def test_caller_that_stops_reading_gives_the_hook_a_broken_pipe(tmp_path):
-    stream = tmp_path / "stream.jsonl"
+def _codes_of_yes_cut_off(stream, sigpipe: int) -> list[int]:
+    """Exit codes of bare `yes` and tapped `yes` whose reader goes away after 4 bytes,
+    each started with SIGPIPE unblocked or blocked (SIG_UNBLOCK / SIG_BLOCK): a CI
+    runner may hand its children a blocked SIGPIPE, and the hook must see what it
+    would see bare either way."""
     codes = []
     for command in (["yes"], [HOOKTUI, "tap", "--stream", str(stream), "--", "yes"]):
-        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=lambda: signal.pthread_sigmask(sigpipe, {signal.SIGPIPE}),
+        )
         assert proc.stdout.read(4) == b"y\ny\n"
         proc.stdout.close()
         codes.append(proc.wait(timeout=WAIT_S))
-    assert codes == [-signal.SIGPIPE, -signal.SIGPIPE]
+    return codes
+
+
+def test_caller_that_stops_reading_gives_the_hook_a_broken_pipe(tmp_path):
+    stream = tmp_path / "stream.jsonl"
+    assert _codes_of_yes_cut_off(stream, signal.SIG_UNBLOCK) == [-signal.SIGPIPE] * 2
     (record,) = wait_for_records(stream, 1)
     assert record["signal"] == signal.SIGPIPE
+
+
+def test_a_blocked_sigpipe_reaches_the_hook_blocked_as_bare(tmp_path):
+    stream = tmp_path / "stream.jsonl"
+    bare, tapped = _codes_of_yes_cut_off(stream, signal.SIG_BLOCK)
+    assert bare == tapped == 1  # `yes` sees EPIPE, says so, exits 1
+    (record,) = wait_for_records(stream, 1)
+    assert (record["exit_code"], record["signal"]) == (1, None)
 
 
 def test_caller_that_never_closes_stdin_does_not_keep_the_tap(tmp_path):
