@@ -23,10 +23,10 @@ of `hooktui.tap.model.Record`, which readers decode it with. The runtimes
 
 from __future__ import annotations
 
-import os
 import time
 
 from hooktui.tap.base import jsonio, stream
+from hooktui.tap.base.ids import new_id
 from hooktui.tap.record import digest
 from hooktui.tap.record.blobs import blob_text, finish_blob, tail_text
 from hooktui.tap.record.cut import PARSE_MAX, body_cap, bound, cut_text
@@ -257,11 +257,6 @@ def default_label(argv: list[str]) -> str:
     from hooktui.tap.command import script_name
 
     return script_name(argv)
-
-
-def new_id(started_at: float) -> str:
-    """Time-sortable and unique: microseconds since the epoch, then randomness."""
-    return f"{int(started_at * 1_000_000):014x}{os.urandom(6).hex()}"
 
 
 def rfc3339(ts: float) -> str:
