@@ -171,11 +171,6 @@ class CallView:
             if (index.source[i], index.offset[i]) in self.marks
         ]
 
-    def shown_keys(self) -> list[tuple[int, int]]:
-        """(source, offset) of every shown row, in order: a snapshot for a worker."""
-        src, off = self.index.source, self.index.offset
-        return [(src[i], off[i]) for i in self.shown]
-
     def snapshot(self) -> tuple[Columns, array]:
         """The index and a copy of the shown rows: what a worker reads heads of (`read_heads`).
 

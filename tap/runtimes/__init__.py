@@ -29,7 +29,6 @@ RUNTIMES = (
     "fastpace",
 )
 UNKNOWN = "unknown"
-RUNTIME_NAMES = RUNTIMES
 
 
 def module_name(runtime: str) -> str:
