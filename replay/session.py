@@ -9,6 +9,7 @@ import os
 import sys
 
 import msgspec
+from hooktui.tap.base.ids import names, random_part
 from hooktui.tap.model import Record, record_decoder
 from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device, endless_input
 
@@ -131,13 +132,18 @@ def select(session: Session, filter_expr: str | None) -> list[SessionRecord]:
 
 
 def by_id(entries: list[SessionRecord], wanted: str) -> SessionRecord:
-    """The one entry whose id is `wanted`, or starts with it (a unique prefix)."""
+    """The one entry whose id is `wanted`, or starts with it, or whose random part does
+    (ids begin with the time, so a short prefix of the whole id names many)."""
     exact = [e for e in entries if e.record.id == wanted]
     if exact:
         return exact[0]
-    found = [e for e in entries if wanted and e.record.id.startswith(wanted)]
+    found = [e for e in entries if names(e.record.id, wanted)]
     if len(found) == 1:
         return found[0]
     if found:
-        raise SessionError(f"--id {wanted!r} names {plural(len(found), 'record')}: give more of it")
+        some = ", ".join(random_part(e.record.id) for e in found[:4])
+        more = ", …" if len(found) > 4 else ""
+        raise SessionError(
+            f"--id {wanted!r} names {plural(len(found), 'record')} ({some}{more}): give more of it"
+        )
     raise SessionError(f"--id {wanted!r}: no such record among {plural(len(entries), 'record')}")

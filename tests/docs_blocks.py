@@ -41,8 +41,13 @@ def runtimes_table() -> str:
         layout = runtime.settings
         assert layout is not None  # installable() holds only runtimes with settings
         wraps = "command and http hooks" if layout.http else "command hooks"
+        if layout.hook_files is not None:
+            wraps = "hook files (one per event)"
+        elif layout.runner:
+            wraps = "command hooks, run by hooktui's plugin"
         project = ", ".join(f"`{f}`" for f in layout.project_files)
-        user = ", ".join(f"`~/{layout.user_dir}/{f}`" for f in layout.user_files)
+        home = "/".join(part for part in ("~", layout.user_dir) if part)
+        user = ", ".join(f"`{home}/{f}`" for f in layout.user_files)
         if layout.user_dir_env:
             user += f" (or under `${layout.user_dir_env}`)"
         rows.append(f"| {runtime.title} | `{name}` | {wraps} | {project} | {user} |")

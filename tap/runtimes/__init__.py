@@ -25,6 +25,9 @@ RUNTIMES = (
     "cursor",
     "copilot",
     "qwen-code",
+    "mistral-vibe",
+    "cline",
+    "opencode",
     "basis",
     "fastpace",
 )

@@ -99,7 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
         "record. Default with --policy: the hook the policy replaces (same script name)",
     )
     p.add_argument("--filter", metavar="EXPR", help="replay only the records matching EXPR")
-    p.add_argument("--id", metavar="ID", help="replay the one record with this id (or id prefix)")
+    p.add_argument(
+        "--id",
+        metavar="ID",
+        help="replay the one record with this id (or a unique prefix of it or of its random part)",
+    )
     p.add_argument(
         "--edit",
         action="store_true",
