@@ -100,10 +100,11 @@ class GroupList(LineList):
     class Chosen(Message):
         """Enter on a group: filter the list to it."""
 
-        def __init__(self, by: str, key: str) -> None:
+        def __init__(self, by: str, key: str, filter: str) -> None:
             super().__init__()
             self.by = by
             self.key = key
+            self.filter = filter  # the expression selecting exactly its calls
 
     class Regroup(Message):
         """Group by another field: the app counts again."""
@@ -144,7 +145,7 @@ class GroupList(LineList):
     def action_choose(self) -> None:
         group = self.current
         if group is not None:
-            self.post_message(self.Chosen(self.by, group.key))
+            self.post_message(self.Chosen(self.by, group.key, group.filter(self.by)))
 
     def action_open(self) -> None:  # a double click
         self.action_choose()
