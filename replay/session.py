@@ -18,14 +18,16 @@ class SessionError(Exception):
     """A session that cannot be replayed; the message is one line for the user."""
 
 
-class Entry(msgspec.Struct, kw_only=True):
+class SessionRecord(msgspec.Struct, kw_only=True):
+    """One recorded call of a session to replay, and where it was."""
+
     line: int  # 1-based line number in the session file
     record: Record
 
 
 class Session(msgspec.Struct, kw_only=True):
     path: str
-    entries: list[Entry]
+    entries: list[SessionRecord]
     lines: int = 0  # complete lines read
     bad_lines: int = 0  # complete lines that are not records
     bad_line_errors: list[tuple[int, str]] = []  # (line, why) for the first BAD_DETAIL
@@ -97,7 +99,7 @@ def load_session(path: str) -> Session:
             if len(session.bad_line_errors) < BAD_DETAIL:
                 session.bad_line_errors.append((number, record))
             continue
-        session.entries.append(Entry(line=number, record=record))
+        session.entries.append(SessionRecord(line=number, record=record))
     if not session.entries:
         if not data.strip():
             raise SessionError(f"{name} is empty: no recorded calls to replay")
@@ -112,7 +114,7 @@ def load_session(path: str) -> Session:
     return session
 
 
-def select(session: Session, filter_expr: str | None) -> list[Entry]:
+def select(session: Session, filter_expr: str | None) -> list[SessionRecord]:
     """The entries matching `filter_expr` (the shared filter language), in file order.
 
     Raises SessionError with the filter's own message on a bad expression.
@@ -129,7 +131,7 @@ def select(session: Session, filter_expr: str | None) -> list[Entry]:
     return [e for e in session.entries if predicate(e.record)]
 
 
-def by_id(entries: list[Entry], wanted: str) -> Entry:
+def by_id(entries: list[SessionRecord], wanted: str) -> SessionRecord:
     """The one entry whose id is `wanted`, or starts with it, or whose random part does
     (ids begin with the time, so a short prefix of the whole id names many)."""
     exact = [e for e in entries if e.record.id == wanted]

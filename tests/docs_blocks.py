@@ -99,7 +99,7 @@ def layout_table() -> str:
 def merge_table() -> str:
     """Each runtime's rule for several hooks on one call, from its descriptor."""
     rows = ["| runtime | how its hooks on one call run and combine | from |", "|---|---|---|"]
-    for name in registry.RUNTIME_NAMES:
+    for name in registry.RUNTIMES:
         rule = registry.ADAPTERS[name].merge
         text = rule.summary().replace("|", "\\|")
         rows.append(f"| {registry.ADAPTERS[name].title} | {text} | {rule.basis or '–'} |")
@@ -109,7 +109,7 @@ def merge_table() -> str:
 def sources_table() -> str:
     """Where each runtime reads hooks from, in its order, from its descriptor."""
     rows = ["| runtime | its hook sources, in the order it reads them |", "|---|---|"]
-    for name in registry.RUNTIME_NAMES:
+    for name in registry.RUNTIMES:
         runtime = registry.ADAPTERS[name]
         if not runtime.hook_sources:
             rows.append(f"| {runtime.title} | none: {runtime.sources_note} |")

@@ -32,7 +32,6 @@ RUNTIMES = (
     "fastpace",
 )
 UNKNOWN = "unknown"
-RUNTIME_NAMES = RUNTIMES
 
 
 def module_name(runtime: str) -> str:

@@ -15,9 +15,9 @@ from hooktui.replay.report import FAIL_ON, Report, to_json
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import (
     STDIN,
-    Entry,
     Session,
     SessionError,
+    SessionRecord,
     by_id,
     load_session,
     plural,
@@ -195,7 +195,7 @@ class Job:
     def __init__(
         self,
         session: Session,
-        entries: list[Entry],
+        entries: list[SessionRecord],
         options: Options,
         *,
         left_out: dict[str, int] | None = None,
