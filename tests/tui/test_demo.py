@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hooktui.tap.guards import guard_path
 from hooktui.tui.cli.demo_traffic import ROUND_SIZE, SLOW_SLEEP_MS, SLOW_TIMEOUT_MS, scenarios
-from hooktui.tui.cli.format import near_timeout
+from hooktui.tui.present.format import near_timeout
 
 from tests.conftest import HOOKTUI, wait_for_records
 

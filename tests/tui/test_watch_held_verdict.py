@@ -16,7 +16,7 @@ from hooktui.tap.model import decode_head
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.reader import load_stream
 from hooktui.tap.read.view import Entry, make_entries
-from hooktui.tui.app.widgets.rows import call_row, columns_for
+from hooktui.tui.present.rows import call_row, columns_for
 from rich.console import Console
 
 from tests.conftest import HOOKTUI

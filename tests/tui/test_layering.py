@@ -1,0 +1,89 @@
+"""The tui package's floors: `present` (Rich only) under both `app` (Textual) and `cli`
+(plain commands), and one door from `cli` into `app` (`cli/launch.py`, lazily).
+
+Read from the source (every import statement, at any depth), and checked once in a
+fresh interpreter: importing every plain command and the presentation layer loads
+no Textual.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TUI = Path(__file__).resolve().parents[2] / "tui"
+# What the presentation layer may import besides the standard library.
+PRESENT_MAY = ("hooktui.tap", "hooktui.replay", "hooktui.tui.present", "rich", "msgspec")
+LAUNCH = TUI / "cli" / "launch.py"
+
+
+def _modules(folder: str) -> list[Path]:
+    return sorted((TUI / folder).rglob("*.py"))
+
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """(module imported, at module level) for every import in the file."""
+    tree = ast.parse(path.read_text(), str(path))
+    top = set()
+    for node in tree.body:
+        if isinstance(node, ast.If):  # `if TYPE_CHECKING:` imports count as top level
+            top.update(id(n) for n in node.body)
+        top.add(id(node))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, id(node) in top) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+            found += [(name, id(node) in top) for name in [node.module, *names]]
+    return found
+
+
+def _under(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+@pytest.mark.parametrize("path", _modules("present"), ids=lambda p: p.name)
+def test_the_presentation_layer_imports_only_rich_and_the_core(path: Path) -> None:
+    for name, _ in _imports(path):
+        root = name.split(".")[0]
+        if root in sys.stdlib_module_names or root == "__future__":
+            continue
+        assert any(_under(name, allowed) for allowed in PRESENT_MAY), (path.name, name)
+
+
+@pytest.mark.parametrize("path", _modules("app"), ids=lambda p: str(p.relative_to(TUI)))
+def test_the_apps_never_import_the_plain_commands(path: Path) -> None:
+    for name, _ in _imports(path):
+        assert not _under(name, "hooktui.tui.cli"), (path.name, name)
+
+
+@pytest.mark.parametrize("path", _modules("cli"), ids=lambda p: p.name)
+def test_the_plain_commands_reach_the_apps_only_through_launch(path: Path) -> None:
+    for name, top in _imports(path):
+        assert not _under(name, "textual"), (path.name, name)
+        if _under(name, "hooktui.tui.app"):
+            assert path == LAUNCH and not top, (path.name, name)
+
+
+def test_the_plain_commands_and_the_presentation_layer_load_no_textual() -> None:
+    names = [
+        f"hooktui.tui.{p.parent.name}.{p.stem}"
+        for p in [*_modules("cli"), *_modules("present")]
+        if p.stem != "__init__"
+    ]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
