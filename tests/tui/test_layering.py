@@ -72,7 +72,7 @@ def test_the_plain_commands_reach_the_apps_only_through_launch(path: Path) -> No
 
 def test_the_plain_commands_and_the_presentation_layer_load_no_textual() -> None:
     names = [
-        f"hooktui.tui.{p.parent.name}.{p.stem}"
+        ".".join(("hooktui", "tui", *p.relative_to(TUI).with_suffix("").parts))
         for p in [*_modules("cli"), *_modules("present")]
         if p.stem != "__init__"
     ]
