@@ -9,6 +9,7 @@ no Textual.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -68,6 +69,23 @@ def test_the_plain_commands_reach_the_apps_only_through_launch(path: Path) -> No
         assert not _under(name, "textual"), (path.name, name)
         if _under(name, "hooktui.tui.app"):
             assert path == LAUNCH and not top, (path.name, name)
+
+
+@pytest.mark.parametrize("path", sorted(TUI.rglob("*.py")), ids=lambda p: str(p.relative_to(TUI)))
+def test_every_hooktui_module_imported_exists(path: Path) -> None:
+    """Imports inside functions too (they run only when a command needs them): a module
+    that moved is found here, not by a user's `hooktui replay --merge`."""
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if _under(name, "hooktui"):
+                assert importlib.util.find_spec(name) is not None, (path.name, name)
 
 
 def test_the_plain_commands_and_the_presentation_layer_load_no_textual() -> None:
