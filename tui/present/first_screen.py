@@ -20,7 +20,7 @@ import os
 from datetime import tzinfo
 from typing import NamedTuple
 
-from hooktui.tap.hotpath.stream import error_log_path
+from hooktui.tap.base.stream import error_log_path
 from hooktui.tap.read.index_load import Tail
 from hooktui.tap.read.view import CallView
 from hooktui.tui.present.format import display_path
