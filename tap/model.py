@@ -258,6 +258,21 @@ class HeldHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     sent: SentHead | None = None  # None: the hook's own answer went through
 
 
+class CallMark(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What a record's tool call came to, all its hooks taken together by the runtime's
+    rule: set on its RecordHead by the grouping (tap/toolcall), never in a line. The
+    `call:`, `conflict:`, `role:` and `hooks` filter terms read it."""
+
+    decision: str = ""  # the call's outcome ("" when not grouped)
+    conflicts: str = ""  # space-separated names (tap/runtimes/combine.py CONFLICTS)
+    role: str = ""  # this hook's part in it (tap/toolcall/model.py ROLES)
+    hooks: int = 0  # how many hook calls answered the call
+    key: str = ""  # the call's key (the id of its first hook call)
+
+
+NO_CALL = CallMark()
+
+
 class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     """The part of a Record a list row, a header count or a filter needs.
 
@@ -287,9 +302,11 @@ class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     summary: str = ""
     session_id: str = ""
     agent_id: str = ""
+    tool_call_id: str = ""
     hook: HookHead = msgspec.field(default_factory=HookHead)
     held: HeldHead = msgspec.field(default_factory=HeldHead)
     hook_decision: str = ""  # not in the line: set at decode
+    toolcall: CallMark = NO_CALL  # not in the line: set by the grouping (tap/toolcall)
 
     def __post_init__(self) -> None:
         runtime_decision(self)

@@ -47,6 +47,35 @@ def runtimes_table() -> str:
     return "\n".join(rows)
 
 
+def merge_table() -> str:
+    """Each runtime's rule for several hooks on one call, from its descriptor."""
+    rows = ["| runtime | how its hooks on one call run and combine | from |", "|---|---|---|"]
+    for name in registry.RUNTIME_NAMES:
+        rule = registry.ADAPTERS[name].merge
+        text = rule.summary().replace("|", "\\|")
+        rows.append(f"| {registry.ADAPTERS[name].title} | {text} | {rule.basis or '–'} |")
+    return "\n".join(rows)
+
+
+def sources_table() -> str:
+    """Where each runtime reads hooks from, in its order, from its descriptor."""
+    rows = ["| runtime | its hook sources, in the order it reads them |", "|---|---|"]
+    for name in registry.RUNTIME_NAMES:
+        runtime = registry.ADAPTERS[name]
+        if not runtime.hook_sources:
+            rows.append(f"| {runtime.title} | none: {runtime.sources_note} |")
+            continue
+        parts = []
+        for source in runtime.hook_sources:
+            base = {"project": "", "user": f"~/{runtime.settings.user_dir}/", "home": "~/", "/": ""}
+            where = f"`{base.get(source.base, '')}{source.path}`"
+            if source.layout:
+                where += f" ({registry.ADAPTERS[source.layout].title}'s format)"
+            parts.append(f"{source.scope} {where}")
+        rows.append(f"| {runtime.title} | {'; '.join(parts)} |")
+    return "\n".join(rows)
+
+
 class Block(NamedTuple):
     path: str  # relative to the repository's root
     name: str  # the marker's name
@@ -59,6 +88,8 @@ BLOCKS = (
     Block("docs/filter.md", "filter-terms", filter_terms.readme_block),
     Block("docs/guarantee.md", "guarantee-matrix", guarantee.table),
     Block("README.md", "guarantee", guarantee.readme_paragraph),
+    Block("docs/toolcalls.md", "merge-rules", merge_table),
+    Block("docs/toolcalls.md", "hook-sources", sources_table),
 )
 
 

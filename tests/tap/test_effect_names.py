@@ -56,6 +56,7 @@ def test_replaying_old_records_finds_the_rules_unchanged(tmp_path: Path) -> None
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)

@@ -590,8 +590,8 @@ def test_installed_codex_toml_commands_answer_as_before(tmp_path):
             "tool_input": {"command": "rm -rf build"},
         }
     ).encode()
-    bare = subprocess.run(["sh", "-c", original], input=request, capture_output=True)
-    tapped = subprocess.run(["sh", "-c", wrapped], input=request, capture_output=True)
+    bare = subprocess.run(["sh", "-c", original], input=request, capture_output=True, timeout=60)
+    tapped = subprocess.run(["sh", "-c", wrapped], input=request, capture_output=True, timeout=60)
     assert (tapped.stdout, tapped.stderr, tapped.returncode) == (
         bare.stdout,
         bare.stderr,

@@ -51,6 +51,7 @@ def _loaded(tmp_path, raw: bytes, capture: str = "redacted") -> set[str]:
         capture_output=True,
         check=True,
         env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache")),
+        timeout=60,
     )
     assert stream.read_bytes().count(b"\n") == before + 1
     return set(json.loads(proc.stdout))

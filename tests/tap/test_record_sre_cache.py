@@ -21,6 +21,7 @@ import pytest
 from hooktui.tap.record import gitleaks_rules, rules, sre_cache
 
 from tests.tap.secrets import KINDS
+from tests.waits import WAIT_S
 
 
 @pytest.fixture
@@ -128,6 +129,7 @@ def redact_in_a_new_process(tree: dict, cache_home) -> dict:
         capture_output=True,
         check=True,
         env=env,
+        timeout=60,
     )
     return json.loads(proc.stdout)
 
@@ -224,7 +226,9 @@ def test_the_tap_records_with_a_fifo_where_the_cache_file_is(hooktui, tmp_path) 
 
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
     probe = "from hooktui.tap.record import sre_cache; print(sre_cache.cache_path())"
-    where = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    where = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60
+    )
     path = Path(where.stdout.strip())
     path.parent.mkdir(parents=True)
     os.mkfifo(path, 0o600)
@@ -238,6 +242,7 @@ def test_the_tap_records_with_a_fifo_where_the_cache_file_is(hooktui, tmp_path) 
         capture_output=True,
         check=True,
         env=env,
+        timeout=60,
     )
     [record] = wait_for_records(stream, 1)
     assert record["redactions"] and [s for s in BENCH_SECRETS if s in stream.read_text()] == []
@@ -269,6 +274,7 @@ def test_the_tap_records_the_bench_secrets_masked_cold_and_warm(hooktui, tmp_pat
             capture_output=True,
             check=True,
             env=env,
+            timeout=60,
         )
         records = wait_for_records(stream, n)
     assert list((tmp_path / "cache" / "hooktui").iterdir())  # the first one filled it
@@ -292,7 +298,7 @@ def test_recorders_saving_at_once_leave_one_whole_file(cache_home) -> None:
     procs = [
         subprocess.Popen([sys.executable, "-c", _SAVE_SLICE, str(i)], env=env) for i in range(8)
     ]
-    assert [p.wait() for p in procs] == [0] * 8
+    assert [p.wait(timeout=WAIT_S) for p in procs] == [0] * 8
     assert os.listdir(cache_home / "hooktui") == [os.path.basename(sre_cache.cache_path())]
     stored = sre_cache._read(sre_cache.cache_path())
     assert len(stored) >= len(gitleaks_rules.RULES) // 8  # at least the last writer's

@@ -11,6 +11,7 @@ from hooktui.tap.read.reader import BadLine, decode_head, load_stream
 from hooktui.tap.read.tail import Tailer
 
 from tests import records
+from tests.waits import WAIT_S
 
 
 def line(i: int) -> bytes:
@@ -220,7 +221,7 @@ def test_many_appends_from_parallel_writers(tmp_path):
     while any(proc.poll() is None for proc in procs):
         seen += t.poll().lines
     for proc in procs:
-        assert proc.wait() == 0
+        assert proc.wait(timeout=WAIT_S) == 0
     seen += t.poll().lines
     assert len(seen) == 2000
     # Every line is whole, and offsets tile the file exactly.

@@ -9,6 +9,7 @@ no Textual.
 from __future__ import annotations
 
 import ast
+import importlib
 import importlib.util
 import subprocess
 import sys
@@ -78,14 +79,19 @@ def test_every_hooktui_module_imported_exists(path: Path) -> None:
     tree = ast.parse(path.read_text(), str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [node.module]
+            module, names = node.module, [alias.name for alias in node.names]
         elif isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            module, names = "", [alias.name for alias in node.names]
         else:
             continue
-        for name in names:
+        for name in [module] if module else names:
             if _under(name, "hooktui"):
                 assert importlib.util.find_spec(name) is not None, (path.name, name)
+        if module and _under(module, "hooktui"):
+            package = importlib.util.find_spec(module).submodule_search_locations
+            for name in names if package else ():  # `from a.package import module`
+                found = importlib.util.find_spec(f"{module}.{name}") is not None
+                assert found or hasattr(importlib.import_module(module), name), (path.name, name)
 
 
 def test_the_plain_commands_and_the_presentation_layer_load_no_textual() -> None:

@@ -116,6 +116,7 @@ def test_show_counts_and_filters_the_same_way(stream: Path) -> None:
         [HOOKTUI, "show", str(stream), "--filter", "decision:deny"],
         capture_output=True,
         text=True,
+        timeout=60,
     )
     assert out.returncode == 0, out.stderr
     assert "1 of 3 calls | 1 deny" in out.stdout and "✗ deny" in out.stdout

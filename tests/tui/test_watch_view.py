@@ -21,6 +21,7 @@ from hooktui.tui.present.format import (
 from hooktui.tui.present.rows import call_row, columns_for, header_row
 
 from tests.tui.conftest import make_record, varied_records
+from tests.waits import join
 
 
 def _entries(records, source=0):
@@ -231,11 +232,11 @@ def test_watch_streams_read_a_pipe_and_keep_it(tmp_path) -> None:
         with open(fifo, "wb") as w:
             w.write(data)
 
-    th = threading.Thread(target=writer)
+    th = threading.Thread(target=writer, daemon=True)
     th.start()
     streams = LiveStreams([str(fifo)])
     loaded = streams.load()
-    th.join()
+    join(th)
     try:
         assert len(loaded.entries) == 3
         for _ in range(3):

@@ -27,7 +27,13 @@ from hooktui.replay.session import plural
 from hooktui.tap.model import UNSET, Verdict
 from hooktui.tap.read.sanitize import safe_text
 from hooktui.tui.present.format import is_fail_open
-from hooktui.tui.present.palette import CLASS_LOOK, DIRECTION_LOOK, look
+from hooktui.tui.present.palette import (
+    CLASS_LOOK,
+    DIRECTION_LOOK,
+    decision_mark,
+    decision_style,
+    look,
+)
 from rich.console import Console
 from rich.text import Text
 
@@ -202,6 +208,25 @@ def _grouped_notes(report: Report) -> list[Text]:
     return out
 
 
+def _call_lines(report: Report) -> list[Text]:
+    """Calls whose outcome changed, then those where only the hook's own answer did."""
+    out = []
+    for c in sorted(report.calls, key=lambda c: not c.changed):
+        line = Text("  ")
+        line.append(f"{clean(c.tool_name or '-', 30)}  {clean(c.summary, 60)}  ", style="bold")
+        line.append(decision_mark(c.before), style=decision_style(c.before))
+        line.append(" → ")
+        line.append(decision_mark(c.after), style=decision_style(c.after))
+        if c.changed:
+            by = f" (now decided by {clean(c.after_by, 40)})" if c.after_by else ""
+            line.append(f"  the call's outcome changes{by}", style="bold yellow")
+        else:
+            by = clean(c.after_by, 40) or "another hook"
+            line.append(f"  unchanged: {by} decides it whatever this hook answers", style="dim")
+        out.append(line)
+    return out
+
+
 def _section(console: Console, title: str, lines: list[Text]) -> None:
     if lines:
         console.print()
@@ -223,6 +248,7 @@ def render_report(console: Console, report: Report) -> None:
     for r in shown:
         for line in change_lines(r):
             console.print(line)
+    _section(console, "tool calls (all their hooks, by the runtime's rule)", _call_lines(report))
     rules = [r for r in report.results if r.rules_changed and r not in shown]
     rules_lines = []
     for r in rules:
