@@ -31,7 +31,7 @@ from hooktui.replay.parts import Owned, Part, owned_lines
 from hooktui.replay.policy import policy_argv, skip_reason
 from hooktui.replay.run import Options, Ran, classify, execute, plan_for
 from hooktui.replay.session import BAD_DETAIL, Entry, SessionError, decode_line
-from hooktui.tap.model import Outcome
+from hooktui.tap.canonical import Outcome
 
 Opener = Callable[[str], BinaryIO]  # a stream's path or URL -> a binary file, seekable
 
@@ -140,7 +140,8 @@ def _names(entry: Entry) -> list[str]:
 def _filtered(loaded: Loaded, job: Job) -> list[int]:
     if not job.filter:
         return list(range(len(loaded.entries)))
-    from hooktui.tap.read.filter import FilterError, compile_filter
+    from hooktui.tap.read.filter import compile_filter
+    from hooktui.tap.read.filter_tokens import FilterError
 
     try:
         predicate = compile_filter(job.filter)

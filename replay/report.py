@@ -17,7 +17,8 @@ from hooktui.replay.compare import (
     changed_effects,
     effects_of,
 )
-from hooktui.tap.model import UNSET, Outcome, Record, Verdict
+from hooktui.tap.canonical import UNSET, Outcome, Verdict
+from hooktui.tap.model import Record
 
 # What makes the exit status 1: "changed" (the decision or an effect), "decision"
 # (the decision only), "loosened" (a call stopped before goes ahead now), "outcome" (a

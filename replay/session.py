@@ -118,7 +118,8 @@ def select(session: Session, filter_expr: str | None) -> list[Entry]:
     """
     if not filter_expr:
         return list(session.entries)
-    from hooktui.tap.read.filter import FilterError, compile_filter
+    from hooktui.tap.read.filter import compile_filter
+    from hooktui.tap.read.filter_tokens import FilterError
 
     try:
         predicate = compile_filter(filter_expr)

@@ -29,21 +29,11 @@ from typing import Any
 
 import msgspec
 from hooktui.tap import runtimes
-
-# The canonical call, outcome, verdict and their words live in canonical.py: re-exported.
-from hooktui.tap.canonical import DECISIONS as DECISIONS
-from hooktui.tap.canonical import EFFECTS as EFFECTS
-from hooktui.tap.canonical import EVENTS as EVENTS
-from hooktui.tap.canonical import FAILURES as FAILURES
-from hooktui.tap.canonical import UNSET, Verdict
-from hooktui.tap.canonical import Call as Call
-from hooktui.tap.canonical import Outcome as Outcome
+from hooktui.tap.canonical import UNSET, Call, Verdict
 from msgspec import UnsetType
 
 SCHEMA_VERSION = 2
 
-RUNTIMES = runtimes.RUNTIMES  # the registry's list (tap/runtimes/__init__.py)
-UNKNOWN = runtimes.UNKNOWN
 
 CAPTURES = ("full", "redacted", "digest")
 
@@ -287,7 +277,7 @@ class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     v: int = SCHEMA_VERSION
     id: str = ""
     ts: str = ""
-    runtime: str = UNKNOWN
+    runtime: str = runtimes.UNKNOWN
     event: str = "other"
     native_event: str = ""
     tool_name: str = ""

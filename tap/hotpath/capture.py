@@ -62,11 +62,6 @@ class Capture:
 def _new_sha256():
     # Imported only for an output longer than the head: CPython's own sha256
     # (a small C module) rather than hashlib, which loads OpenSSL first.
-    try:
-        from _sha2 import sha256  # Python 3.12+
-    except ImportError:
-        try:
-            from _sha256 import sha256  # Python 3.11
-        except ImportError:  # pragma: no cover - a build without them
-            from hashlib import sha256
+    from hooktui.tap.base.cpython import sha256
+
     return sha256()

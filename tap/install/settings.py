@@ -26,7 +26,6 @@ from hooktui.tap.httphook.spec import from_line as http_from_line
 from hooktui.tap.httphook.spec import to_line as http_line
 from hooktui.tap.install.edit import DELETE, Change, diff, edit, tokens_of
 from hooktui.tap.install.files import (
-    BACKUP_SUFFIX,
     InstallError,
     Settings,
     backup_path,
@@ -47,23 +46,13 @@ from hooktui.tap.install.wrapper import (
     interpreter_of,
     read_exec,
     read_shell,
-    unwrap_shell,
     wrap_exec,
 )
 from hooktui.tap.install.wrapper import wrap_shell as _wrap_shell
 from hooktui.tap.runtimes import get_adapter, installable, suggest
 from hooktui.tap.runtimes.descriptor import Runtime
 
-__all__ = [
-    "BACKUP_SUFFIX",
-    "InstallError",
-    "Options",
-    "find_settings",
-    "install",
-    "uninstall",
-    "unwrap_shell",
-    "wrap_shell",
-]
+__all__ = ["Options", "find_settings", "install", "uninstall", "wrap_shell"]
 
 
 @dataclass

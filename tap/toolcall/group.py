@@ -65,13 +65,56 @@ def group(
     times order the hooks. `instead`: record id -> the verdict to take for that hook
     (what an edited guard answers on replay), in place of its recorded one.
     """
-    timed = sorted(((_start(r), r) for r in records), key=lambda t: (t[0], t[1].id))
-    calls: list[_Call] = []
-    by_id: dict[tuple, _Call] = {}
-    open_steps: dict[tuple, _Step] = {}
-    for start, record in timed:
-        _place(record, start, calls, by_id, open_steps)
-    return [_finish(call, position, instead or {}) for call in calls]
+    grouper = Grouper(position, instead)
+    grouper.add(records)
+    return grouper.calls()
+
+
+class Grouper:
+    """Tool calls built as records come: `group` feeds all at once, a live view each
+    batch it reads; a call is combined again only when a record joined it."""
+
+    def __init__(
+        self, position: Position | None = None, instead: Mapping[str, Verdict] | None = None
+    ) -> None:
+        self.position = position
+        self.instead = instead or {}
+        self._calls: list[_Call] = []
+        self._by_id: dict[tuple, _Call] = {}
+        self._open: dict[tuple, _Step] = {}
+        self._of_record: dict[str, _Call] = {}
+        self._done: dict[int, ToolCall] = {}
+
+    def add(self, records: Iterable[Record]) -> set[str]:
+        """Place `records` (any order within the batch); the ids of their records'
+        calls' first hooks (the calls they changed) come back."""
+        changed = set()
+        timed = sorted(((_start(r), r) for r in records), key=lambda t: (t[0], t[1].id))
+        for start, record in timed:
+            call = _place(record, start, self._calls, self._by_id, self._open)
+            self._of_record[record.id] = call
+            self._done.pop(id(call), None)
+            changed.add(call.steps[0].records[0].id)
+        return changed
+
+    def calls(self) -> list[ToolCall]:
+        """Every call, in the order its first hook started."""
+        out = [self._finished(call) for call in self._calls]
+        out.sort(key=lambda c: (parse_ts(c.ts), c.key))
+        return out
+
+    def call_of(self, record_id: str) -> ToolCall | None:
+        call = self._of_record.get(record_id)
+        return None if call is None else self._finished(call)
+
+    def __len__(self) -> int:
+        return len(self._calls)
+
+    def _finished(self, call: _Call) -> ToolCall:
+        done = self._done.get(id(call))
+        if done is None:
+            done = self._done[id(call)] = _finish(call, self.position, self.instead)
+        return done
 
 
 def marks(calls: Iterable[ToolCall]) -> dict[str, CallMark]:
@@ -107,7 +150,7 @@ def _rule(record: Record):
     return (ADAPTERS.get(record.runtime) or ADAPTERS[UNKNOWN]).merge
 
 
-def _place(record, start, calls, by_id, open_steps) -> None:
+def _place(record, start, calls, by_id, open_steps) -> _Call:
     end = _end(record, start)
     rule = _rule(record)
     if record.tool_call_id:
@@ -127,7 +170,7 @@ def _place(record, start, calls, by_id, open_steps) -> None:
     if step is not None and start <= step.last_end + rule.window_ms / 1000:
         step.records.append(record)
         step.last_end = max(step.last_end, end)
-        return
+        return step.call
     step = _Step(step_key, record, end)
     open_steps[step_key] = step
     call = by_id.get(id_key) if id_key else _follows(record, start, calls)
@@ -138,6 +181,7 @@ def _place(record, start, calls, by_id, open_steps) -> None:
             by_id[id_key] = call
     call.steps.append(step)
     step.call = call
+    return call
 
 
 def _identity(record: Record, keys: tuple[str, ...]) -> str:

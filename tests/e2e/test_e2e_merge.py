@@ -93,7 +93,12 @@ CASES = {
 
 @pytest.mark.parametrize(
     ("name", "case"),
-    [pytest.param(n, c, id=f"{n}-{c.name}") for n, (_, cases) in CASES.items() for c in cases],
+    [
+        # One worker per runtime: its two sessions are shared by its cases (merge.py).
+        pytest.param(n, c, id=f"{n}-{c.name}", marks=pytest.mark.xdist_group(f"merge:{n}"))
+        for n, (_, cases) in CASES.items()
+        for c in cases
+    ],
 )
 def test_two_hooks_on_one_call(name, case, tmp_path_factory) -> None:
     driver, cases = CASES[name]

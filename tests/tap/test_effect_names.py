@@ -13,7 +13,7 @@ from pathlib import Path
 from hooktui.tap import model
 from hooktui.tap.canonical import ACTIONS
 from hooktui.tap.read import effects
-from hooktui.tap.read.reader import load_stream
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import make_entries
 
 from tests.conftest import HOOKTUI

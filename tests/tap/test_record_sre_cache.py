@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hooktui.tap.base import cpython
 from hooktui.tap.record import gitleaks_rules, rules, sre_cache
 
 from tests.tap.secrets import KINDS
@@ -187,7 +188,7 @@ def test_a_corrupt_entry_is_not_used_and_the_rest_are(cache_home, where) -> None
     if where == "source":
         at += 40
     else:  # its code's literal `A` (`\bA3-`) made `@`: a valid program, another one
-        at = data.index(ord("A").to_bytes(sre_cache._sre.CODESIZE, sys.byteorder), at + len(source))
+        at = data.index(ord("A").to_bytes(cpython.sre_code_size(), sys.byteorder), at + len(source))
     data[at] ^= 0x01
     path.write_bytes(bytes(data))
     assert 0 < _all_like_re() < len(SOURCES)

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap import model
-from hooktui.tap.read.reader import BadLine, load_stream
+from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import make_entries
 from hooktui.tap.runtimes import call_of
 from rich.console import Console

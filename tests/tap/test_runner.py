@@ -8,7 +8,7 @@ import sys
 import time
 
 from hooktui.replay.runner import run_hook
-from hooktui.tap.model import Outcome
+from hooktui.tap.canonical import Outcome
 
 from tests.conftest import process_alive
 from tests.waits import WAIT_S

@@ -7,7 +7,8 @@ import subprocess
 import sys
 
 from hooktui.tap import model
-from hooktui.tap.read.reader import BadLine, decode_head, load_stream
+from hooktui.tap.read.decode import BadLine, decode_head
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.tail import Tailer
 
 from tests import records
@@ -307,7 +308,7 @@ def test_a_fifo_is_read_as_it_comes_without_blocking(tmp_path):
 
 
 def test_rewritten_between_the_load_and_the_first_poll(tmp_path):
-    from hooktui.tap.read.reader import load_stream_point
+    from hooktui.tap.read.lines import load_stream_point
 
     p = tmp_path / "s.jsonl"
     p.write_bytes(line(0) + line(1))

@@ -321,8 +321,9 @@ def test_recording_errors_stay_off_the_hooks_stderr(tmp_path, monkeypatch):
 def test_shim_runtime_names_match_the_model():
     from hooktui.tap import model
     from hooktui.tap.hotpath import shim
+    from hooktui.tap.runtimes import RUNTIMES, UNKNOWN
 
-    assert set(shim.runtime_names()) == {*model.RUNTIMES, model.UNKNOWN}
+    assert set(shim.runtime_names()) == {*RUNTIMES, UNKNOWN}
     assert set(shim.CAPTURES) == set(model.CAPTURES)
 
 

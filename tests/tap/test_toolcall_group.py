@@ -108,3 +108,17 @@ def test_tool_calls_encode_to_json_and_back() -> None:
     calls = group([claude(1, 0.0, decision="deny", reason="no"), claude(2, 0.01)])
     again = msgspec.json.decode(msgspec.json.encode(calls), type=list[ToolCall])
     assert again == calls
+
+
+def test_a_live_grouper_combines_a_call_again_when_a_hook_joins_it() -> None:
+    from hooktui.tap.toolcall.group import Grouper
+
+    grouper = Grouper()
+    assert grouper.add([claude(1, 0.0, decision="allow")]) == {"r1"}
+    assert grouper.call_of("r1").decision == "allow"
+    # The second hook of the same call answers later: the call's outcome changes.
+    assert grouper.add([claude(2, 0.05, decision="deny", reason="no")]) == {"r1"}
+    call = grouper.call_of("r2")
+    assert call.key == "r1" and call.decision == "deny" and call.hooks == 2
+    grouper.add([claude(3, 9.0, call_id="toolu_2")])
+    assert [c.key for c in grouper.calls()] == ["r1", "r3"] and len(grouper) == 2

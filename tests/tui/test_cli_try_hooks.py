@@ -216,3 +216,55 @@ def test_hooks_check_exits_1_on_a_file_the_runtime_rejects(project) -> None:
     res = run("hooks", "--check", "--runtime", "claude-code", cwd=cwd, home=home)
     assert res.returncode == 1
     assert "rejected" in res.stdout and "Claude Code ignores the file" in res.stdout
+
+
+def test_a_sequential_runtime_stops_where_it_stops(project) -> None:
+    """Copilot runs Claude Code's hooks too, one after another: its deny stops the call
+    and the next hook never runs (with drop_force first, its rewrite is passed on)."""
+    cwd, home = project
+    trial = json.loads(
+        run(
+            "try",
+            "--runtime",
+            "copilot",
+            "--format",
+            "json",
+            "--tool",
+            "Bash",
+            "--input",
+            '{"command": "git push -f"}',
+            cwd=cwd,
+            home=home,
+        ).stdout
+    )
+    assert trial["runs"] == "sequential" and trial["native_event"] == "PreToolUse"
+    tried = {t["order"]: t for t in trial["tried"]}
+    assert tried[1]["decision"] == "deny"
+    assert tried[2]["not_run"] == "not run: the runtime stops before it"
+    assert trial["call"]["decision"] == "deny" and trial["call"]["hooks"] == 1
+    settings = cwd / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["hooks"]["PreToolUse"].reverse()  # drop_force first: its rewrite reaches the guard
+    settings.write_text(json.dumps(data))
+    trial = json.loads(
+        run(
+            "try",
+            "--runtime",
+            "copilot",
+            "--format",
+            "json",
+            "--tool",
+            "Bash",
+            "--input",
+            '{"command": "git push -f origin main"}',
+            cwd=cwd,
+            home=home,
+        ).stdout
+    )
+    tried = {t["order"]: t for t in trial["tried"]}
+    # drop_force rewrites; the guard then gets `git push origin main` and lets it be.
+    assert tried[1]["decision"] == "modify" and tried[2]["decision"] == "allow"
+    step = trial["call"]["steps"][0]
+    assert step["decision"] == "modify" and step["updated_input"] == {
+        "command": "git push origin main"
+    }

@@ -45,6 +45,16 @@ def _imports(path: Path) -> list[tuple[str, bool]]:
     return found
 
 
+def _has(module: str, name: str) -> bool:
+    """`from module import name` works: a name in it, or a submodule of it."""
+    if hasattr(importlib.import_module(module), name):
+        return True
+    try:
+        return importlib.util.find_spec(f"{module}.{name}") is not None
+    except ModuleNotFoundError:  # not a package
+        return False
+
+
 def _under(name: str, package: str) -> bool:
     return name == package or name.startswith(package + ".")
 
@@ -73,9 +83,9 @@ def test_the_plain_commands_reach_the_apps_only_through_launch(path: Path) -> No
 
 
 @pytest.mark.parametrize("path", sorted(TUI.rglob("*.py")), ids=lambda p: str(p.relative_to(TUI)))
-def test_every_hooktui_module_imported_exists(path: Path) -> None:
+def test_every_hooktui_name_imported_exists(path: Path) -> None:
     """Imports inside functions too (they run only when a command needs them): a module
-    that moved is found here, not by a user's `hooktui replay --merge`."""
+    or a name that moved is found here, not by a user's `hooktui replay --merge`."""
     tree = ast.parse(path.read_text(), str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -87,11 +97,9 @@ def test_every_hooktui_module_imported_exists(path: Path) -> None:
         for name in [module] if module else names:
             if _under(name, "hooktui"):
                 assert importlib.util.find_spec(name) is not None, (path.name, name)
-        if module and _under(module, "hooktui"):
-            package = importlib.util.find_spec(module).submodule_search_locations
-            for name in names if package else ():  # `from a.package import module`
-                found = importlib.util.find_spec(f"{module}.{name}") is not None
-                assert found or hasattr(importlib.import_module(module), name), (path.name, name)
+        if module and _under(module, "hooktui"):  # each name: a submodule, or in the module
+            for name in names:
+                assert _has(module, name), (path.name, module, name)
 
 
 def test_the_plain_commands_and_the_presentation_layer_load_no_textual() -> None:

@@ -8,8 +8,8 @@ from datetime import UTC
 from pathlib import Path
 
 from hooktui.tap.model import encode_record
+from hooktui.tap.read.decode import decode_head
 from hooktui.tap.read.filter import compile_filter
-from hooktui.tap.read.reader import decode_head
 from hooktui.tui.app.watch import WatchApp
 from textual import events
 

@@ -14,7 +14,7 @@ import pytest
 from hooktui.tap.hold import answers
 from hooktui.tap.model import decode_head
 from hooktui.tap.read.filter import compile_filter
-from hooktui.tap.read.reader import load_stream
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import Entry, make_entries
 from hooktui.tui.present.rows import call_row, columns_for
 from rich.console import Console

@@ -254,7 +254,7 @@ def test_snapshot_reproduce_screen(
 
 def test_without_colour_the_verdicts_carry_their_marks():
     """NO_COLOR: a red deny would be a dim grey word; the list's marks say it instead."""
-    from hooktui.tap.model import Verdict
+    from hooktui.tap.canonical import Verdict
     from rich.console import Console
 
     table = reproduce_view.verdict_table(

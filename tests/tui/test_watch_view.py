@@ -7,9 +7,9 @@ import re
 from datetime import UTC
 
 from hooktui.tap.model import HookInfo, decode_head, encode_record
+from hooktui.tap.read.decode import decode_head as reader_decode_head
 from hooktui.tap.read.filter import compile_filter
-from hooktui.tap.read.reader import decode_head as reader_decode_head
-from hooktui.tap.read.reader import parse_ts
+from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.view import CallView, make_entries, merge_by_time
 from hooktui.tui.present.format import (
     format_latency,

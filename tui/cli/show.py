@@ -23,10 +23,11 @@ import sys
 from collections.abc import Iterable, Iterator
 
 import msgspec
-from hooktui.tap.read.filter import FilterError, compile_filter, is_empty_filter
+from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.filter import compile_filter, is_empty_filter
 from hooktui.tap.read.filter_terms import help_text
+from hooktui.tap.read.filter_tokens import FilterError
 from hooktui.tap.read.groups import GROUP_FIELDS, SORT_KEYS, Groups
-from hooktui.tap.read.reader import BadLine
 from hooktui.tap.read.sanitize import inert_json, safe_line
 from hooktui.tui.cli.args import RaisingParser, UsageError
 from hooktui.tui.cli.show_read import (

@@ -19,7 +19,7 @@ from datetime import tzinfo
 
 from hooktui.tap.read.errlog import TapErrorLog
 from hooktui.tap.read.index_load import read_tail
-from hooktui.tap.read.reader import is_regular
+from hooktui.tap.read.lines import is_regular
 from hooktui.tui.present.first_screen import First, first_screen, to_ansi
 
 

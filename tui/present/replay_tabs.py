@@ -16,7 +16,8 @@ from hooktui.replay.compare import (
     TIGHTENED,
 )
 from hooktui.replay.report import Result, side
-from hooktui.tap.model import Blob, Verdict
+from hooktui.tap.canonical import Verdict
+from hooktui.tap.model import Blob
 from hooktui.tui.present.columns import Cell, decision_cell, short
 from hooktui.tui.present.format import (
     bounded_text,

@@ -24,7 +24,7 @@ from hooktui.replay.compare import (
 )
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import plural
-from hooktui.tap.model import UNSET, Verdict
+from hooktui.tap.canonical import UNSET, Verdict
 from hooktui.tap.read.sanitize import safe_text
 from hooktui.tui.present.format import is_fail_open
 from hooktui.tui.present.palette import (

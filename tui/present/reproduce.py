@@ -9,7 +9,8 @@ from __future__ import annotations
 import shlex
 
 from hooktui.replay.report import Result
-from hooktui.tap.model import UNSET, Outcome, Record, Verdict
+from hooktui.tap.canonical import UNSET, Outcome, Verdict
+from hooktui.tap.model import Record
 from hooktui.tui.present.columns import decision_cell
 from hooktui.tui.present.format import (
     bounded_text,
