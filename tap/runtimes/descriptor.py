@@ -160,6 +160,9 @@ class Layout(Facts):
     # each of `substitutions` in the text with a shell-quoted value.
     shell: str = "sh"
     substitutions: tuple[str, ...] = ()
+    # The shell is whatever $SHELL names (the user's login shell): maybe fish or tcsh,
+    # so install writes the line every shell reads alike (install/anyshell.py).
+    login_shell: bool = False
     # A handler key choosing the shell, and the values under which the line still
     # runs in a POSIX shell (the wrapped line is one); other values are not wrapped.
     shell_key: str = ""

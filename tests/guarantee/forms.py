@@ -32,7 +32,7 @@ class Spawn:
 
 SPAWN: dict[str, Spawn] = {
     "claude-code": Spawn("sh", "socket", note="Node child_process, `shell: bash` aside"),
-    "codex": Spawn("login", "pipe", leader=True, note="seen: the login shell, setsid"),
+    "codex": Spawn("login", "pipe", leader=True, note="`$SHELL -lc`, setsid"),
     "gemini-cli": Spawn("bash", "socket", note="after its $VARIABLE substitutions"),
     "cursor": Spawn("sh", "pipe", note="no CLI here to measure: a plain pipe"),
     "copilot": Spawn(

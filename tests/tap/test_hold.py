@@ -193,10 +193,20 @@ def test_one_dashboard_holds_breakpoints_at_a_time(server):
     second.close()
 
 
+def shim_socket(env: dict | None = None) -> bytes:
+    """What a tap (another process: the lock is per process) finds."""
+    probe = "import sys; from hooktui.tap.hotpath import shim; sys.stdout.buffer.write(shim._hold_socket())"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, env=env, timeout=60, check=True
+    )
+    return done.stdout
+
+
 def test_the_shim_and_the_server_agree_on_the_socket(server, monkeypatch):
-    assert shim._hold_socket() == server.path.encode()
+    assert shim_socket() == server.path.encode()
     monkeypatch.delenv("XDG_RUNTIME_DIR")
-    assert place.socket_path() == f"/tmp/hooktui-{os.getuid()}/hold.sock"
+    state = os.path.join(os.environ["XDG_STATE_HOME"], "hooktui")
+    assert place.socket_path() == os.path.join(state, "hold.sock")
 
 
 def test_the_budget_stays_inside_the_timeout():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap.install import settings as inst
-from hooktui.tap.install.wrapper import Wrapped, read_exec, read_shell
+from hooktui.tap.install.wrapper import Wrapped, read_exec, read_shell, unwrap_shell
 
 from tests.conftest import HOOKTUI, wait_for_records
 
@@ -442,8 +442,8 @@ def test_shell_wrap_round_trips(command):
         runtime="claude-code", hooktui="/opt/hook tui/bin/hooktui", stream="/tmp/a b.jsonl"
     )
     wrapped = inst.wrap_shell(command, opts, "Pre:Bash", 1000)
-    assert inst.unwrap_shell(wrapped) == command
-    assert inst.unwrap_shell(command) is None
+    assert unwrap_shell(wrapped) == command
+    assert unwrap_shell(command) is None
 
 
 def hook_script(tmp_path: Path) -> Path:

@@ -72,7 +72,8 @@ def test_gemini_hook_runs_under_bash_with_the_runtimes_substitutions(tmp_path):
 
 
 def test_a_hook_keeps_the_shell_that_runs_it(tmp_path):
-    """Codex runs hooks with the user's login shell (bash here): bash-isms must keep working."""
+    """Codex runs hooks with the user's login shell, `$SHELL -lc` (bash here): bash-isms
+    must keep working, and under sh they fail as they do bare."""
     original = "[[ $((2 + 2)) == 4 ]] && echo ok; echo $'x\\ty' >&2; exit 3"
     path = tmp_path / ".codex" / "hooks.json"
     hooks = {"PreToolUse": [{"hooks": [{"type": "command", "command": original}]}]}
@@ -80,16 +81,20 @@ def test_a_hook_keeps_the_shell_that_runs_it(tmp_path):
     stream = tmp_path / "s.jsonl"
     assert run(["install", "codex", "--stream", str(stream)], tmp_path).returncode == 0
     wrapped = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    for shell in ("bash", "sh"):
-        bare = subprocess.run([shell, "-c", original], capture_output=True, input=b"{}", timeout=60)
+    for name in ("bash", "sh"):
+        shell = shutil.which(name)
+        env = {**os.environ, "SHELL": shell}
+        bare = subprocess.run(
+            [shell, "-lc", original], capture_output=True, input=b"{}", env=env, timeout=60
+        )
         tapped = subprocess.run(
-            [shell, "-c", wrapped], capture_output=True, input=b"{}", timeout=60
+            [shell, "-lc", wrapped], capture_output=True, input=b"{}", env=env, timeout=60
         )
         assert (tapped.stdout, tapped.stderr, tapped.returncode) == (
             bare.stdout,
             bare.stderr,
             bare.returncode,
-        ), shell
+        ), name
     assert len(wait_for_records(stream, 2)) == 2
 
 

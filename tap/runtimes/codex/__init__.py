@@ -343,6 +343,7 @@ RUNTIME = Codex(
         # codex-rs hooks: HookHandlerConfig (the config.toml `type`), 0.171.
         handler_types=("command", "prompt", "agent", "mcp_tool"),
         shell="the user's login shell",  # seen: /bin/bash -c <command> (root's shell)
+        login_shell=True,  # `$SHELL -lc <command>` (codex-rs hooks, command_runner.rs)
         after_install=(
             "Codex trusts hooks by their definition, and wrapping changed them: re-approve "
             "the hooks in Codex (or run `codex exec --dangerously-bypass-hook-trust` in tests)"
