@@ -24,9 +24,8 @@ from hooktui.replay.compare import (
 )
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import plural
-from hooktui.tap.canonical import UNSET, Verdict
+from hooktui.tap.canonical import UNSET, Verdict, fails_open
 from hooktui.tap.read.sanitize import safe_text
-from hooktui.tui.present.format import is_fail_open
 from hooktui.tui.present.palette import (
     CLASS_LOOK,
     DIRECTION_LOOK,
@@ -56,7 +55,7 @@ def verdict_text(verdict: Verdict | None) -> Text:
     """`deny  "reason"`, or for a failure `failure (timeout, the call proceeds)`."""
     if verdict is None:
         return Text("-", style="dim")
-    fail_open = is_fail_open(verdict.decision, verdict.effect)
+    fail_open = fails_open(verdict.decision, verdict.effect)
     text = Text(clean(verdict.decision, 40), style=look(verdict.decision, fail_open).style())
     if verdict.decision == "failure":
         effect = clean(verdict.effect or "?", 40)
