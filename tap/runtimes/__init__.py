@@ -25,11 +25,13 @@ RUNTIMES = (
     "cursor",
     "copilot",
     "qwen-code",
+    "mistral-vibe",
+    "cline",
+    "opencode",
     "basis",
     "fastpace",
 )
 UNKNOWN = "unknown"
-RUNTIME_NAMES = RUNTIMES
 
 
 def module_name(runtime: str) -> str:

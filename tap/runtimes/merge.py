@@ -127,7 +127,8 @@ class SettingsReading(Facts):
     and `|`: exact names; else a regular expression searched in the name),
     "regex_or_literal" (a regular expression searched; one that cannot compile is
     compared literally), "fullmatch" (a regular expression matching the whole name),
-    "none" (no matchers). `bad_matcher`: what a matcher that cannot compile does.
+    "glob" (an fnmatch pattern, or `re:` and a regular expression matching the whole
+    name, either case-insensitive), "none" (no matchers). `bad_matcher`: what a matcher that cannot compile does.
     `basis`: where these come from (its schema, its code, its real CLI).
     """
 

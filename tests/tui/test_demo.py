@@ -42,6 +42,7 @@ def test_no_ui_writes_count_records_covering_runtimes_and_decisions(tmp_path):
     assert len(records) == count
     runtimes = {r["runtime"] for r in records}
     assert {"claude-code", "codex", "basis"} <= runtimes and len(runtimes) >= 3
+    assert {"cline", "mistral-vibe", "opencode"} <= runtimes
     decisions = {r["decision"] for r in records}
     assert {"allow", "deny", "modify", "replace", "failure"} <= decisions
     for r in records:
@@ -55,12 +56,16 @@ def test_no_ui_writes_count_records_covering_runtimes_and_decisions(tmp_path):
                 "slow_guard",
                 "crashing_guard",
                 "allow_all",
+                "cancel_rm_rf",
+                "no_sudo",
+                "keep_env_private",
             )
         }
     failures = [r for r in records if r["decision"] == "failure"]
     assert all(r["effect"] == "proceeds" and r["runtime"] == "claude-code" for r in failures)
     modified = [r for r in records if r["decision"] == "modify"]
     assert all("--force" not in r["updated_input"]["command"] for r in modified)
+    assert all(not r["updated_input"]["command"].startswith("sudo") for r in modified)
     replaced = [r for r in records if r["decision"] == "replace"]
     assert all("***" in r["updated_output"] for r in replaced)
     slow = [r for r in records if r["runtime"] == "gemini-cli"]
@@ -123,7 +128,7 @@ def test_one_round_of_scenarios_expects_every_decision():
     nth = scenarios("/repo")
     round_ = [nth(i) for i in range(ROUND_SIZE)]
     assert {s.expect for s in round_} == {"allow", "deny", "modify", "replace", "failure"}
-    assert len({s.runtime for s in round_}) == 5
+    assert len({s.runtime for s in round_}) == 8
     assert all(guard_path(s.guard).exists() for s in round_)
 
 
