@@ -25,10 +25,10 @@ from hooktui.tap.read.groups import Group
 from hooktui.tap.read.last_words import stderr_words
 from hooktui.tap.read.merge import end_time
 from hooktui.tap.read.sanitize import safe_line
-from hooktui.tui.cli import format as fmt
-from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
-from hooktui.tui.cli.held_text import held_mark
-from hooktui.tui.cli.palette import decision_mark, decision_style
+from hooktui.tui.present import format as fmt
+from hooktui.tui.present.columns import SHOW_COLUMNS, STREAM, layout
+from hooktui.tui.present.held import held_mark
+from hooktui.tui.present.palette import decision_mark, decision_style
 
 _NO_VALUE = ("", None)
 GAP = 2  # spaces between columns

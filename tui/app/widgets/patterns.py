@@ -15,11 +15,11 @@ from hooktui.tap.read.focus import Focus
 from hooktui.tap.read.groups import Group, Patterns
 from hooktui.tui.app.widgets.keyed_rows import KeyedRows
 from hooktui.tui.app.widgets.line_list import LineList
-from hooktui.tui.app.widgets.rows import cells_row, titles_row
-from hooktui.tui.app.widgets.timeline import timeline_text
-from hooktui.tui.cli.columns import GROUP_COLUMNS, Cell, short
-from hooktui.tui.cli.format import count_of, format_latency, latency_style
-from hooktui.tui.cli.palette import FAIL_OPEN, look
+from hooktui.tui.present.columns import GROUP_COLUMNS, Cell, short
+from hooktui.tui.present.format import count_of, format_latency, latency_style
+from hooktui.tui.present.palette import FAIL_OPEN, look
+from hooktui.tui.present.rows import cells_row, titles_row
+from hooktui.tui.present.timeline import timeline_text
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
