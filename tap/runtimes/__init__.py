@@ -25,6 +25,7 @@ RUNTIMES = (
     "cursor",
     "copilot",
     "qwen-code",
+    "continue-cli",
     "basis",
     "fastpace",
 )
