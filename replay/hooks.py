@@ -78,3 +78,34 @@ def _split(entries: list[Entry], kept: list[Entry], hint: str) -> Selection:
     ids = {id(e) for e in kept}
     left = Counter(hook_name(e.record) for e in entries if id(e) not in ids)
     return Selection(entries=kept, left_out=dict(left.most_common()), hint=hint if left else "")
+
+
+def keep_hooks(
+    seen: dict[str, tuple[set[str], int]], policy: str | None, hook: str | None, *, whole: bool
+) -> tuple[frozenset[str] | None, str]:
+    """`select_hook`'s choice made from counts: (the hook names to replay, None for all;
+    the hint for the rest). `seen`: hook name -> (every name it answers to, records).
+
+    `whole` is false for one part of a fleet replay (`--part K/N`), which cannot know
+    whether the whole selection holds one hook: there the policy replaces the hook
+    named like its script, and a part without one replays nothing of it.
+    """
+    counts = Counter({name: n for name, (_, n) in seen.items()})
+    if hook == ALL or (policy is None and hook is None):
+        return None, ""
+    if hook is not None:
+        keep = frozenset(name for name, (names, _) in seen.items() if hook in names)
+        if not keep and whole:
+            raise SessionError(f"--hook {hook!r}: no records of that hook ({_listing(counts)})")
+    elif whole and len(counts) <= 1:
+        return None, ""
+    else:
+        target = script_name(split_words(policy or ""))
+        keep = frozenset(name for name, (names, _) in seen.items() if target in names)
+        if len(keep) != 1 and (whole or keep):
+            raise SessionError(
+                f"the selection holds calls of {plural(len(counts), 'hook')} "
+                f"({_listing(counts)}): say which one --policy replaces with --hook NAME, "
+                f"or --hook {ALL} for every record"
+            )
+    return keep, f"--hook {ALL}" if set(counts) - keep else ""

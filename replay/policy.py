@@ -26,6 +26,7 @@ from typing import Any
 
 import msgspec
 from hooktui.replay.environ import replay_env
+from hooktui.replay.machine import needed_file
 from hooktui.tap.command import is_launcher, split_words
 from hooktui.tap.model import Record
 
@@ -48,6 +49,9 @@ class Plan(msgspec.Struct, kw_only=True):
     env: dict[str, str]
     timeout_s: float
     notes: list[str] = []  # what the user should know about this run (a cwd that is gone)
+    # A file of the recorded machine the recorded hook needs and this one lacks
+    # (replay.machine): the record is not run, and says so.
+    needs: str = ""
 
 
 # A plain word of a shell command: no quotes, no expansions, no operators.
@@ -170,13 +174,18 @@ def build_plan(
 ) -> Plan:
     argv = policy_argv(policy) if policy is not None else list(record.hook.argv)
     cwd, note = replay_cwd(record)
+    env = replay_env(record, base_env)
+    needs = ""
+    if policy is None:
+        needs = needed_file(argv, env, record.hook.cwd or record.cwd)
     return Plan(
         argv=argv,
         stdin=request_bytes(record),
         cwd=cwd,
-        env=replay_env(record, base_env),
+        env=env,
         timeout_s=replay_timeout(record, timeout_s),
         notes=[note] if note else [],
+        needs=needs,
     )
 
 

@@ -12,6 +12,7 @@ from hooktui.replay.compare import (
     NOTEWORTHY,
     SKIPPED,
     TIGHTENED,
+    UNCHANGED,
     changed_effects,
     effects_of,
 )
@@ -43,6 +44,7 @@ class Result(msgspec.Struct, kw_only=True):
     baseline: Verdict | None = None
     rules_changed: bool = False  # today's reading differs from the recorded verdict
     notes: list[str] = []  # e.g. "recorded cwd /x no longer exists; ran in /y"
+    source: str = ""  # the stream it came from, when a report covers several (fleet replay)
 
     @property
     def before(self) -> Verdict:
@@ -80,12 +82,22 @@ class Report(msgspec.Struct, kw_only=True):
     # hook label -> count, and how to include them.
     left_out: dict[str, int] = {}
     left_out_hint: str = ""
+    # Unchanged records without anything to say, counted but not kept: a fleet replay's
+    # merge (replay.merge) keeps only the records a report shows.
+    unlisted: int = 0
+    # A fleet replay's figures (replay.merge.fleet_figures): parts, requests run, runs saved.
+    fleet: dict[str, int] | None = None
 
     def count(self, cls: str) -> int:
-        return sum(1 for r in self.results if r.cls == cls)
+        extra = self.unlisted if cls == UNCHANGED else 0
+        return extra + sum(1 for r in self.results if r.cls == cls)
+
+    @property
+    def total(self) -> int:
+        return len(self.results) + self.unlisted
 
     def counts(self) -> dict[str, int]:
-        out = {"total": len(self.results)}
+        out = {"total": self.total}
         out.update({cls: self.count(cls) for cls in CLASSES})
         out[LOOSENED] = sum(1 for r in self.results if r.direction == LOOSENED)
         out[TIGHTENED] = sum(1 for r in self.results if r.direction == TIGHTENED)
@@ -136,7 +148,9 @@ def side(verdict: Verdict) -> dict[str, Any]:
 
 def _ident(r: Result) -> dict[str, Any]:
     rec = r.record
+    where = {"stream": r.source} if r.source else {}
     return {
+        **where,
         "id": rec.id,
         "line": r.line,
         "runtime": rec.runtime,
@@ -188,6 +202,8 @@ def to_builtins(report: Report) -> dict[str, Any]:
         "include_with": report.left_out_hint,
     }
     out["bad_line_errors"] = [{"line": n, "error": why} for n, why in report.bad_line_errors]
+    if report.fleet is not None:
+        out["fleet"] = dict(report.fleet)
     out["skipped_records"] = [
         {**_ident(r), "reason": r.skip_reason} for r in report.results if r.cls == SKIPPED
     ]

@@ -17,10 +17,11 @@ from concurrent.futures import ThreadPoolExecutor
 import msgspec
 from hooktui.replay import compare, procs
 from hooktui.replay.baseline import baseline, judge
-from hooktui.replay.policy import build_plan, skip_reason
+from hooktui.replay.machine import needs_text
+from hooktui.replay.policy import Plan, build_plan, skip_reason
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import Entry
-from hooktui.tap.model import Outcome, Verdict
+from hooktui.tap.model import Outcome
 
 
 class Options(msgspec.Struct, kw_only=True):
@@ -64,12 +65,23 @@ def replay_record(
 
 
 def _replay_record(index: int, entry: Entry, options: Options, generation: int | None) -> Result:
-    record = entry.record
-    why = skip_reason(record, options.policy)
+    plan = plan_for(entry, options)
+    if isinstance(plan, str):
+        return _skipped(index, entry, plan)
+    return classify(index, entry, plan, execute(plan, options, generation))
+
+
+def plan_for(entry: Entry, options: Options) -> Plan | str:
+    """What to run for `entry`, or why it is not run (the skip reason)."""
+    why = skip_reason(entry.record, options.policy)
     if why:
-        return _skipped(index, entry, why)
-    plan = build_plan(record, options.policy, options.timeout_s, options.base_env)
-    base = baseline(record)
+        return why
+    plan = build_plan(entry.record, options.policy, options.timeout_s, options.base_env)
+    return needs_text(plan.needs) if plan.needs else plan
+
+
+def execute(plan: Plan, options: Options, generation: int | None = None) -> list[Outcome]:
+    """Run `plan` options.repeat times; the outcomes in order."""
     # When the hook would get this very process's cwd and environment, say so
     # (None): the runner then spawns directly instead of fork + chdir + exec,
     # which costs a few ms per hook (see hooktui replay's main, which sets
@@ -78,10 +90,8 @@ def _replay_record(index: int, entry: Entry, options: Options, generation: int |
     env: dict[str, str] | None = plan.env
     if options.base_env is None and plan.env == os.environ:
         env = None
-    runs: list[Verdict] = []
-    outcomes: list[Outcome] = []
-    for _ in range(max(1, options.repeat)):
-        outcome = procs.run(
+    return [
+        procs.run(
             plan.argv,
             plan.stdin,
             cwd=cwd,
@@ -89,8 +99,16 @@ def _replay_record(index: int, entry: Entry, options: Options, generation: int |
             timeout_s=plan.timeout_s,
             generation=generation,
         )
-        outcomes.append(outcome)
-        runs.append(judge(record, outcome))
+        for _ in range(max(1, options.repeat))
+    ]
+
+
+def classify(index: int, entry: Entry, plan: Plan | Ran, outcomes: list[Outcome]) -> Result:
+    """The Result of `entry` whose hook, run as `plan` said, gave `outcomes`: each judged
+    by the record's runtime and compared with today's reading of the recording."""
+    record = entry.record
+    base = baseline(record)
+    runs = [judge(record, outcome) for outcome in outcomes]
     cls, differs, direction, deciding = compare.classify_runs(base.verdict, runs)
     return Result(
         index=index,
@@ -104,11 +122,19 @@ def _replay_record(index: int, entry: Entry, options: Options, generation: int |
         runs=runs,
         run_index=deciding,
         flaky=len({compare.verdict_key(v) for v in runs}) > 1,
-        argv=plan.argv,
+        argv=list(plan.argv),
         baseline=base.verdict if base.rejudged else None,
         rules_changed=base.rules_changed,
-        notes=plan.notes,
+        notes=list(plan.notes),
     )
+
+
+class Ran(msgspec.Struct, kw_only=True):
+    """What `classify` needs of a run made elsewhere (another record's, the same
+    request: see replay.digest): its command and notes."""
+
+    argv: list[str]
+    notes: list[str] = []
 
 
 def replay(

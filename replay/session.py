@@ -62,7 +62,7 @@ def read_bytes(path: str) -> bytes:
         raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _decode(line: bytes) -> Record | str:
+def decode_line(line: bytes) -> Record | str:
     """The record on `line`, or why it is not one."""
     try:
         return record_decoder.decode(line)
@@ -85,7 +85,7 @@ def load_session(path: str) -> Session:
     for number, line in enumerate(parts, 1):
         if not line.strip():
             continue
-        record = _decode(line)
+        record = decode_line(line)
         if isinstance(record, str):
             session.bad_lines += 1
             if len(session.bad_line_errors) < BAD_DETAIL:

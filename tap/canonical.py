@@ -77,8 +77,8 @@ DETAILS = {
 }
 
 # What an answer makes the runtime do besides its decision (`Verdict.answer_effects`):
-# every runtime names what its answers ask for by these names, and only these (the
-# README's "Answer effects" table is generated from this one and checked against it).
+# every runtime names what its answers ask for by these names, and only these
+# (docs/records.md's "Answer effects" table is generated from this one and checked against it).
 # Records written before a name was settled are read with today's names
 # (Runtime.effect_names_before, applied by model.Record at decode).
 ACTIONS = {

@@ -1,7 +1,7 @@
-"""The answer effects' one table (canonical.ACTIONS) as the README shows it.
+"""The answer effects' one table (canonical.ACTIONS) as docs/records.md shows it.
 
 Every runtime names what an answer asks for besides its decision by these names
-(`Verdict.answer_effects`, the record's `answer_effects`); the README's block is
+(`Verdict.answer_effects`, the record's `answer_effects`); docs/records.md's block is
 `readme_block()` (a test checks they match).
 """
 

@@ -1,9 +1,9 @@
-"""The one table of filter terms: the parser, help screens, --help and the README come from it.
+"""The one table of filter terms: the parser, help screens, --help and docs/filter.md come from it.
 
 Adding a term is one row here (and, for a new record field, the field on
 `RecordHead`): `filter.py` compiles it, `help_rows()` feeds watch's `?`
-screen, `help_text()` is `show --help`'s epilog and `readme_block()` is the
-README's filter block (a test checks they match).
+screen, `help_text()` is `show --help`'s epilog and `readme_block()` is
+docs/filter.md's block (a test checks they match).
 """
 
 from __future__ import annotations
@@ -138,5 +138,5 @@ def help_text() -> str:
 
 
 def readme_block() -> str:
-    """The README's filter block: a fenced block of `help_text()`."""
+    """docs/filter.md's filter block: a fenced block of `help_text()`."""
     return "```\n" + help_text() + "\n```"

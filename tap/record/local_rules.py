@@ -3,7 +3,7 @@
 Credentials in URLs, Authorization headers of any scheme, Azure storage keys,
 AWS secret keys by the names they go by, `password=`-style assignments of any
 strength (gitleaks' generic rule wants entropy), and looser shapes of the kinds
-the README names (keys cut short, older or test formats), which gitleaks'
+docs/records.md names (keys cut short, older or test formats), which gitleaks'
 exact ones miss. rules.py runs them after gitleaks' specific rules (the
 assignment rule last of all).
 """
@@ -24,7 +24,7 @@ _PLACEHOLDERS = (
 
 # Same shape as gitleaks_rules.RULES: (id, keywords, pattern,
 # secret group, entropy, allowlists, prefix, width (0: unbounded), anchored).
-# Kinds gitleaks has no rule for, and looser shapes of the kinds the README
+# Kinds gitleaks has no rule for, and looser shapes of the kinds docs/records.md
 # names (keys cut short, older or test formats), which gitleaks' exact ones miss.
 LOCAL = (
     (

@@ -1,4 +1,4 @@
-"""The README's verdict-agreement table, made from the pinned e2e cases.
+"""The verdict-agreement table (docs/verdict-agreement.md), made from the pinned e2e cases.
 
 One row per case of the Claude Code, Codex and Gemini CLI tables (cases.py,
 cases_claude.py, cases_events.py) and of GitHub Copilot CLI's and Qwen Code's
@@ -8,10 +8,10 @@ hooktui's record of the call says (the fields the record test checks), and
 whether they agree (a case whose `disagreement` is set is a strict expected
 failure of the record test until the adapter reads it as the runtime did).
 
-    python -m tests.e2e.agreement          # rewrite the table in README.md
-    python -m tests.e2e.agreement --check  # exit 1 when README.md's table is stale
+    python -m tests.e2e.agreement          # rewrite the table in docs/verdict-agreement.md
+    python -m tests.e2e.agreement --check  # exit 1 when that table is stale
 
-tests/test_readme_agreement.py fails when README.md's table is not what this makes.
+tests/test_verdict_agreement_table.py fails when the table is not what this makes.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from tests.e2e.cases_qwen import QWEN
 from tests.e2e.events import EventCase
 from tests.e2e.flow import Case
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "verdict-agreement.md"
 START = "<!-- verdict-agreement: made by `python -m tests.e2e.agreement`; do not edit -->"
 END = "<!-- /verdict-agreement -->"
 RUNTIMES = (("claude-code", "Claude Code"), ("codex", "Codex"), ("gemini-cli", "Gemini CLI"))
@@ -198,27 +198,27 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-# --- README -----------------------------------------------------------------------------------
+# --- the doc ---------------------------------------------------------------------------------
 
 
-def spliced(readme: str) -> str:
-    """README text with the table between the markers replaced by a fresh one."""
-    head, start, rest = readme.partition(START)
+def spliced(doc: str) -> str:
+    """The doc's text with the table between the markers replaced by a fresh one."""
+    head, start, rest = doc.partition(START)
     _old, end, tail = rest.partition(END)
     if not start or not end:
-        raise ValueError(f"README.md lacks the markers {START!r} … {END!r}")
+        raise ValueError(f"{DOC.name} lacks the markers {START!r} … {END!r}")
     return f"{head}{START}\n{table()}{END}{tail}"
 
 
 def main(argv: list[str]) -> int:
-    text = README.read_text()
+    text = DOC.read_text()
     fresh = spliced(text)
     if "--check" in argv:
         if fresh != text:
-            print("README.md's verdict-agreement table is stale: python -m tests.e2e.agreement")
+            print(f"{DOC.name}'s verdict-agreement table is stale: python -m tests.e2e.agreement")
             return 1
         return 0
-    README.write_text(fresh)
+    DOC.write_text(fresh)
     print(json.dumps({"rows": len(rows())}))
     return 0
 

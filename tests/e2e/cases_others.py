@@ -2,7 +2,7 @@
 cases_events.py's (seen here 2026-12-03; ORACLE.md): the answer fields the runtime
 acted on (`answer_effects`), the failed hook a PreCompact block is, and the 3 s
 Codex clamps a SessionEnd hook's timeout to. test_e2e_codex.py and
-test_e2e_gemini.py run them; agreement.py shows them in the README's table."""
+test_e2e_gemini.py run them; agreement.py shows them in docs/verdict-agreement.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One vocabulary of answer effects (canonical.ACTIONS) for every runtime, in the README
+"""One vocabulary of answer effects (canonical.ACTIONS) for every runtime, in docs/records.md
 as generated, and records already on disk (written by the tap of c404a7e, which kept
 Gemini CLI's effects under the answer's own keys) read by today's names."""
 
@@ -76,8 +76,8 @@ def test_watch_detail_shows_old_records_effects_by_name() -> None:
     assert "llm request" not in text  # the old name, as a row would show it
 
 
-def test_readme_lists_the_effects_as_generated() -> None:
-    readme = (ROOT / "README.md").read_text()
-    m = re.search(r"<!-- answer-effects:[^\n]*-->\n(.*?)\n<!-- /answer-effects -->", readme, re.S)
-    assert m, "README lost its answer-effects markers"
+def test_docs_list_the_effects_as_generated() -> None:
+    doc = (ROOT / "docs" / "records.md").read_text()
+    m = re.search(r"<!-- answer-effects:[^\n]*-->\n(.*?)\n<!-- /answer-effects -->", doc, re.S)
+    assert m, "docs/records.md lost its answer-effects markers"
     assert m.group(1) == effects.readme_block()

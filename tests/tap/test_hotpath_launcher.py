@@ -58,11 +58,11 @@ def make_venv(root: Path, layout: str, launcher: Path = LAUNCHER) -> Path:
     elif layout == "editable":
         mapping = {f"hooktui.{p}": str(TREE / p) for p in ("replay", "tap", "tui")}
         # As setuptools writes it: the mapping, and a finder `site` installs via a .pth.
-        (site / "__editable___hooktui_0_1_0_finder.py").write_text(
+        (site / "__editable___agent_hooktui_0_1_0_finder.py").write_text(
             f"import sys\nMAPPING: dict[str, str] = {mapping!r}\n" + FINDER.format(tree=str(TREE))
         )
-        (site / "__editable__.hooktui-0.1.0.pth").write_text(
-            "import __editable___hooktui_0_1_0_finder; __editable___hooktui_0_1_0_finder.install()\n"
+        (site / "__editable__.agent_hooktui-0.1.0.pth").write_text(
+            "import __editable___agent_hooktui_0_1_0_finder; __editable___agent_hooktui_0_1_0_finder.install()\n"
         )
     return root
 

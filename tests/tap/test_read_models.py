@@ -19,7 +19,7 @@ from hooktui.tap.read.view import CallView, make_entries
 
 from tests import records
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+FILTER_DOC = Path(__file__).resolve().parents[2] / "docs" / "filter.md"
 
 
 def head(i: int, **kw):
@@ -215,10 +215,10 @@ def test_help_rows_list_every_term_and_the_syntax():
     assert all(t.example in text and t.help in text for t in filter_terms.TERMS)
 
 
-def test_readme_filter_block_is_the_generated_one():
-    readme = README.read_text()
-    m = re.search(r"<!-- filter-terms:[^\n]*-->\n(.*?)\n<!-- /filter-terms -->", readme, re.S)
-    assert m, "README lost its filter-terms markers"
+def test_docs_filter_block_is_the_generated_one():
+    doc = FILTER_DOC.read_text()
+    m = re.search(r"<!-- filter-terms:[^\n]*-->\n(.*?)\n<!-- /filter-terms -->", doc, re.S)
+    assert m, "docs/filter.md lost its filter-terms markers"
     assert m.group(1) == filter_terms.readme_block()
 
 

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "uninstall": ("hooktui.tui.cli.install", "uninstall_main", "restore a runtime's hook settings"),
     "demo": ("hooktui.tui.cli.demo", "main", "real traffic through the real tap, for a first look"),
+    "export": ("hooktui.tui.cli.fleet.export", "main", "records as OpenTelemetry logs (OTLP/JSON)"),
 }
 
 

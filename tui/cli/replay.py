@@ -343,6 +343,12 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
 
 
 def main(argv: list[str]) -> int:
+    from hooktui.tui.cli.fleet.replay import wanted
+
+    if wanted(argv):  # --cluster, --part K/N, --merge: many streams, one report
+        from hooktui.tui.cli.fleet.replay import main as fleet_main
+
+        return fleet_main(argv)
     try:
         args = parse_args(argv)
         job = prepare(args)

@@ -111,6 +111,8 @@ def label_text(r: Result) -> Text:
 def record_head(r: Result, label: Text | None = None) -> Text:
     rec = r.record
     head = Text()
+    if r.source:  # a report of several streams (fleet replay)
+        head.append(f"{clean(r.source, 80)}:", style="dim")
     head.append(f"line {r.line} ", style="dim")
     if label is not None:
         head.append_text(label)
@@ -175,7 +177,7 @@ def _title(report: Report) -> Text:
     against = f"`{clean(report.policy)}`" if report.policy is not None else "the recorded hooks"
     session = "standard input" if report.session == "-" else clean(report.session)
     title = Text(f"replay of {session} against {against}: ", style="bold")
-    title.append(plural(len(report.results), "record"))
+    title.append(plural(report.total, "record"))
     if report.repeat > 1:
         title.append(f", {report.repeat} runs each")
     if report.bad_lines:
@@ -196,10 +198,11 @@ def _left_out(report: Report) -> Text | None:
 
 def _grouped_notes(report: Report) -> list[Text]:
     """Each distinct note once, with the lines it applies to."""
-    lines_by_note: dict[str, list[int]] = {}
+    lines_by_note: dict[str, list[int | str]] = {}
     for r in report.results:
+        where = f"{clean(r.source, 80)}:{r.line}" if r.source else r.line
         for note in r.notes:
-            lines_by_note.setdefault(note, []).append(r.line)
+            lines_by_note.setdefault(note, []).append(where)
     out = []
     for note, lines in lines_by_note.items():
         shown = ", ".join(map(str, lines[:8])) + (", …" if len(lines) > 8 else "")
@@ -241,7 +244,8 @@ def render_report(console: Console, report: Report) -> None:
     skipped = []
     for r in report.results:
         if r.cls == SKIPPED:
-            line = Text(f"  line {r.line} ", style="dim")
+            where = f"{clean(r.source, 80)}:" if r.source else ""
+            line = Text(f"  {where}line {r.line} ", style="dim")
             line.append(f"{clean(r.record.tool_name or r.record.event, 60)}  ")
             line.append(clean(r.skip_reason, 200), style="italic")
             skipped.append(line)

@@ -1,4 +1,4 @@
-"""The README's verdict-agreement table is what tests/e2e/agreement.py makes from the
+"""docs/verdict-agreement.md's table is what tests/e2e/agreement.py makes from the
 pinned e2e case tables (no CLI needed: the cases are data)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from tests.e2e import agreement
 
 
-def test_readme_verdict_agreement_table_is_fresh() -> None:
-    text = agreement.README.read_text()
+def test_verdict_agreement_table_is_fresh() -> None:
+    text = agreement.DOC.read_text()
     assert agreement.spliced(text) == text, "stale: run `python -m tests.e2e.agreement`"
 
 
