@@ -38,6 +38,7 @@ SPAWN: dict[str, Spawn] = {
         "bash", "socket", note="the `bash` key", env={"COPILOT_HOOK_ALLOW_LOCALHOST": "1"}
     ),  # that variable lets its http hooks post to 127.0.0.1
     "qwen-code": Spawn("sh", "socket", note="Node child_process"),
+    "continue-cli": Spawn("sh", "socket", note="Node execFile: /bin/sh -c"),
 }
 
 # Runtimes whose settings `install` cannot edit: their hooks are wrapped by hand
@@ -86,6 +87,7 @@ FORMS: tuple[Form, ...] = (
     Form("copilot", "http", "an http hook"),
     Form("qwen-code", "command", "a command hook under sh"),
     Form("qwen-code", "http", "an http hook"),
+    Form("continue-cli", "command", "a command hook under /bin/sh"),
     Form("claude-code", "tap", "`hooktui tap -- CMD` written by hand"),
     Form("claude-code", "tap-wait", "`hooktui tap --wait -- CMD`"),
     Form("claude-code", "held", "a call a dashboard holds, then lets the hook's answer go"),
