@@ -71,6 +71,7 @@ class Spec:
     how: str  # one line: where the hooks were configured, how the CLI ran
     volatile_env: tuple[str, ...] = ()
     suffix: str = ""  # fixture file name suffix (a dialect sharing the folder)
+    captured_on: str = ""  # when its fixtures were last captured ("": CAPTURED_ON)
 
 
 @dataclass
@@ -189,7 +190,7 @@ def fixture(spec: Spec, got: Captured, version: str) -> dict[str, Any]:
     return {
         "runtime": spec.runtime,
         "version": version,
-        "captured_on": CAPTURED_ON,
+        "captured_on": spec.captured_on or CAPTURED_ON,
         "how": f"{spec.how}; scenario {got.scenario!r}",
         "request": got.request,
         "env": got.env,

@@ -113,6 +113,7 @@ CLAUDE = Spec(
     runtime="claude-code",
     cli="claude-code",
     folder="claude-code",
+    captured_on="2026-12-07",  # 2.1.337
     events=CLAUDE_EVENTS,
     write_hooks=_claude_hooks,
     env=_CLAUDE.env,

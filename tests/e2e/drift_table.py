@@ -156,7 +156,12 @@ WATCHED = (
         "claude-code",
         "claude-code",
         _claude,
-        _e2e("test_e2e_claude.py", "test_e2e_events.py", "test_e2e_captured.py"),
+        _e2e(
+            "test_e2e_claude.py",
+            "test_e2e_claude_interrupt.py",
+            "test_e2e_events.py",
+            "test_e2e_captured.py",
+        ),
         also=("@anthropic-ai/claude-code",),  # the npm wrapper, when it is published at all
     ),
     Watched("codex", "codex", _codex, _e2e("test_e2e_codex.py", "test_e2e_captured.py")),
@@ -178,4 +183,5 @@ WATCHED = (
         _js_enum("chunks"),
         _e2e("test_e2e_qwen.py", "test_e2e_captured.py"),
     ),
+    Watched("continue-cli", "continue-cli", _continue, _e2e("test_e2e_continue.py")),
 )

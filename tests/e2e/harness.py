@@ -43,7 +43,13 @@ class Cli:
 
 
 CLIS = {
-    "claude-code": Cli("@anthropic-ai/claude-code", "2.1.332", ".bin/claude"),
+    # The platform package: its file `claude` runs as it is (the npm wrapper skipped
+    # 2.1.333-2.1.336; 2.1.337 is on both).
+    "claude-code": Cli(
+        "@anthropic-ai/claude-code-linux-x64",
+        "2.1.337",
+        "@anthropic-ai/claude-code-linux-x64/claude",
+    ),
     "codex": Cli("@openai/codex", "0.171.0", ".bin/codex"),
     "gemini-cli": Cli("@google/gemini-cli", "0.61.0", ".bin/gemini"),
     "copilot": Cli("@github/copilot", "1.0.102", ".bin/copilot"),
