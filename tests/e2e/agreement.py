@@ -25,9 +25,9 @@ from typing import Any
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.cases_chat import COPILOT, COPILOT_CLAUDE_SETTINGS
 from tests.e2e.cases_common import RAN, REWROTE
+from tests.e2e.cases_continue import RUNNER_CASES, RunnerCase
 from tests.e2e.cases_events import CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS
 from tests.e2e.cases_others import CODEX_MORE, GEMINI_EFFECTS
-from tests.e2e.cases_continue import RUNNER_CASES, RunnerCase
 from tests.e2e.cases_qwen import QWEN
 from tests.e2e.events import EventCase
 from tests.e2e.flow import Case

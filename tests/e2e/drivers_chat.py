@@ -86,13 +86,27 @@ class Copilot(ChatDriver):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".github" / "hooks" / "e2e.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
-        def hook(command: str, timeout: int) -> dict[str, Any]:
-            return {"type": "command", "bash": command, "timeoutSec": timeout}
+    def write_settings(
+        self,
+        sb: Sandbox,
+        pre: str,
+        post: str,
+        pre_timeout: int = 30,
+        pre_handler: dict[str, Any] | None = None,
+        post_handler: dict[str, Any] | None = None,
+    ) -> None:
+        """`pre_handler`, `post_handler`: more keys for the handler; None removes one."""
+
+        def hook(command: str, timeout: int, extra: dict[str, Any] | None) -> dict[str, Any]:
+            handler = {"type": "command", "bash": command, "timeoutSec": timeout, **(extra or {})}
+            return {k: v for k, v in handler.items() if v is not None}
 
         settings = {
             "version": 1,
-            "hooks": {"preToolUse": [hook(pre, pre_timeout)], "postToolUse": [hook(post, 30)]},
+            "hooks": {
+                "preToolUse": [hook(pre, pre_timeout, pre_handler)],
+                "postToolUse": [hook(post, 30, post_handler)],
+            },
         }
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -170,13 +184,25 @@ class CopilotClaudeSettings(Copilot):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".claude" / "settings.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
-        def hooks(command: str, timeout: int) -> list[dict[str, Any]]:
-            handler = {"type": "command", "command": command, "timeout": timeout}
+    def write_settings(
+        self,
+        sb: Sandbox,
+        pre: str,
+        post: str,
+        pre_timeout: int = 30,
+        pre_handler: dict[str, Any] | None = None,
+        post_handler: dict[str, Any] | None = None,
+    ) -> None:
+        def hooks(command: str, timeout: int, extra: dict[str, Any] | None) -> list[Any]:
+            handler = {"type": "command", "command": command, "timeout": timeout, **(extra or {})}
+            handler = {k: v for k, v in handler.items() if v is not None}
             return [{"matcher": self.matcher, "hooks": [handler]}]
 
         settings = {
-            "hooks": {"PreToolUse": hooks(pre, pre_timeout), "PostToolUse": hooks(post, 30)}
+            "hooks": {
+                "PreToolUse": hooks(pre, pre_timeout, pre_handler),
+                "PostToolUse": hooks(post, 30, post_handler),
+            }
         }
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -240,13 +266,25 @@ class QwenCode(ChatDriver):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".qwen" / "settings.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
-        def hooks(command: str, timeout: int) -> list[dict[str, Any]]:
-            handler = {"type": "command", "command": command, "timeout": timeout}
+    def write_settings(
+        self,
+        sb: Sandbox,
+        pre: str,
+        post: str,
+        pre_timeout: int = 30,
+        pre_handler: dict[str, Any] | None = None,
+        post_handler: dict[str, Any] | None = None,
+    ) -> None:
+        def hooks(command: str, timeout: int, extra: dict[str, Any] | None) -> list[Any]:
+            handler = {"type": "command", "command": command, "timeout": timeout, **(extra or {})}
+            handler = {k: v for k, v in handler.items() if v is not None}
             return [{"matcher": self.matcher, "hooks": [handler]}]
 
         settings = {
-            "hooks": {"PreToolUse": hooks(pre, pre_timeout), "PostToolUse": hooks(post, 30)}
+            "hooks": {
+                "PreToolUse": hooks(pre, pre_timeout, pre_handler),
+                "PostToolUse": hooks(post, 30, post_handler),
+            }
         }
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
