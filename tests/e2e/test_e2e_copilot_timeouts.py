@@ -8,6 +8,7 @@ One session per timeout, bare then installed (each waits a timeout out)."""
 from __future__ import annotations
 
 import json
+
 import pytest
 
 from tests.e2e.batch import Batch, check_records, check_same, check_seen, run_batch
