@@ -204,6 +204,8 @@ def compare(finding: Finding, pinned: Shipped, latest: Shipped | None) -> None:
 def _sizes(found: Shipped) -> str:
     if not found.events:
         return ""
+    if not found.inputs and not found.outputs:
+        return f"{len(found.events)} events (their fields: not in what it ships)"
     return (
         f"{len(found.events)} events, the request fields of {len(found.inputs)}, "
         f"the answer fields of {len(found.outputs)}"
