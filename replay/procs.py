@@ -78,7 +78,7 @@ def run(
 
     `generation`: what `generation()` said before the caller decided to start this
     hook; a kill_running() since then kills it as it starts (None: now)."""
-    from hooktui.tap.hotpath import runner
+    from hooktui.replay import runner
     from hooktui.tap.hotpath.capture import HEAD
 
     global _busy

@@ -137,21 +137,17 @@ def _decided(decision: dict, own: Answer, held: dict) -> Answer:
 
 def hold_and_answer(
     path: bytes, opts: dict, request, out, err, code, sig, started_at, t0, signals=None
-):
-    """The shim's step between the hook's answer and the runtime's: (code, signal, held).
+) -> Answer:
+    """The shim's step between the hook's answer and the runtime's: the Answer to send.
 
     `out`/`err` are the whole output (Captures kept whole while a dashboard may
-    hold). Writes the answer, the hook's or the person's, to fds 1 and 2; `held`
-    is None when the call was not held, else the record's `held` (plus `hook_ms`,
-    the hook's own duration, for the record's `duration_ms`).
+    hold). The answer is the hook's or the person's, which the shim writes to
+    fds 1 and 2; its `held` is None when the call was not held, else the record's
+    `held` (plus `hook_ms`, the hook's own duration, for the record's `duration_ms`).
     """
-    from hooktui.tap.hotpath.pump import write_all
-
     hook_ms = (time.monotonic() - t0) * 1000
     if out.length + err.length > MAX_OFFER:  # never offered: too big to hold in memory twice
-        write_all(1, out.head)
-        write_all(2, err.head)
-        return code, sig, None
+        return Answer(out.head, err.head, code, sig)
     call = {
         "v": 1,
         "argv": list(opts["command"]),
@@ -173,8 +169,6 @@ def hold_and_answer(
         "pid": posix.getpid(),
     }
     answer = offer(path, call, Answer(out.head, err.head, code, sig), t0, signals)
-    write_all(1, answer.stdout)
-    write_all(2, answer.stderr)
     if answer.held is not None:
         answer.held["hook_ms"] = hook_ms
-    return answer.exit_code, answer.signal, answer.held
+    return answer

@@ -9,7 +9,7 @@ connected socket object (the tap's `_socket.socket`, the dashboard's
 
 import binascii
 
-from hooktui.tap.record import jsonio
+from hooktui.tap.base import jsonio
 
 MAX_FRAME = 64 << 20  # a call's request and answer; beyond this the peer is not ours
 

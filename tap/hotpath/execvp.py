@@ -7,7 +7,7 @@ PATH searched on that environment), a script without a `#!` line is run by
 /bin/sh as execvp runs it, a caller's ignored SIGCHLD is handed on, and a hook
 that cannot start is reported as a shell reports it; with no file descriptors
 left for its pipes the tap execs the hook in its own place. Imports only
-`posix`, `sys` and `_signal` (and stream.py, to say a call went unrecorded).
+`posix`, `sys` and `_signal` (and tap/base/stream.py, to say a call went unrecorded).
 """
 
 import posix
@@ -143,7 +143,7 @@ def become(opts: dict, why: OSError, closed: tuple[int, ...], ignored: tuple[int
     import _signal
 
     try:
-        from hooktui.tap.hotpath import stream
+        from hooktui.tap.base import stream
 
         where = opts.get("stream") or stream.default_stream_path()
         stream.log_error(where, f"the hook ran in the tap's place, unrecorded: {why}")

@@ -54,7 +54,7 @@ def run_recorder(call) -> None:
         recorder().record(call)
     except BaseException as exc:  # never the hook's stderr: the error log
         try:
-            from hooktui.tap.hotpath import stream as stream_mod
+            from hooktui.tap.base import stream as stream_mod
 
             where = call.stream or stream_mod.default_stream_path()
             stream_mod.log_error(where, f"recording failed: {exc!r}")

@@ -205,24 +205,27 @@ def main(argv: list[str]) -> int:
 
 
 def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):
-    # (answer, held): the call offered to the dashboard (tap/hold/client.py), which
-    # writes the answer, the hook's or the person's. Whatever fails there, the hook's
+    # (answer, held): the call offered to the dashboard (tap/hold/client.py), then the
+    # answer written, the hook's or the person's. Whatever fails there, the hook's
     # own answer goes out unheld: a dashboard must never be why a guard's is lost.
+    from hooktui.tap.hotpath.pump import write_all
+
     try:
         from hooktui.tap.hold.client import hold_and_answer
 
         args = (request, out, err, code, sig, started_at, t0, signals)
-        *answer, held = hold_and_answer(path, opts, *args)
-        return answer, held
-    except Exception as exc:  # raised before it writes (its last step): nothing went out
-        from hooktui.tap.hotpath import stream
-        from hooktui.tap.hotpath.pump import write_all
+        answer = hold_and_answer(path, opts, *args)
+    except Exception as exc:  # nothing went out yet: the hook's own answer does
+        from hooktui.tap.base import stream
 
         write_all(1, out.head)  # the whole output: kept whole while a dashboard may hold
         write_all(2, err.head)
         where = opts.get("stream") or stream.default_stream_path()
         stream.log_error(where, f"the hook's answer went through unheld: {exc!r}")
         return (code, sig), None
+    write_all(1, answer.stdout)
+    write_all(2, answer.stderr)
+    return (answer.exit_code, answer.signal), answer.held
 
 
 def _hold_socket() -> bytes:

@@ -83,7 +83,8 @@ def _opener() -> urllib.request.OpenerDirector:
 
 def post(spec: HttpSpec, body: bytes, environ, parse=None) -> tuple[int | None, bytes, str, str]:
     """(status, body, error, content type): status None when no reply came. `parse`:
-    the runtime's reading of the URL (whatwg.target's shape), None to send it as is."""
+    the runtime's reading of the URL (its `http_target`: base/whatwg.py's Target, or
+    None to send it as written)."""
     url = url_for(spec, environ)
     refusal = get_adapter(spec.runtime).http_refusal(url)
     if refusal:
@@ -159,7 +160,9 @@ def main(args: list[str]) -> int:
         out, err, code = early
     else:
         made = runtime.http_post(spec, request, os.environ)
-        status, body, error, kind = made or post(spec, request, os.environ)
+        status, body, error, kind = made or post(
+            spec, request, os.environ, parse=runtime.http_target
+        )
         out, err, code = runtime.http_answer(status, body, error, kind, request)
     sys.stdout.buffer.write(out)
     sys.stderr.buffer.write(err)

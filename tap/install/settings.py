@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hooktui.tap.base.stream import default_stream_path
 from hooktui.tap.command import split_words
-from hooktui.tap.hotpath.stream import default_stream_path
 from hooktui.tap.httphook.spec import HttpSpec
 from hooktui.tap.httphook.spec import from_line as http_from_line
 from hooktui.tap.httphook.spec import to_line as http_line

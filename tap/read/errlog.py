@@ -3,7 +3,7 @@
 The tap never writes its own problems (an unwritable stream, a full disk, a bug
 in the recorder) to the hook's stderr: they go to `<stream>.errors.log`, and
 when that cannot be written either (the same full disk, a read-only mount), to
-a per-user fallback log (hotpath/stream.py: under $XDG_RUNTIME_DIR or
+a per-user fallback log (tap/base/stream.py: under $XDG_RUNTIME_DIR or
 /tmp/hooktui-<uid>), one line per error naming the stream. A tap that silently
 stopped recording looks like an agent that stopped calling hooks, so watch and
 show count both, and can say so even when the stream itself does not exist.
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 
-from hooktui.tap.hotpath.stream import error_log_path, fallback_logs, stream_key
+from hooktui.tap.base.stream import error_log_path, fallback_logs, stream_key
 
 CHUNK = 1 << 20
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import binascii
 
-from hooktui.tap.record.sha import sha256_hex
+from hooktui.tap.base.sha import sha256_hex
 from hooktui.tap.record.tapcall import Captured
 
 BLOB_CAP = 256 * 1024

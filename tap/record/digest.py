@@ -21,11 +21,11 @@ stdout and stderr are kept as digests only (recorder.py).
 
 from __future__ import annotations
 
-from hooktui.tap.record import jsonio
-from hooktui.tap.record.sha import text_sha256_hex
+from hooktui.tap.base import jsonio
+from hooktui.tap.base.sha import text_sha256_hex
 from hooktui.tap.record.unescape import views
 
-TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
+TYPE_CHECKING = False  # not `typing`'s: see tap/base/jsonio.py
 if TYPE_CHECKING:
     from typing import Any
 

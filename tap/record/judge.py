@@ -16,7 +16,7 @@ import os
 
 from hooktui.tap.record.tapcall import TapCall
 
-TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
+TYPE_CHECKING = False  # not `typing`'s: see tap/base/jsonio.py
 if TYPE_CHECKING:
     from typing import Any
 

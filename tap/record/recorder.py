@@ -26,8 +26,8 @@ from __future__ import annotations
 import os
 import time
 
-from hooktui.tap.hotpath import stream
-from hooktui.tap.record import digest, jsonio
+from hooktui.tap.base import jsonio, stream
+from hooktui.tap.record import digest
 from hooktui.tap.record.blobs import blob_text, finish_blob
 from hooktui.tap.record.hookinfo import escape_bytes, hook_info
 from hooktui.tap.record.judge import ABSENT, Judged, judge, timed_out
@@ -35,7 +35,7 @@ from hooktui.tap.record.request import load_request
 from hooktui.tap.record.tapcall import CAPTURES, TapCall
 from hooktui.tap.version import __version__
 
-TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
+TYPE_CHECKING = False  # not `typing`'s: see tap/base/jsonio.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -18,11 +18,11 @@ kinds and patterns are gitleaks' default rules plus a few of hooktui's own
 
 from __future__ import annotations
 
+from hooktui.tap.base.sha import text_sha256_hex
 from hooktui.tap.record import rules
-from hooktui.tap.record.sha import text_sha256_hex
 from hooktui.tap.record.unescape import views
 
-TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
+TYPE_CHECKING = False  # not `typing`'s: see tap/base/jsonio.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hooktui.tap.record import jsonio
+from hooktui.tap.base import jsonio
 
-TYPE_CHECKING = False  # not `typing`'s: see jsonio.py
+TYPE_CHECKING = False  # not `typing`'s: see tap/base/jsonio.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -29,7 +29,7 @@ import marshal
 import os
 import sys
 
-from hooktui.tap.record.sha import sha256
+from hooktui.tap.base.sha import sha256
 
 _FORMAT = b"hooktui sre cache 1\n"
 # The engine's code words, as bytes (None: an engine this cache does not know, so `re`).

@@ -6,9 +6,9 @@ short and on one line whatever the runtime sent.
 
 from __future__ import annotations
 
-from hooktui.tap.record import jsonio
+from hooktui.tap.base import jsonio
 
-TYPE_CHECKING = False  # not `typing`'s: the recorder imports this (see jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the recorder imports this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -1,8 +1,8 @@
 """The runtimes hooktui reads, and the registry that picks one for a request.
 
-`RUNTIMES` below is the only list of runtimes: each name is a file in this
-folder (`claude-code` -> `claude_code.py`) that builds one `Runtime` descriptor
-called `RUNTIME`. This module imports nothing, so the tap's pass-through path
+`RUNTIMES` below is the only list of runtimes: each name is a module in this
+folder, a file or (once it outgrew one) a package (`claude-code` -> `claude_code/`),
+that builds one `Runtime` descriptor called `RUNTIME`. This module imports nothing, so the tap's pass-through path
 can check a `--runtime` name for free; everything else is loaded on first use
 from `registry.py`:
 

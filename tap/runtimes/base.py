@@ -1,17 +1,17 @@
 """Helpers the runtimes share: reading requests and answers, writing answers.
 
 No fact about one runtime lives here (each runtime's file holds its own).
-Everything here is on the tap's recording path: JSON through record/jsonio.py
+Everything here is on the tap's recording path: JSON through tap/base/jsonio.py
 (CPython's `_json`), no msgspec, no `typing`.
 """
 
 from __future__ import annotations
 
+from hooktui.tap.base import jsonio
 from hooktui.tap.canonical import UNSET, Call, Outcome, Verdict
-from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.descriptor import Runtime
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -37,7 +37,7 @@ from hooktui.tap.runtimes.base import (
 )
 from hooktui.tap.runtimes.descriptor import Runtime
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

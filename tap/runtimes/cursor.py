@@ -25,8 +25,8 @@ prisma-airs-cursor-hooks API notes, failproofai PR 318) and PROTOCOLS.md.
 
 from __future__ import annotations
 
+from hooktui.tap.base import jsonio
 from hooktui.tap.canonical import Call, Outcome, Verdict
-from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import (
     Stdout,
     as_dict,
@@ -42,7 +42,7 @@ from hooktui.tap.runtimes.base import (
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes.facts import Factory, Facts
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
@@ -347,6 +347,11 @@ class Runtime(Facts):
         """The POST made this runtime's own way, when the generic one (urllib) would not
         send what it sends: (status, body, error, content type), as `post` in
         httphook/call.py returns; None to use the generic one."""
+        return None
+
+    def http_target(self, url: str) -> Any:
+        """Where the generic POST goes and with what credentials, as this runtime's
+        HTTP client reads the URL (base/whatwg.py's Target); None to send it as written."""
         return None
 
     def http_refusal(self, url: str) -> str:

@@ -10,7 +10,7 @@ a field without a default must be given. Annotations are never evaluated.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not `typing`'s: see record/jsonio.py
+TYPE_CHECKING = False  # not `typing`'s: see tap/base/jsonio.py
 if TYPE_CHECKING:
     from typing import Any
 

@@ -40,8 +40,8 @@ from __future__ import annotations
 import os
 import time
 
+from hooktui.tap.base import jsonio
 from hooktui.tap.canonical import Call, Outcome, Verdict
-from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import (
     as_dict,
     cannot,
@@ -55,7 +55,7 @@ from hooktui.tap.runtimes.base import (
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -12,7 +12,7 @@ from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes import RUNTIMES, UNKNOWN, module_name
 from hooktui.tap.runtimes.descriptor import Runtime
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -23,7 +23,7 @@ Adapter = Runtime
 def _load(name: str) -> Runtime:
     runtime = importlib.import_module(f"hooktui.tap.runtimes.{module_name(name)}").RUNTIME
     if runtime.name != name:  # a copied file that kept its old name
-        raise ImportError(f"{module_name(name)}.py describes {runtime.name!r}, not {name!r}")
+        raise ImportError(f"runtimes/{module_name(name)} describes {runtime.name!r}, not {name!r}")
     return runtime
 
 

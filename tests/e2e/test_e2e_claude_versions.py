@@ -76,7 +76,7 @@ def test_claude_code_record_has_the_default_timeout(sandbox: Sandbox) -> None:
 @pytest.mark.parametrize("case", CLAUDE_197_DIFFERS, ids=lambda c: c.name)
 def test_claude_code_2_1_197_behaved_otherwise(sandbox: Sandbox, case: Case) -> None:
     """The cases whose behaviour changed, as the first pin did them (ORACLE.md), and
-    recorded by its rules (dated in claude_answers.py)."""
+    recorded by its rules (dated in claude_code/answers.py)."""
     reason = skip_reason(CLAUDE_197.cli)
     if reason:
         pytest.skip(reason)

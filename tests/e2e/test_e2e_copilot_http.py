@@ -26,7 +26,7 @@ import sys
 import zlib
 
 import pytest
-from hooktui.tap.runtimes.copilot_http import ACCEPT_ENCODING
+from hooktui.tap.runtimes.copilot.http import ACCEPT_ENCODING
 
 from tests.e2e.batch import _result, tag_of, tagged
 from tests.e2e.copilot_http import (

@@ -26,7 +26,7 @@ import pytest
 SCRIPT = """
 import os, signal, sys, time
 from hooktui.replay import procs
-from hooktui.tap.hotpath import runner
+from hooktui.replay import runner
 
 pidfile, mode = sys.argv[1], sys.argv[2]
 HOOK = {hook!r}

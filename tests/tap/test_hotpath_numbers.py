@@ -7,7 +7,7 @@ import math
 import subprocess
 
 import pytest
-from hooktui.tap.hotpath.runner import run_hook
+from hooktui.replay.runner import run_hook
 
 from tests.conftest import HOOKTUI, wait_for_records
 

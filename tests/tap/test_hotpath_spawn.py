@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hooktui.tap.hotpath.runner import run_hook
+from hooktui.replay.runner import run_hook
 
 from tests.conftest import HOOKTUI, wait_for_records
 

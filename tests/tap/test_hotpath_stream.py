@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hooktui.tap.hotpath.stream import error_log_path
+from hooktui.tap.base.stream import error_log_path
 from hooktui.tap.read.errlog import TapErrorLog
 
 from tests.conftest import HOOKTUI, wait_for_lines
@@ -99,7 +99,7 @@ def test_a_full_disk_leaves_the_stream_as_it_was_and_the_error_is_counted(
 
 WRITER = """
 import json, os, resource, sys
-from hooktui.tap.hotpath import stream
+from hooktui.tap.base import stream
 path, who, count, limited = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
 done = []
 for i in range(count):
@@ -203,7 +203,7 @@ def test_a_line_torn_by_a_killed_writer_does_not_swallow_the_next_record(tmp_pat
 
 KILLED_WRITER = """
 import json, sys
-from hooktui.tap.hotpath import stream
+from hooktui.tap.base import stream
 path, who = sys.argv[1], sys.argv[2]
 for i in range(10**6):
     stream.append_line(path, json.dumps({"who": who, "i": i, "pad": "k" * (1 << 20)}).encode() + b"\\n")

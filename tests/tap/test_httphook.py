@@ -352,7 +352,7 @@ def test_user_info_in_the_url_is_sent_as_basic_auth(server, userinfo, authorizat
 def test_urls_the_parser_would_rewrite_beyond_this_reading_are_sent_as_written():
     """What whatwg.target reads (the rest of WHATWG, not measured against Claude Code:
     IPv4 shorthands, IDNA, uncompressed IPv6) it leaves alone: None, sent as written."""
-    from hooktui.tap.httphook.whatwg import Target, target
+    from hooktui.tap.base.whatwg import Target, target
 
     assert target("HTTP://Example.COM:0080/a/./b/..") == Target("http://example.com/a/", "")
     assert target(" http://h:443/x?\t") == Target("http://h:443/x", "")

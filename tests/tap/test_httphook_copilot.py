@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hooktui.tap.httphook.spec import HttpSpec, from_line, to_argv
 from hooktui.tap.install.wrapper import read_shell
-from hooktui.tap.runtimes import copilot_http
+from hooktui.tap.runtimes.copilot import http as copilot_http
 
 from tests.tap.test_httphook import answering_server, free_port, run_spec
 
@@ -111,7 +111,7 @@ def test_a_progress_shaped_answer_is_not_a_progress_line_for_the_command_reader(
     port, _log = server
     result = call(spec(port, "/progress", "preToolUse"), LOCAL)
     assert len(result.stdout.splitlines()) > 1
-    from hooktui.tap.runtimes.copilot import read_stdout
+    from hooktui.tap.runtimes.copilot.answers import read_stdout
 
     assert read_stdout(result.stdout) == ("json", {"type": "progress", **DENY})
 

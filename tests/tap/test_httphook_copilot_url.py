@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from hooktui.tap.httphook import whatwg
+from hooktui.tap.base import whatwg
 from hooktui.tap.httphook.spec import HttpSpec
-from hooktui.tap.runtimes import copilot_http, copilot_http_url
+from hooktui.tap.runtimes.copilot import http as copilot_http
+from hooktui.tap.runtimes.copilot import http_url as copilot_http_url
 
 from tests.tap.test_httphook import answering_server, run_spec
 

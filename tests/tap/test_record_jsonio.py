@@ -5,7 +5,8 @@ from __future__ import annotations
 import msgspec
 import pytest
 from hooktui.tap import model
-from hooktui.tap.record import jsonio, recorder, tapcall
+from hooktui.tap.base import jsonio
+from hooktui.tap.record import recorder, tapcall
 
 VALUES = [
     {"a": [1, -2, 3.5, 1e300, None, True, False], "b": {"": 'é\n\t"\\\u2028\u0000'}},
@@ -70,7 +71,7 @@ def test_broken_json_is_not_json_where_json_decoder_was_never_imported():
     import sys
 
     code = (
-        "from hooktui.tap.record import jsonio\n"
+        "from hooktui.tap.base import jsonio\n"
         "import sys\n"
         "assert 'json.decoder' not in sys.modules\n"
         "for raw in (b'{not json', b'[1, x]', b'{\"a\" 1}'):\n"

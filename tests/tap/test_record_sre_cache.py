@@ -111,7 +111,8 @@ _REDACT = """
 import json, sys
 for name in [m for m in sys.modules if m == "re" or m.startswith("re.")]:
     del sys.modules[name]  # an editable install's finder loads it at start-up
-from hooktui.tap.record import jsonio, redact, sre_cache
+from hooktui.tap.base import jsonio
+from hooktui.tap.record import redact, sre_cache
 tree = jsonio.loads(sys.stdin.buffer.read())
 walked, found = redact.redact_tree(tree)
 sre_cache.save()

@@ -7,7 +7,7 @@ import signal
 import sys
 import time
 
-from hooktui.tap.hotpath.runner import run_hook
+from hooktui.replay.runner import run_hook
 from hooktui.tap.model import Outcome
 
 from tests.conftest import process_alive

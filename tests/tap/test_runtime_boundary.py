@@ -103,11 +103,12 @@ def test_the_check_itself_catches_a_runtime_name_and_a_native_key():
 
 
 @pytest.mark.parametrize("name", [*RUNTIMES, UNKNOWN])
-def test_each_runtime_is_its_own_file_named_after_it(name):
-    path = REPO / "tap" / "runtimes" / f"{module_name(name)}.py"
-    assert path.is_file()
+def test_each_runtime_is_its_own_file_or_package_named_after_it(name):
+    path = REPO / "tap" / "runtimes" / module_name(name)
+    assert path.with_suffix(".py").is_file() != (path / "__init__.py").is_file()
     runtime = ADAPTERS[name]
-    assert runtime.name == name and type(runtime).__module__.endswith(module_name(name))
+    module = f"hooktui.tap.runtimes.{module_name(name)}"
+    assert runtime.name == name and type(runtime).__module__ == module
 
 
 @pytest.mark.parametrize("name", RUNTIMES)
@@ -129,7 +130,7 @@ def test_each_runtime_reads_back_the_request_it_writes(name):
 def test_the_registry_is_the_only_list_of_runtimes():
     listed = re.compile(r"\(\s*\"claude-code\",\s*\"codex\"")
     hits = []
-    for path in [*product_files(), *sorted((REPO / "tap" / "runtimes").glob("*.py"))]:
+    for path in [*product_files(), *sorted((REPO / "tap" / "runtimes").rglob("*.py"))]:
         if path.name == "__init__.py" and path.parent.name == "runtimes":
             continue
         if listed.search(path.read_text()):

@@ -6,7 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from hooktui.tap.hotpath.stream import error_log_path
+from hooktui.tap.base.stream import error_log_path
 
 from tests.conftest import HOOKTUI
 from tests.tui.conftest import varied_records, write_stream

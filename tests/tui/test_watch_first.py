@@ -189,7 +189,7 @@ async def test_the_geometry_and_colours_are_the_apps(tmp_path: Path) -> None:
 
 async def test_a_third_header_line_moves_the_list_down_in_both(tmp_path: Path) -> None:
     """The tap logged errors: the header has three lines, in the first screen and in the app."""
-    from hooktui.tap.hotpath.stream import error_log_path
+    from hooktui.tap.base.stream import error_log_path
     from hooktui.tui.cli.watch_first import first_screen
 
     stream = tmp_path / "s.jsonl"

@@ -6,7 +6,7 @@ import subprocess
 from datetime import UTC
 from pathlib import Path
 
-from hooktui.tap.hotpath.stream import error_log_path
+from hooktui.tap.base.stream import error_log_path
 from hooktui.tap.read.errlog import TapErrorLog
 from hooktui.tui.app.watch import WatchApp
 from textual.geometry import Region

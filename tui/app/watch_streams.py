@@ -10,7 +10,7 @@ and resets are held back in order and applied on resume; nothing is dropped.
 
 from __future__ import annotations
 
-from hooktui.tap.hotpath.stream import error_log_path
+from hooktui.tap.base.stream import error_log_path
 from hooktui.tui.app.live import LiveStreams, follow
 from hooktui.tui.app.messages import (
     OlderIndexed,

@@ -218,7 +218,7 @@ class Job:
 def session_path(args: argparse.Namespace) -> str:
     if args.session is not None:
         return args.session
-    from hooktui.tap.hotpath.stream import default_stream_path
+    from hooktui.tap.base.stream import default_stream_path
 
     path = default_stream_path()
     if not os.path.exists(path):

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tap.base.stream import default_stream_path
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.reader import (
     STDIN,

@@ -7,7 +7,7 @@ import os
 import sys
 from datetime import UTC
 
-from hooktui.tap.hotpath.stream import default_stream_path
+from hooktui.tap.base.stream import default_stream_path
 from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.args import app_exit_code

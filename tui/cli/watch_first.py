@@ -27,7 +27,7 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import NamedTuple
 
-from hooktui.tap.hotpath.stream import error_log_path
+from hooktui.tap.base.stream import error_log_path
 from hooktui.tap.read.errlog import TapErrorLog
 from hooktui.tap.read.index_load import Tail, read_tail
 from hooktui.tap.read.reader import is_regular

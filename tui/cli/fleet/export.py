@@ -64,7 +64,7 @@ def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
         if not args.streams:
-            from hooktui.tap.hotpath.stream import default_stream_path
+            from hooktui.tap.base.stream import default_stream_path
 
             args.streams = [default_stream_path()]
         out = sys.stdout.buffer

@@ -9,8 +9,8 @@ the runtime wins over PROTOCOLS.md where they differ):
   plus an ISO `timestamp` (no transcript_path, no tool_use_id). permissionRequest
   is camelCase in both (`hookName: "permissionRequest"`); notification carries
   `hook_event_name: "Notification"` in both. A camelCase event is told by its keys.
-- What a hook's answer does, and what an exit code does: copilot_answers.py.
-- `http` hooks, and what preMcpToolCall sends and reads: copilot_http.py.
+- What a hook's answer does, and what an exit code does: copilot/answers.py.
+- `http` hooks, and what preMcpToolCall sends and reads: copilot/http.py.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from __future__ import annotations
 import time
 
 from hooktui.tap.canonical import Call, Outcome, Verdict
-from hooktui.tap.runtimes import copilot_answers
 from hooktui.tap.runtimes.base import as_dict, is_pascal_name, s
 from hooktui.tap.runtimes.claude_code import parse_pascal
-from hooktui.tap.runtimes.copilot_answers import read_stdout  # noqa: F401 (copilot_http's, tests')
+from hooktui.tap.runtimes.copilot import answers
+from hooktui.tap.runtimes.copilot.words import HTTP_VARS
 from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, Timeouts
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -43,7 +43,7 @@ CAMEL_EVENTS = {
     "notification": "notification",
     "errorOccurred": "other",
     "preCompact": "other",
-    "preMcpToolCall": "other",  # an MCP call's `_meta` (copilot_http.py); it cannot block
+    "preMcpToolCall": "other",  # an MCP call's `_meta` (copilot/http.py); it cannot block
 }
 # The Claude Code names Copilot fires from `.claude/settings.json` (seen: 12).
 CLAUDE_EVENTS = {
@@ -63,8 +63,6 @@ CLAUDE_EVENTS = {
 EVENTS = {**CAMEL_EVENTS, **CLAUDE_EVENTS}
 # Claude names that Gemini CLI sends too, with a timestamp as well.
 _GEMINI_TOO = {"SessionStart", "SessionEnd", "Notification"}
-# What an http hook's header value reads as a variable (`${NAME:-x}` is NAME's value).
-HTTP_VARS = r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)"
 
 
 def camel_event(r: dict) -> str:
@@ -181,10 +179,10 @@ class Copilot(Runtime):
         return r
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
-        return copilot_answers.judge(call, outcome)
+        return answers.judge(call, outcome)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        return copilot_answers.encode(self.name, call, verdict)
+        return answers.encode(self.name, call, verdict)
 
     def http_answer(self, status, body, error, content_type="", request=b""):
         return _http().answer(status, body, error, content_type, request)
@@ -200,9 +198,9 @@ class Copilot(Runtime):
 
 
 def _http():
-    from hooktui.tap.runtimes import copilot_http  # only the http hook command and install
+    from hooktui.tap.runtimes.copilot import http  # only the http hook command and install
 
-    return copilot_http
+    return http
 
 
 RUNTIME = Copilot(
@@ -233,7 +231,7 @@ RUNTIME = Copilot(
         user_files=("hooks/*.json",),
         nested=False,  # hooks.<event> = [{type, bash, timeoutSec, ...}]
         handler_types=("command", "http", "prompt"),  # prompt: sessionStart only
-        # 1.0.102 (copilot_http.py): headers interpolate allowedEnvVars; whether it
+        # 1.0.102 (copilot/http.py): headers interpolate allowedEnvVars; whether it
         # posts at all depends on the event, the URL and COPILOT_HOOK_ALLOW_* at call time.
         http=HttpHooks(
             ignored_headers=("content-type",),

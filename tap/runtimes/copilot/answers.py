@@ -1,5 +1,5 @@
 """GitHub Copilot CLI's reading of a hook's answer, and the answer for a verdict
-(copilot.py holds the runtime: its events and requests).
+(copilot/__init__.py holds the runtime: its events and requests).
 
 Rules, from what the real 1.0.102 did (tests/e2e/ORACLE.md, test_e2e_copilot.py):
 - Answers are flat: preToolUse `permissionDecision` allow|deny|ask (+
@@ -23,11 +23,11 @@ Rules, from what the real 1.0.102 did (tests/e2e/ORACLE.md, test_e2e_copilot.py)
 
 from __future__ import annotations
 
+from hooktui.tap.base import jsonio
 from hooktui.tap.canonical import Call, Outcome, Verdict
-from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import cannot, failure, json_line, process_failure, str_field
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -1,4 +1,4 @@
-"""Claude Code's output schema: when it drops a hook's JSON answer whole (claude_answers.py
+"""Claude Code's output schema: when it drops a hook's JSON answer whole (claude_code/answers.py
 reads what it keeps). Pinned against the real CLI: a wrong type, an unknown decision, a
 hookSpecificOutput without this event's name (tests/e2e: deny-without-hookEventName,
 deny-under-wrong-hookEventName, invalid-answer-with-exit2)."""
@@ -6,7 +6,7 @@ deny-under-wrong-hookEventName, invalid-answer-with-exit2)."""
 from __future__ import annotations
 
 from hooktui.tap.canonical import Call
-from hooktui.tap.runtimes.claude_events import PERMISSION_GUARDS
+from hooktui.tap.runtimes.claude_code.events import PERMISSION_GUARDS
 
 PERMISSION = ("allow", "deny", "ask", "defer")
 LEGACY = {"approve": "allow", "block": "deny"}

@@ -1,10 +1,10 @@
 """Claude Code's reading of a hook's answer: the verdict it acts on, by the rules of
-the version that ran the hook (claude_code.py holds the runtime and lists the rules).
+the version that ran the hook (claude_code/__init__.py holds the runtime and lists the rules).
 
 Dated rules (the version comes from `AI_AGENT`; unknown: the newest):
 - since 2.1.214, exit 2 blocks even when stdout holds JSON that fails the output
   schema (2.1.197: a non-blocking error, the action proceeded);
-- since 2.1.295, `onFailure: "block"` (claude_code.py's settings layout);
+- since 2.1.295, `onFailure: "block"` (claude_code/__init__.py's settings layout);
 - a deny with `continue: false` ends the turn (first seen in 2.1.332; 2.1.197
   sent the reason back and went on).
 """
@@ -20,11 +20,11 @@ from hooktui.tap.runtimes.base import (
     str_field,
     text_of,
 )
-from hooktui.tap.runtimes.claude_events import NON_BLOCKING, PERMISSION_GUARDS, TEXT_IS_CONTEXT
-from hooktui.tap.runtimes.claude_schema import LEGACY, invalid_answer
+from hooktui.tap.runtimes.claude_code.events import NON_BLOCKING, PERMISSION_GUARDS, TEXT_IS_CONTEXT
+from hooktui.tap.runtimes.claude_code.schema import LEGACY, invalid_answer
 from hooktui.tap.runtimes.descriptor import in_force
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -1,9 +1,9 @@
 """Claude Code: the reference hook protocol (PreToolUse-style names, exit 2 blocks).
 
 One runtime in five files, all `claude_*`: this one (the runtime and its facts),
-claude_events.py (the 34 events, what each can do, reading a request),
-claude_schema.py (when an answer is dropped whole), claude_answers.py (reading an
-answer, by the rules of the version that ran the hook) and claude_encode.py
+claude_code/events.py (the 34 events, what each can do, reading a request),
+claude_code/schema.py (when an answer is dropped whole), claude_code/answers.py (reading an
+answer, by the rules of the version that ran the hook) and claude_code/encode.py
 (writing one).
 
 Rules, from the hooks reference (code.claude.com/docs/en/hooks), PROTOCOLS.md and
@@ -15,7 +15,7 @@ what the real 2.1.332 and 2.1.197 did (tests/e2e/ORACLE.md; the runtime wins):
   must be this event's; otherwise the whole answer is dropped as a non-blocking
   error and the action proceeds, except on exit 2 since 2.1.214 (it blocks).
 - exit 2: a blocking error with stderr as the reason, unless the JSON answer
-  itself denies (then its reason). Events in claude_events.NON_BLOCKING cannot
+  itself denies (then its reason). Events in events.NON_BLOCKING cannot
   block: stderr goes to the user only.
 - any other non-zero exit without JSON: a non-blocking error; the action proceeds.
   A killed or timed-out hook is the same. With `onFailure: "block"` (2.1.295+,
@@ -41,7 +41,7 @@ what the real 2.1.332 and 2.1.197 did (tests/e2e/ORACLE.md; the runtime wins):
   (+ updatedInput, updatedPermissions, message, interrupt).
   What else an answer asks for (systemMessage, suppressOutput, a session title,
   watched paths, ...) is the verdict's `answer_effects`, by the canonical.ACTIONS
-  names (claude_answers.answer_effects_of).
+  names (answers.answer_effects_of).
 """
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ from __future__ import annotations
 import os
 
 from hooktui.tap.canonical import Call, Outcome, Verdict
-from hooktui.tap.runtimes import claude_answers
 from hooktui.tap.runtimes.base import is_pascal_name
-from hooktui.tap.runtimes.claude_events import (
+from hooktui.tap.runtimes.claude_code import answers
+from hooktui.tap.runtimes.claude_code.events import (
     _DETAILS,
     EVENTS,
     GUARDS,
@@ -61,7 +61,7 @@ from hooktui.tap.runtimes.claude_events import (
 )
 from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, TimeoutRule, Timeouts
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -86,23 +86,23 @@ class ClaudeCode(Runtime):
         return request
 
     def judge(self, call: Call, outcome: Outcome) -> Verdict:
-        return claude_answers.judge(self, call, outcome)
+        return answers.judge(self, call, outcome)
 
     def judge_hook(self, call: Call, outcome: Outcome) -> Verdict:
         # onFailure: block changes how answers read, not only failures: judge knows it.
         return self.judge(call, outcome)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        from hooktui.tap.runtimes import claude_encode  # the recorder never writes answers
+        from hooktui.tap.runtimes.claude_code import encode  # the recorder never writes answers
 
-        return claude_encode.encode(self.name, call, verdict)
+        return encode.encode(self.name, call, verdict)
 
-    def http_post(self, spec, body: bytes, environ):
-        """The generic POST, to the URL as Node's URL parser reads it (axios): what
-        2.1.332 sends for a space, `..` or `user@` in the URL (ORACLE.md)."""
-        from hooktui.tap.httphook import call, whatwg  # the http hook command only
+    def http_target(self, url: str):
+        """The URL as Node's URL parser reads it (axios): what 2.1.332 sends for a
+        space, `..` or `user@` in the URL (ORACLE.md)."""
+        from hooktui.tap.base import whatwg  # the http hook command only
 
-        return call.post(spec, body, environ, parse=whatwg.target)
+        return whatwg.target(url)
 
     def http_answer(
         self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""

@@ -1,12 +1,12 @@
 """Codex: the native answer that makes Codex reach a verdict (the demo's and the tests'
-answers; codex.py reads answers)."""
+answers; codex/__init__.py reads answers)."""
 
 from __future__ import annotations
 
 from hooktui.tap.canonical import Call, Verdict
 from hooktui.tap.runtimes.base import cannot, encode_generic_failure, json_line
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

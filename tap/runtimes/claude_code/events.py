@@ -1,5 +1,5 @@
 """Claude Code's events and requests: the 34 event names, what each can do, and how a
-request reads (claude_code.py holds the runtime; claude_answers.py its answers).
+request reads (claude_code/__init__.py holds the runtime; claude_code/answers.py its answers).
 
 What each event can do, from the hooks reference and PROTOCOLS.md, checked against
 the real CLI where tests/e2e/ORACLE.md says so:
@@ -16,7 +16,7 @@ from __future__ import annotations
 from hooktui.tap.canonical import Call
 from hooktui.tap.runtimes.base import as_dict, s
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -24,7 +24,7 @@ The reply, all of it non-blocking when it fails:
 
 Where the POST failed (no reply, a non-2xx) or a JSON reply is not an object, the
 command answers what Qwen reads and says on stderr, after `HTTP_FAILED`, what went
-wrong: the judge (qwen_code.py) records a failure that let the action through.
+wrong: the judge (qwen_code/__init__.py) records a failure that let the action through.
 Not a refusal: its stderr would be read (exit 1 with nothing on stdout), so it
 stays silent, a failure by its exit code alone. An empty JSON body is no answer,
 as an empty stdout is, not a failure.
@@ -37,7 +37,7 @@ import json
 import socket
 import urllib.parse
 
-from hooktui.tap.runtimes.qwen_code import HTTP_FAILED
+from hooktui.tap.runtimes.qwen_code.words import HTTP_FAILED
 
 _CUT_AT = 10_000  # UTF-16 code units, as JavaScript counts a string
 _CONTINUE = b'{"continue":true}'

@@ -1,13 +1,13 @@
 """Qwen Code: the native answer that makes Qwen Code 0.24.4 reach a verdict (the demo's
-and the tests' answers; qwen_code.py reads answers)."""
+and the tests' answers; qwen_code/__init__.py reads answers)."""
 
 from __future__ import annotations
 
 from hooktui.tap.canonical import Call, Verdict
 from hooktui.tap.runtimes.base import cannot, json_line
-from hooktui.tap.runtimes.qwen_code import _NON_BLOCKING
+from hooktui.tap.runtimes.qwen_code.words import NON_BLOCKING
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -45,6 +45,6 @@ def encode(name: str, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
         if verdict.reason:
             hso["permissionDecisionReason"] = verdict.reason
         return json_line({"hookSpecificOutput": hso}), b"", 0
-    if d == "deny" and native not in _NON_BLOCKING:
+    if d == "deny" and native not in NON_BLOCKING:
         return b"", (verdict.reason or "blocked").encode() + b"\n", 2
     raise cannot(name, verdict, native)

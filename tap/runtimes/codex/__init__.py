@@ -49,10 +49,10 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
-from hooktui.tap.runtimes.codex_encode import encode
+from hooktui.tap.runtimes.codex.encode import encode
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, TimeoutRule, Timeouts
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

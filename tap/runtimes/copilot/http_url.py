@@ -1,8 +1,8 @@
 """An `http` hook's URL as GitHub Copilot CLI 1.0.102 reads it, and whether it posts
-there at all (copilot_http.py makes the POST and reads the reply). Measured from
+there at all (copilot/http.py makes the POST and reads the reply). Measured from
 the real CLI (tests/e2e/ORACLE.md).
 
-The URL (measured 2026-12-05): read by WHATWG's rules (tap/httphook/whatwg.py) —
+The URL (measured 2026-12-05): read by WHATWG's rules (tap/base/whatwg.py) —
 the scheme's slashes and backslashes, the host lower case (a numeric IPv4 host as
 its address), `..` and `%2e` segments resolved, a space, a quote or non-ASCII
 percent-encoded, no fragment — but an empty query keeps its `?` (request_target).
@@ -35,7 +35,7 @@ import ipaddress
 import socket
 import urllib.parse
 
-from hooktui.tap.httphook import whatwg
+from hooktui.tap.base import whatwg
 
 _ALLOW_LOCALHOST = "COPILOT_HOOK_ALLOW_LOCALHOST"
 _ALLOW_HTTP_AUTH = "COPILOT_HOOK_ALLOW_HTTP_AUTH_HOOKS"

@@ -2,7 +2,7 @@
 command hook it reads the same way. Measured from the real CLI (tests/e2e/ORACLE.md).
 
 Whether it posts at all (loading gates, blocked addresses) and where to (the URL
-as Copilot reads it): copilot_http_url.py.
+as Copilot reads it): copilot/http_url.py.
 
 The POST (per call), made here with http.client as Copilot's hook runner makes
 it (urllib would add its own headers and follow the environment's proxies): the
@@ -52,16 +52,16 @@ import sys
 import urllib.parse
 import zlib
 
-from hooktui.tap.httphook import whatwg
-from hooktui.tap.runtimes.copilot import HTTP_VARS
-from hooktui.tap.runtimes.copilot_answers import read_stdout
-from hooktui.tap.runtimes.copilot_http_url import (
+from hooktui.tap.base import whatwg
+from hooktui.tap.runtimes.copilot.answers import read_stdout
+from hooktui.tap.runtimes.copilot.http_url import (
     address,
     refusal,
     request_target,
     skipped,
     url_parts,
 )
+from hooktui.tap.runtimes.copilot.words import HTTP_VARS
 
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 

@@ -1,14 +1,14 @@
 """Claude Code's answers written out: the native answer that makes Claude Code reach a
-verdict (the demo's guards and the round-trip tests use it; claude_answers.py reads them)."""
+verdict (the demo's guards and the round-trip tests use it; claude_code/answers.py reads them)."""
 
 from __future__ import annotations
 
 from hooktui.tap.canonical import Call, Verdict
 from hooktui.tap.runtimes.base import cannot, encode_generic_failure, has, json_line
-from hooktui.tap.runtimes.claude_answers import fits_output
-from hooktui.tap.runtimes.claude_events import NON_BLOCKING, PERMISSION_GUARDS
+from hooktui.tap.runtimes.claude_code.answers import fits_output
+from hooktui.tap.runtimes.claude_code.events import NON_BLOCKING, PERMISSION_GUARDS
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -32,7 +32,7 @@ the runtime wins over PROTOCOLS.md where they differ):
   and exit 2 change nothing. PermissionRequest: `hookSpecificOutput.decision`
   {behavior allow|deny, updatedInput, message}; allow + updatedInput rewrites
   the call (the only rewrite Qwen Code has).
-- An `http` hook (wrapped by install into a command, qwen_http.py) whose POST
+- An `http` hook (wrapped by install into a command, qwen_code/http.py) whose POST
   failed (no reply, a non-2xx) or whose reply was not a JSON object: Qwen reads
   `{continue: true}` and the action proceeds. The command answers exactly that,
   and says what went wrong on stderr after `HTTP_FAILED` (Qwen does not read
@@ -45,8 +45,8 @@ from __future__ import annotations
 import os
 import time
 
+from hooktui.tap.base import jsonio
 from hooktui.tap.canonical import Call, Outcome, Verdict
-from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import (
     as_dict,
     failure,
@@ -58,8 +58,9 @@ from hooktui.tap.runtimes.base import (
 )
 from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
 from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.qwen_code.words import HTTP_FAILED, NON_BLOCKING
 
-TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
+TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -87,23 +88,10 @@ EVENTS = {
     "TodoCreated": "other",
     "TodoCompleted": "other",
 }
-# Where a block cannot stop anything (seen: PostToolUse; Claude's list for the rest).
-_NON_BLOCKING = {
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "SessionStart",
-    "SessionEnd",
-    "Notification",
-    "SubagentStart",
-}
 _PERMISSION = {"allow": "allow", "deny": "deny", "ask": "ask"}
 _LEGACY_DENY = {"block", "deny"}
 _TITLE = "Qwen Code"
 _NO_REASON = "No reason provided"  # what the model reads when the answer gives none (seen)
-# How the http hook command (qwen_http.py) starts its stderr when the POST failed or
-# the reply was no answer: here, not there, as the recorder must not load qwen_http.
-HTTP_FAILED = "hooktui http hook: "
 
 
 class QwenTimeouts(Timeouts):
@@ -126,23 +114,23 @@ def _reason_of(obj: dict) -> str:
 
 
 class QwenCode(Runtime):
-    # Its http hooks: qwen_http.py (loaded only by the http hook command and install).
+    # Its http hooks: qwen_code/http.py (loaded only by the http hook command and install).
     def http_answer(
         self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
     ) -> tuple[bytes, bytes, int]:
-        from hooktui.tap.runtimes import qwen_http
+        from hooktui.tap.runtimes.qwen_code import http
 
-        return qwen_http.answer(status, body, error, content_type, request)
+        return http.answer(status, body, error, content_type, request)
 
     def http_refusal(self, url: str) -> str:
-        from hooktui.tap.runtimes import qwen_http
+        from hooktui.tap.runtimes.qwen_code import http
 
-        return qwen_http.refusal(url)
+        return http.refusal(url)
 
     def http_problem(self, handler: dict) -> str:
-        from hooktui.tap.runtimes import qwen_http
+        from hooktui.tap.runtimes.qwen_code import http
 
-        return qwen_http.problem(handler)
+        return http.problem(handler)
 
     def detect(self, request: Any) -> bool:
         # Claude's names with a timestamp (as Gemini CLI, its parent) AND permission_mode
@@ -217,7 +205,7 @@ class QwenCode(Runtime):
     def _exit2(self, call: Call, outcome: Outcome) -> Verdict:
         native = call.native_event
         stderr = text_of(outcome.stderr)
-        if native in _NON_BLOCKING:
+        if native in NON_BLOCKING:
             return failure("exit_code", f"exit 2: {native} cannot block; nothing changes")
         if not stderr:
             return failure(
@@ -243,7 +231,7 @@ class QwenCode(Runtime):
         if native == "PermissionRequest":
             return _permission(hso)
         if obj.get("decision") in _LEGACY_DENY:
-            if native in _NON_BLOCKING:
+            if native in NON_BLOCKING:
                 return Verdict(
                     decision="allow",
                     context=context,
@@ -256,7 +244,7 @@ class QwenCode(Runtime):
         return Verdict(decision="allow", context=context)
 
     def encode(self, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:
-        from hooktui.tap.runtimes.qwen_encode import encode
+        from hooktui.tap.runtimes.qwen_code.encode import encode
 
         return encode(self.name, call, verdict)
 
@@ -377,7 +365,7 @@ RUNTIME = QwenCode(
         user_files=("settings.json",),
         async_key="async",
         handler_types=("command", "http", "function", "prompt"),
-        # 0.24.4 (qwen_http.py): url and headers interpolate allowedEnvVars, never its
+        # 0.24.4 (qwen_code/http.py): url and headers interpolate allowedEnvVars, never its
         # own tokens; security.allowedHttpHookUrls / allowPrivateNetworkHooks are its policy.
         http=HttpHooks(
             withheld_env=(
