@@ -36,10 +36,11 @@ code as its bundle) driven as Continue's hook service drives it, and from the re
 
 from __future__ import annotations
 
+from hooktui.tap.base import jsonio
 from hooktui.tap.canonical import Call, Outcome, Verdict
-from hooktui.tap.record import jsonio
 from hooktui.tap.runtimes.base import as_dict, cannot, failure, json_line, text_of
-from hooktui.tap.runtimes.claude_code import details_of, parse_pascal, request_pascal
+from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
+from hooktui.tap.runtimes.claude_code.events import details_of
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, TimeoutRule, Timeouts
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
