@@ -138,6 +138,8 @@ class Layout(Facts):
     command_key: str = "command"
     exec_args_key: str = ""  # exec form: the command plus an argv list, no shell
     timeout_key: str = "timeout"
+    # Keys read, in turn, when `timeout_key` is absent (Copilot: `timeout`, seconds too).
+    more_timeout_keys: tuple[str, ...] = ()
     type_key: str = "type"
     default_type: str = ""  # the handler type when none is written ("": it must be written)
     # Every handler type the runtime runs (values of `type_key`). Only `command`
@@ -165,6 +167,15 @@ class Layout(Facts):
     posix_shells: tuple[str, ...] = ()
     strict_events: bool = False  # one unknown event name makes it ignore the whole file
     after_install: str = ""  # what the user must do after install, if anything
+
+
+def timeout_setting(layout: Layout, handler: Mapping[str, Any]) -> Any:
+    """A handler's timeout as its runtime reads it: the first of the layout's timeout keys
+    it holds (None when it holds none)."""
+    for key in (layout.timeout_key, *layout.more_timeout_keys):
+        if handler.get(key) is not None:
+            return handler[key]
+    return None
 
 
 class Runtime(Facts):

@@ -241,6 +241,7 @@ RUNTIME = Copilot(
         ),
         command_key="bash",
         timeout_key="timeoutSec",
+        more_timeout_keys=("timeout",),  # seconds; timeoutSec wins (seen 2026-12-07)
         shell="bash",  # the `bash` key's command (a `powershell` key is for Windows)
         after_install=(
             "project hooks run only in a folder Copilot trusts (`--trust-folder` with -p); "
