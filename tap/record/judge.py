@@ -160,18 +160,15 @@ def describe_hook(judged: Judged, call: TapCall, runtime: Any) -> None:
 def timed_out(call: TapCall, timeout_ms: int | None) -> bool:
     """Did the runtime stop this hook for its timeout (`timeout_ms`, the one it applies)?
 
-    The tap cannot see the runtime's clock, which started when it spawned the tap (the
-    tap's own start-up, `startup_ms`, counts too). Killed by a signal the tap passed on,
-    or by one the watchdog saw end the tap (`killed`), at (or within 5 % before) the
-    timeout: it was stopped for running too long. Ended on its own but past the
-    timeout: the runtime had stopped waiting before the answer came (Continue CLI
-    kills only the shell it started, and stops reading).
+    The watchdog knows when the runtime killed the tap itself (`killed`). Otherwise the
+    tap cannot see the runtime's clock, only its signal: a hook that died by a signal
+    the tap passed on, at (or within 5 % before) the timeout, was killed for running
+    too long. The runtime's clock started when it spawned the tap: the tap's own
+    start-up (`startup_ms`) counts too.
     """
-    if not timeout_ms:
-        return bool(call.killed)
     ran = call.duration_ms + call.startup_ms
     if call.killed is not None:
-        return call.killed or ran >= timeout_ms * 0.95
-    if call.signal is not None and call.forwarded:
-        return ran >= timeout_ms * 0.95
-    return call.signal is None and ran >= timeout_ms
+        return call.killed or bool(timeout_ms and ran >= timeout_ms * 0.95)
+    return bool(
+        timeout_ms and call.signal is not None and call.forwarded and ran >= timeout_ms * 0.95
+    )

@@ -276,6 +276,7 @@ RUNTIME = ContinueCli(
     project_dir_env="CONTINUE_PROJECT_DIR",
     env_vars=("CONTINUE_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
     caller_env=("CONTINUE_PROJECT_DIR",),
+    guest_of=("claude-code",),  # it runs `.claude/settings.json` too
     # hookRunner.ts: 600 s for a command, 30 s for an http hook (seconds in settings).
     timeouts=Timeouts(
         default_ms=600_000,

@@ -202,6 +202,9 @@ class Runtime(Facts):
     # Variables only this runtime sets for its hooks (`NAME` or `NAME=prefix`, as
     # version_env, which counts too): when one is set, this runtime may have called.
     caller_env: tuple[str, ...] = ()
+    # Runtimes whose hook settings this one runs too, sending their payloads from its own
+    # environment (Copilot and Continue run Claude Code's `.claude/settings.json`).
+    guest_of: tuple[str, ...] = ()
     timeouts: Timeouts = Factory(Timeouts)
     budget_ms: int | None = None  # a latency goal without a kill (fastpace: 50 ms)
     settings: Layout | None = None  # None: `hooktui install` cannot edit its settings

@@ -224,7 +224,9 @@ def run_cases(row: Watched, modules: Path, timeout: float, select: str = "") -> 
     cases = Cases()
     out = modules.parent / f"outcomes-{row.cli}.jsonl"
     out.unlink(missing_ok=True)
-    env = os.environ | {
+    # A pytest of its own: not a worker of the one that may have started this.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTEST_XDIST"))}
+    env |= {
         "HOOKTUI_E2E": "1",
         "HOOKTUI_E2E_NODE_MODULES": str(modules),
         "HOOKTUI_E2E_DRIFT": row.cli,
