@@ -120,6 +120,7 @@ def test_a_release_that_acts_otherwise_shows_as_the_cases_it_changed(tmp_path):
         "deny-and-continue-false",
         "invalid-answer-with-exit2",
         "onfailure-block-exit1",
+        "post-onfailure-block-exit1",  # -k matches it too
     ], cases
     assert cases["passed"] == 1 and not cases["stopped"]  # allow-json-with-exit1: alike
     assert cli_version("claude-code") == CLIS["claude-code"].pin  # the pin is untouched
