@@ -72,6 +72,13 @@ _SKILL = "---\nname: hello\ndescription: say hello\n---\nHello output: !`echo sk
 _COMMAND = "---\ndescription: greet\n---\nGreet the user: $ARGUMENTS\n"
 
 
+# stream-json in and out: prompts (and control requests) on stdin, one session.
+_STREAM_JSON = (
+    "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+    "--allowedTools", "Bash",
+)  # fmt: skip
+
+
 def interrupt_feed(*, then: str = "") -> list[dict]:
     """stream-json input: a prompt; once its tool runs (the `started` file), an SDK
     client's interrupt request; once the Interrupt hook is called, a second prompt,
@@ -91,15 +98,7 @@ def interrupt_feed(*, then: str = "") -> list[dict]:
 # A turn stopped by a client (2.1.335+: Interrupt fires; Ctrl-C in -p mode exits instead).
 INTERRUPTED = Scenario(
     "interrupt",
-    _claude(
-        "--input-format",
-        "stream-json",
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--allowedTools",
-        "Bash",
-    ),  # fmt: skip
+    _claude(*_STREAM_JSON),
     steps=[
         _call("Bash", command="touch started && sleep 20", description="wait"),
         _call("Bash", command="touch second", description="again"),
@@ -163,15 +162,7 @@ CLAUDE = Spec(
         ),
         Scenario(
             "commands",
-            _claude(
-                "--input-format",
-                "stream-json",
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--allowedTools",
-                "Bash",
-            ),
+            _claude(*_STREAM_JSON),
             # The model switch first: PostModelSwitch runs after it, unawaited, and a
             # session that ends right away can end before it.
             stdin=_user_lines("/model claude-sonnet-4-5", "/hello", "/greet bob", "/compact"),

@@ -30,6 +30,30 @@ def _text(content: Any) -> str:
     return content or ""
 
 
+def claude_layout(
+    matcher: str,
+    pre: str,
+    post: str,
+    pre_timeout: int,
+    pre_handler: dict[str, Any] | None = None,
+    post_handler: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Claude's settings layout with one PreToolUse and one PostToolUse command hook;
+    `pre_handler`, `post_handler`: more keys for the handler (None removes one)."""
+
+    def hooks(command: str, timeout: int, extra: dict[str, Any] | None) -> list[Any]:
+        handler = {"type": "command", "command": command, "timeout": timeout, **(extra or {})}
+        handler = {k: v for k, v in handler.items() if v is not None}
+        return [{"matcher": matcher, "hooks": [handler]}]
+
+    return {
+        "hooks": {
+            "PreToolUse": hooks(pre, pre_timeout, pre_handler),
+            "PostToolUse": hooks(post, 30, post_handler),
+        }
+    }
+
+
 class ChatDriver(Driver):
     """What Copilot and Qwen Code share: the wire format, the tool result, install here."""
 
@@ -193,17 +217,7 @@ class CopilotClaudeSettings(Copilot):
         pre_handler: dict[str, Any] | None = None,
         post_handler: dict[str, Any] | None = None,
     ) -> None:
-        def hooks(command: str, timeout: int, extra: dict[str, Any] | None) -> list[Any]:
-            handler = {"type": "command", "command": command, "timeout": timeout, **(extra or {})}
-            handler = {k: v for k, v in handler.items() if v is not None}
-            return [{"matcher": self.matcher, "hooks": [handler]}]
-
-        settings = {
-            "hooks": {
-                "PreToolUse": hooks(pre, pre_timeout, pre_handler),
-                "PostToolUse": hooks(post, 30, post_handler),
-            }
-        }
+        settings = claude_layout(self.matcher, pre, post, pre_timeout, pre_handler, post_handler)
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings, indent=2) + "\n")
@@ -275,17 +289,7 @@ class QwenCode(ChatDriver):
         pre_handler: dict[str, Any] | None = None,
         post_handler: dict[str, Any] | None = None,
     ) -> None:
-        def hooks(command: str, timeout: int, extra: dict[str, Any] | None) -> list[Any]:
-            handler = {"type": "command", "command": command, "timeout": timeout, **(extra or {})}
-            handler = {k: v for k, v in handler.items() if v is not None}
-            return [{"matcher": self.matcher, "hooks": [handler]}]
-
-        settings = {
-            "hooks": {
-                "PreToolUse": hooks(pre, pre_timeout, pre_handler),
-                "PostToolUse": hooks(post, 30, post_handler),
-            }
-        }
+        settings = claude_layout(self.matcher, pre, post, pre_timeout, pre_handler, post_handler)
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings, indent=2) + "\n")
