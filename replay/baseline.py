@@ -19,7 +19,8 @@ import binascii
 
 import msgspec
 from hooktui.replay.compare import verdict_key
-from hooktui.tap.model import Blob, Outcome, Record, Verdict
+from hooktui.tap.canonical import Outcome, Verdict
+from hooktui.tap.model import Blob, Record
 
 
 class Baseline(msgspec.Struct, kw_only=True):

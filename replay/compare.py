@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hooktui.tap.model import UNSET, Verdict
+from hooktui.tap.canonical import UNSET, Verdict
 
 UNCHANGED = "unchanged"
 REASON_ONLY = "reason_only"

@@ -20,6 +20,7 @@ import tempfile
 import threading
 
 from hooktui.tap.model import Record
+from hooktui.tap.record.hookinfo import unescape_bytes
 
 REPLAY_ENV = "HOOKTUI_REPLAY"
 WRITE_TARGET_SUFFIX = "_ENV_FILE"  # the hook writes to the file this names
@@ -54,6 +55,13 @@ class RecordedEnv:
         self.names = names  # the runtime's names: set as recorded, or unset
 
 
+def as_recorded(record: Record, pointer: str, text: str) -> str:
+    """A recorded argv word, cwd or variable as the OS gave it: the tap keeps bytes
+    that are not UTF-8 escaped (`hook.escaped` lists them), replay undoes that."""
+    escaped = record.hook.escaped if isinstance(record.hook.escaped, list) else ()
+    return os.fsdecode(unescape_bytes(text)) if pointer in escaped else text
+
+
 def recorded_env(record: Record) -> RecordedEnv:
     """The runtime's variables as `record` holds them; values a process cannot carry
     (a NUL byte) or write targets are not taken as they are."""
@@ -67,7 +75,11 @@ def recorded_env(record: Record) -> RecordedEnv:
         if name not in names or not isinstance(value, str) or "\0" in value:
             dropped.append(name)
             continue
-        values[name] = scratch_file(name) if name.endswith(WRITE_TARGET_SUFFIX) else value
+        if name.endswith(WRITE_TARGET_SUFFIX):
+            values[name] = scratch_file(name)
+        else:
+            pointer = "/hook/env/" + name.replace("~", "~0").replace("/", "~1")
+            values[name] = as_recorded(record, pointer, value)
     return RecordedEnv(values, dropped, names)
 
 

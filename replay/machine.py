@@ -50,16 +50,20 @@ def _is_path(word: str) -> bool:
 def needed_file(argv: list[str], env: dict[str, str], recorded_cwd: str) -> str:
     """The file of the recorded machine that `argv` needs and this machine lacks, or "".
 
-    The words are read in order: an interpreter named by its path (`/usr/bin/python3`)
-    must exist and is passed; the first other path is the hook's own file, and the
-    search ends there. A relative path is taken from the recorded cwd."""
+    The words are read as `script_name` reads them: options, `VAR=value` and
+    interpreters are passed (an interpreter named by a path must exist); the first
+    other word is the hook itself. When it is a path, it must exist (a relative one in
+    the recorded cwd); a bare name is found on PATH and is not looked for. Later words
+    (arguments, redirections) may name files still to be made: they are not looked at.
+    """
     for raw in _words(argv):
         word = _expand(raw.rstrip(";&|"), env)
-        if not _is_path(word):
+        if word.startswith("-") or ("=" in word and not word.startswith("/")):
             continue
-        path = word if os.path.isabs(word) else os.path.join(recorded_cwd or "/", word)
-        if not os.path.exists(path):
-            return os.path.normpath(path)
+        if _is_path(word):
+            path = word if os.path.isabs(word) else os.path.join(recorded_cwd or "/", word)
+            if not os.path.exists(path):
+                return os.path.normpath(path)
         if not is_launcher(word):
             return ""
     return ""

@@ -17,6 +17,7 @@ whole fleet (see tui/cli/fleet/cluster.py):
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Callable
 from typing import BinaryIO
@@ -24,12 +25,13 @@ from typing import BinaryIO
 import msgspec
 from hooktui.replay import compare
 from hooktui.replay.digest import request_digest
+from hooktui.replay.environ import REPLAY_ENV
 from hooktui.replay.hooks import hook_name, keep_hooks
 from hooktui.replay.parts import Owned, Part, owned_lines
 from hooktui.replay.policy import policy_argv, skip_reason
 from hooktui.replay.run import Options, Ran, classify, execute, plan_for
 from hooktui.replay.session import BAD_DETAIL, Entry, SessionError, decode_line
-from hooktui.tap.model import Outcome
+from hooktui.tap.canonical import Outcome
 
 Opener = Callable[[str], BinaryIO]  # a stream's path or URL -> a binary file, seekable
 
@@ -138,7 +140,8 @@ def _names(entry: Entry) -> list[str]:
 def _filtered(loaded: Loaded, job: Job) -> list[int]:
     if not job.filter:
         return list(range(len(loaded.entries)))
-    from hooktui.tap.read.filter import FilterError, compile_filter
+    from hooktui.tap.read.filter import compile_filter
+    from hooktui.tap.read.filter_tokens import FilterError
 
     try:
         predicate = compile_filter(job.filter)
@@ -201,6 +204,10 @@ def run_requests(
     part: Part, job: Job, opener: Opener, mine: frozenset[bytes] | None = None
 ) -> dict[bytes, RunData]:
     """Step 2: run each request of the part that is `mine` (None: all), once."""
+    # A worker only replays: with the marker in its own environment, as `hooktui
+    # replay` sets it on itself, a hook that needs nothing else is started with
+    # posix_spawn, not by forking the worker (large: Dask's) for each call (run.execute).
+    os.environ[REPLAY_ENV] = "1"
     loaded = load(part, opener)
     kept, _ = selected(loaded, job)
     return _run(loaded, kept, job, mine)

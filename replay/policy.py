@@ -25,7 +25,7 @@ import shlex
 from typing import Any
 
 import msgspec
-from hooktui.replay.environ import replay_env
+from hooktui.replay.environ import as_recorded, replay_env
 from hooktui.replay.machine import needed_file
 from hooktui.tap.command import is_launcher, split_words
 from hooktui.tap.model import Record
@@ -131,11 +131,19 @@ def request_bytes(record: Record) -> bytes:
     return _json.encode(record.request)
 
 
+def recorded_argv(record: Record) -> list[str]:
+    return [as_recorded(record, f"/hook/argv/{i}", w) for i, w in enumerate(record.hook.argv)]
+
+
+def recorded_cwd(record: Record) -> str:
+    return as_recorded(record, "/hook/cwd", record.hook.cwd) if record.hook.cwd else ""
+
+
 def replay_cwd(record: Record, here: str | None = None) -> tuple[str, str]:
     """(where to run, a note or ""): the recorded working directory when it still
     exists, else `here` (the current one), saying so."""
     here = here or _here()
-    recorded = [p for p in (record.hook.cwd, record.cwd) if p]
+    recorded = [p for p in (recorded_cwd(record), record.cwd) if p]
     for path in recorded:
         if os.path.isabs(path) and os.path.isdir(path):
             if path == recorded[0]:
@@ -172,12 +180,12 @@ def build_plan(
     timeout_s: float | None = None,
     base_env: dict[str, str] | None = None,
 ) -> Plan:
-    argv = policy_argv(policy) if policy is not None else list(record.hook.argv)
+    argv = policy_argv(policy) if policy is not None else recorded_argv(record)
     cwd, note = replay_cwd(record)
     env = replay_env(record, base_env)
     needs = ""
     if policy is None:
-        needs = needed_file(argv, env, record.hook.cwd or record.cwd)
+        needs = needed_file(argv, env, recorded_cwd(record) or record.cwd)
     return Plan(
         argv=argv,
         stdin=request_bytes(record),

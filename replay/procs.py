@@ -23,7 +23,7 @@ import signal
 import threading
 import time
 
-from hooktui.tap.model import Outcome
+from hooktui.tap.canonical import Outcome
 
 PR_SET_CHILD_SUBREAPER = 36
 SWEEP_LIMIT_S = 2.0  # how long `sweep` keeps killing what reappears (each pass is quick)

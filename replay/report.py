@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from hooktui.replay.calls import CallChange
 from hooktui.replay.compare import (
     CLASSES,
     EFFECT_CHANGED,
@@ -16,11 +17,13 @@ from hooktui.replay.compare import (
     changed_effects,
     effects_of,
 )
-from hooktui.tap.model import UNSET, Outcome, Record, Verdict
+from hooktui.tap.canonical import UNSET, Outcome, Verdict
+from hooktui.tap.model import Record
 
 # What makes the exit status 1: "changed" (the decision or an effect), "decision"
-# (the decision only), "loosened" (a call stopped before goes ahead now), "none".
-FAIL_ON = ("changed", "decision", "loosened", "none")
+# (the decision only), "loosened" (a call stopped before goes ahead now), "outcome" (a
+# tool call's outcome, all its hooks together, changed), "none".
+FAIL_ON = ("changed", "decision", "loosened", "outcome", "none")
 
 
 class Result(msgspec.Struct, kw_only=True):
@@ -87,6 +90,9 @@ class Report(msgspec.Struct, kw_only=True):
     unlisted: int = 0
     # A fleet replay's figures (replay.merge.fleet_figures): parts, requests run, runs saved.
     fleet: dict[str, int] | None = None
+    # The tool calls a replayed hook answered whose outcome, or whose hook's own
+    # answer, changed (replay/calls.py).
+    calls: list[CallChange] = []
 
     def count(self, cls: str) -> int:
         extra = self.unlisted if cls == UNCHANGED else 0
@@ -114,6 +120,8 @@ class Report(msgspec.Struct, kw_only=True):
         """Like diff: 1 when something changed under `fail_on`, else 0."""
         if fail_on == "none":
             return 0
+        if fail_on == "outcome":
+            return 1 if any(c.changed for c in self.calls) else 0
         if fail_on == "loosened":
             return 1 if any(r.direction == LOOSENED for r in self.results) else 0
         if fail_on == "decision":
@@ -190,6 +198,8 @@ def to_builtins(report: Report) -> dict[str, Any]:
             item["run"] = r.run_index + 1
         changes.append(item)
     out["changes"] = changes
+    if report.fleet is None:  # a fleet part holds byte ranges, not whole tool calls
+        out["calls"] = [msgspec.to_builtins(c) for c in report.calls]
     out["rules_changed_records"] = [
         {**_ident(r), "recorded": side(r.recorded), "today": side(r.before)}
         for r in report.results

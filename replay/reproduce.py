@@ -27,7 +27,7 @@ from typing import Any
 
 import msgspec
 from hooktui.replay.environ import REPLAY_ENV, WRITE_TARGET_SUFFIX, recorded_env
-from hooktui.replay.policy import policy_argv, request_bytes
+from hooktui.replay.policy import policy_argv, recorded_argv, recorded_cwd, request_bytes
 from hooktui.replay.report import Result
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import Entry
@@ -74,8 +74,20 @@ def _printf(data: bytes) -> str:
     """A command printing exactly `data` on stdout."""
     plain = _plain(data)
     if plain is not None:
-        return f"printf '%s' {shlex.quote(plain)}"
-    return f"printf {shlex.quote(_printf_format(data))}"
+        return f"printf '%s' {_quote(plain)}"
+    form = _printf_format(data)
+    if form.startswith("-"):  # else printf reads it as an option (dash, bash, ksh)
+        form = "\\055" + form[1:]
+    return f"printf {_quote(form)}"
+
+
+def _quote(text: str) -> str:
+    """shlex.quote, and quoted too when it starts with `=` (zsh expands `=word` to a
+    command's path)."""
+    quoted = shlex.quote(text)
+    if quoted == text and text[:1] == "=":
+        return f"'{text}'"
+    return quoted
 
 
 def _word(text: str, prelude: list[str]) -> str:
@@ -84,7 +96,7 @@ def _word(text: str, prelude: list[str]) -> str:
     newlines, which a command substitution would drop)."""
     data = text.encode("utf-8", "surrogateescape")
     if _plain(data) is not None:
-        return shlex.quote(text)
+        return _quote(text)
     name = f"w{len(prelude)}"
     prelude.append(f'{name}="$({_printf(data)}; echo x)"; {name}="${{{name}%x}}"')
     return f'"${name}"'
@@ -95,7 +107,7 @@ def _word(text: str, prelude: list[str]) -> str:
 
 
 def hook_argv(record: Record, policy: str | None = None) -> list[str]:
-    return policy_argv(policy) if policy is not None else list(record.hook.argv)
+    return policy_argv(policy) if policy is not None else recorded_argv(record)
 
 
 def shell_command(record: Record, policy: str | None = None, request: bytes | None = None) -> str:
@@ -119,7 +131,7 @@ def shell_command(record: Record, policy: str | None = None, request: bytes | No
     if argv and ("=" in argv[0] or argv[0].startswith("-")):
         words.insert(0, "--")  # env would read the word as a variable or an option
     pipeline = f"{_printf(stdin)} | env {' '.join(assignments)} {' '.join(words)}"
-    cwd = record.hook.cwd or record.cwd
+    cwd = recorded_cwd(record) or record.cwd
     if cwd:
         pipeline = f"cd -- {_word(cwd, prelude)} && {pipeline}"
     return "; ".join([*prelude, pipeline])

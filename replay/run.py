@@ -21,7 +21,7 @@ from hooktui.replay.machine import needs_text
 from hooktui.replay.policy import Plan, build_plan, skip_reason
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import Entry
-from hooktui.tap.model import Outcome
+from hooktui.tap.canonical import Outcome
 
 
 class Options(msgspec.Struct, kw_only=True):

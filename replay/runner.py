@@ -3,7 +3,7 @@
 `spawn` (spawn.py) starts a hook as execvp would, `pump` (pump.py) moves its
 traffic; `run_hook` puts them together for replay (`replay/procs.py` adds the
 bookkeeping of the hooks it has running) and builds the msgspec
-`Outcome`, importing the model lazily so that the tap's hot path stays on
+`Outcome`, importing it lazily so that the tap's hot path stays on
 `os`, `select` and `_signal`.
 """
 
@@ -11,22 +11,12 @@ from __future__ import annotations
 
 import time
 
-from hooktui.tap.hotpath.execvp import CwdError, spawn_exit_code, spawn_message
-from hooktui.tap.hotpath.pump import GRACE_S, kill, pump, read_all
+from hooktui.tap.hotpath.execvp import spawn_exit_code, spawn_message
+from hooktui.tap.hotpath.pump import GRACE_S, kill, pump
 from hooktui.tap.hotpath.quick import decode_status
 from hooktui.tap.hotpath.spawn import spawn
 
-__all__ = [
-    "CwdError",
-    "GRACE_S",
-    "decode_status",
-    "pump",
-    "read_all",
-    "run_hook",
-    "spawn",
-    "spawn_exit_code",
-    "spawn_message",
-]
+__all__ = ["run_hook"]
 
 
 def run_hook(
@@ -51,7 +41,7 @@ def run_hook(
     bounds what is kept of each output (None: all of it); `on_started(pid)`
     is called once the hook runs, before its traffic moves.
     """
-    from hooktui.tap.model import Outcome
+    from hooktui.tap.canonical import Outcome
 
     started = time.monotonic()
     try:

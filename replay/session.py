@@ -76,7 +76,12 @@ def decode_line(line: bytes) -> Record | str:
 
 def load_session(path: str) -> Session:
     """Every record of `path`. Bad lines are counted, never fatal; a file with no
-    record at all is not a session. The file is only ever opened for reading."""
+    record at all is not a session. The file is only ever opened for reading. A folder
+    is a suite of made-up cases (replay/suite.py)."""
+    if path != STDIN and os.path.isdir(path):
+        from hooktui.replay.suite import load_suite
+
+        return load_suite(path)
     data = read_bytes(path)
     name = "standard input" if path == STDIN else path
     parts = data.split(b"\n")
@@ -113,7 +118,8 @@ def select(session: Session, filter_expr: str | None) -> list[Entry]:
     """
     if not filter_expr:
         return list(session.entries)
-    from hooktui.tap.read.filter import FilterError, compile_filter
+    from hooktui.tap.read.filter import compile_filter
+    from hooktui.tap.read.filter_tokens import FilterError
 
     try:
         predicate = compile_filter(filter_expr)

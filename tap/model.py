@@ -29,21 +29,11 @@ from typing import Any
 
 import msgspec
 from hooktui.tap import runtimes
-
-# The canonical call, outcome, verdict and their words live in canonical.py: re-exported.
-from hooktui.tap.canonical import DECISIONS as DECISIONS
-from hooktui.tap.canonical import EFFECTS as EFFECTS
-from hooktui.tap.canonical import EVENTS as EVENTS
-from hooktui.tap.canonical import FAILURES as FAILURES
-from hooktui.tap.canonical import UNSET, Verdict
-from hooktui.tap.canonical import Call as Call
-from hooktui.tap.canonical import Outcome as Outcome
+from hooktui.tap.canonical import UNSET, Call, Verdict
 from msgspec import UnsetType
 
 SCHEMA_VERSION = 2
 
-RUNTIMES = runtimes.RUNTIMES  # the registry's list (tap/runtimes/__init__.py)
-UNKNOWN = runtimes.UNKNOWN
 
 CAPTURES = ("full", "redacted", "digest")
 
@@ -258,6 +248,21 @@ class HeldHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     sent: SentHead | None = None  # None: the hook's own answer went through
 
 
+class CallMark(msgspec.Struct, frozen=True, omit_defaults=True):
+    """What a record's tool call came to, all its hooks taken together by the runtime's
+    rule: set on its RecordHead by the grouping (tap/toolcall), never in a line. The
+    `call:`, `conflict:`, `role:` and `hooks` filter terms read it."""
+
+    decision: str = ""  # the call's outcome ("" when not grouped)
+    conflicts: str = ""  # space-separated names (tap/runtimes/combine.py CONFLICTS)
+    role: str = ""  # this hook's part in it (tap/toolcall/model.py ROLES)
+    hooks: int = 0  # how many hook calls answered the call
+    key: str = ""  # the call's key (the id of its first hook call)
+
+
+NO_CALL = CallMark()
+
+
 class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     """The part of a Record a list row, a header count or a filter needs.
 
@@ -272,7 +277,7 @@ class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     v: int = SCHEMA_VERSION
     id: str = ""
     ts: str = ""
-    runtime: str = UNKNOWN
+    runtime: str = runtimes.UNKNOWN
     event: str = "other"
     native_event: str = ""
     tool_name: str = ""
@@ -287,9 +292,11 @@ class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     summary: str = ""
     session_id: str = ""
     agent_id: str = ""
+    tool_call_id: str = ""
     hook: HookHead = msgspec.field(default_factory=HookHead)
     held: HeldHead = msgspec.field(default_factory=HeldHead)
     hook_decision: str = ""  # not in the line: set at decode
+    toolcall: CallMark = NO_CALL  # not in the line: set by the grouping (tap/toolcall)
 
     def __post_init__(self) -> None:
         runtime_decision(self)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waits import WAIT_S
+
 HOOKTUI = str(Path(sys.executable).with_name("hooktui"))
 
 
@@ -19,7 +21,7 @@ def hooktui() -> str:
     return HOOKTUI
 
 
-def wait_for_lines(path: Path, count: int, timeout: float = 15.0) -> list[bytes]:
+def wait_for_lines(path: Path, count: int, timeout: float = WAIT_S) -> list[bytes]:
     """Complete lines of `path` once it holds at least `count` of them.
 
     The tap writes its record after the hook's answer has gone back (so the
@@ -37,7 +39,7 @@ def wait_for_lines(path: Path, count: int, timeout: float = 15.0) -> list[bytes]
     raise AssertionError(f"{path}: expected {count} lines, found {len(lines)} after {timeout}s")
 
 
-def wait_for_records(path: Path, count: int, timeout: float = 15.0) -> list[dict]:
+def wait_for_records(path: Path, count: int, timeout: float = WAIT_S) -> list[dict]:
     return [json.loads(line) for line in wait_for_lines(path, count, timeout)]
 
 
@@ -81,16 +83,53 @@ def snap_compare(snap_compare):
 
 
 def pytest_configure(config) -> None:
-    # Taps the tests start keep their cache of compiled redaction patterns in
-    # $XDG_CACHE_HOME: one folder per test process, never the user's ~/.cache.
-    if "HOOKTUI_TEST_CACHE" not in os.environ:  # xdist's workers inherit the controller's
+    """The suite never sees the user's machine: taps the tests start keep their cache
+    of compiled redaction patterns ($XDG_CACHE_HOME), write to the default stream
+    ($XDG_STATE_HOME) and look for a dashboard's breakpoints ($XDG_RUNTIME_DIR) in
+    folders of the test run's own (the last two per test process); never in ~/.cache,
+    ~/.local/state or the user's runtime folder, where a live or dead dashboard of
+    theirs would hold the suite's calls."""
+    if "HOOKTUI_TEST_HOME" not in os.environ:  # xdist's workers inherit the controller's
         import atexit
         import shutil
         import tempfile
 
-        os.environ["HOOKTUI_TEST_CACHE"] = tempfile.mkdtemp(prefix="hooktui-test-cache-")
-        atexit.register(shutil.rmtree, os.environ["HOOKTUI_TEST_CACHE"], True)
-    os.environ["XDG_CACHE_HOME"] = os.environ["HOOKTUI_TEST_CACHE"]
+        os.environ["HOOKTUI_TEST_HOME"] = tempfile.mkdtemp(prefix="hooktui-test-")
+        atexit.register(shutil.rmtree, os.environ["HOOKTUI_TEST_HOME"], True)
+    base = Path(os.environ["HOOKTUI_TEST_HOME"])
+    mine = base / os.environ.get("PYTEST_XDIST_WORKER", "main")
+    folders = {
+        "XDG_CACHE_HOME": base / "cache",  # shared: compiled once for the whole run
+        "XDG_STATE_HOME": mine / "state",
+        "XDG_RUNTIME_DIR": mine / "run",
+    }
+    for name, folder in folders.items():
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.environ[name] = str(folder)
+    os.environ.pop("HOOKTUI_STREAM", None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config, items) -> None:
+    """`--dist loadgroup` (pyproject): each test goes to whichever worker is free, but
+    tests sharing something costly stay on one worker, which makes it once. Tests
+    sharing a CLI session say so with their own `xdist_group` (tests/e2e/batch.py);
+    those using a fixture of ours wider than a test (scope="module") share its module's."""
+    for item in items:
+        if marks := list(item.iter_markers("xdist_group")):
+            for mark in marks:
+                name = str(mark.args[0] if mark.args else mark.kwargs.get("name", ""))
+                # xdist finds the group after the last "@", and only past the last "]"
+                assert not {"@", "]"} & set(name), f"{item.nodeid}: xdist_group {name!r}"
+            continue
+        defs = getattr(item, "_fixtureinfo", None)
+        shared = defs is not None and any(
+            d.scope != "function" and d.func.__module__.startswith("tests.")
+            for chain in defs.name2fixturedefs.values()
+            for d in chain
+        )
+        if shared:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 def pytest_xdist_auto_num_workers(config) -> int:

@@ -14,6 +14,7 @@ The verdict-agreement table (docs/verdict-agreement.md) has its own maker,
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from hooktui.tap.read import effects, filter_terms
 from hooktui.tap.runtimes import registry
 
 from tests.guarantee import docs as guarantee
+from tests.tap.test_layering import FLOORS, PRODUCT
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,6 +49,77 @@ def runtimes_table() -> str:
     return "\n".join(rows)
 
 
+def role(path: Path) -> str:
+    """The first paragraph of a module's docstring, on one line: what it is for."""
+    doc = ast.get_docstring(ast.parse(path.read_text())) or ""
+    summary = " ".join(doc.split("\n\n")[0].split())
+    assert summary, f"{path.relative_to(ROOT)}: say its role in a docstring"
+    return summary.replace("|", "\\|")
+
+
+def _packages(folder: Path) -> list[Path]:
+    """`folder` and every package below it, each followed by its own."""
+    below = sorted(p.parent for p in folder.glob("*/__init__.py"))
+    return [folder, *(q for p in below for q in _packages(p))]
+
+
+def layout_table() -> str:
+    """Every package (and each top-level module of the tap, a part of its own), what it
+    is for (its docstring), and the tap's floors (tests/tap/test_layering.py)."""
+    rows = ["| folder | installed as | floor | role |", "|---|---|---|---|"]
+
+    def row(path: Path, floor: str) -> None:
+        rel = path.relative_to(ROOT)
+        name = ".".join(["hooktui", *rel.with_suffix("").parts])
+        shown = f"`{rel.as_posix()}{'/' if path.is_dir() else ''}`"
+        source = path / "__init__.py" if path.is_dir() else path
+        rows.append(f"| {shown} | `{name}` | {floor} | {role(source)} |")
+
+    tap = ROOT / "tap"
+    row(tap, "")
+    for level, parts in enumerate(FLOORS):
+        for part in parts:
+            module = tap / f"{part}.py"
+            if module.is_file():
+                row(module, str(level))
+            else:
+                for package in _packages(tap / part):
+                    row(package, str(level))
+    for top in PRODUCT[1:]:
+        for package in _packages(ROOT / top):
+            row(package, "")
+    return "\n".join(rows)
+
+
+def merge_table() -> str:
+    """Each runtime's rule for several hooks on one call, from its descriptor."""
+    rows = ["| runtime | how its hooks on one call run and combine | from |", "|---|---|---|"]
+    for name in registry.RUNTIME_NAMES:
+        rule = registry.ADAPTERS[name].merge
+        text = rule.summary().replace("|", "\\|")
+        rows.append(f"| {registry.ADAPTERS[name].title} | {text} | {rule.basis or '–'} |")
+    return "\n".join(rows)
+
+
+def sources_table() -> str:
+    """Where each runtime reads hooks from, in its order, from its descriptor."""
+    rows = ["| runtime | its hook sources, in the order it reads them |", "|---|---|"]
+    for name in registry.RUNTIME_NAMES:
+        runtime = registry.ADAPTERS[name]
+        if not runtime.hook_sources:
+            rows.append(f"| {runtime.title} | none: {runtime.sources_note} |")
+            continue
+        parts = []
+        for source in runtime.hook_sources:
+            base = {"project": "", "user": f"~/{runtime.settings.user_dir}/", "home": "~/", "/": ""}
+            where = f"`{base.get(source.base, '')}{source.path}`"
+            if source.layout:
+                where += f" ({registry.ADAPTERS[source.layout].title}'s format)"
+            parts.append(f"{source.scope} {where}")
+        rows.append(f"| {runtime.title} | {'; '.join(parts)} |")
+    return "\n".join(rows)
+
+
 class Block(NamedTuple):
     path: str  # relative to the repository's root
     name: str  # the marker's name
@@ -59,6 +132,9 @@ BLOCKS = (
     Block("docs/filter.md", "filter-terms", filter_terms.readme_block),
     Block("docs/guarantee.md", "guarantee-matrix", guarantee.table),
     Block("README.md", "guarantee", guarantee.readme_paragraph),
+    Block("docs/layout.md", "layout", layout_table),
+    Block("docs/toolcalls.md", "merge-rules", merge_table),
+    Block("docs/toolcalls.md", "hook-sources", sources_table),
 )
 
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.conftest import HOOKTUI
+from tests.waits import WAIT_S
 
 REQUEST = {
     "session_id": "s-hold",
@@ -78,12 +79,12 @@ def start_tap(
     return proc
 
 
-def finish(proc: subprocess.Popen, timeout: float = 30) -> tuple[bytes, bytes, int]:
+def finish(proc: subprocess.Popen, timeout: float = WAIT_S) -> tuple[bytes, bytes, int]:
     out, err = proc.communicate(timeout=timeout)
     return out, err, proc.returncode
 
 
-def wait_for(predicate, timeout: float = 15.0, step: float = 0.02):
+def wait_for(predicate, timeout: float = WAIT_S, step: float = 0.02):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()

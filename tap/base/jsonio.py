@@ -12,7 +12,7 @@ invalid UTF-8 are refused, and such a request is recorded as text instead.
 
 from __future__ import annotations
 
-import _json
+from hooktui.tap.base.cpython import json_encoder, json_scanner
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing costs more than a record
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def _no_constant(name: str) -> None:
 
 
 class _Rules:
-    """What `_json.make_scanner` reads from a decoder (as json.JSONDecoder has it)."""
+    """What `_json`'s scanner reads from a decoder (as json.JSONDecoder has it)."""
 
     def __init__(self) -> None:
         self.strict = True
@@ -48,7 +48,7 @@ class _Rules:
         self.parse_constant = _no_constant
 
 
-_scan = _json.make_scanner(_Rules())
+_scan = json_scanner(_Rules())
 
 
 def loads(raw: bytes | str) -> Any:
@@ -105,11 +105,7 @@ def _unencodable(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
-# (markers, default, string encoder, indent, key separator, item separator,
-#  sort keys, skip bad keys, allow NaN): compact, UTF-8 kept, insertion order.
-_encode = _json.make_encoder(
-    None, _unencodable, _json.encode_basestring, None, ":", ",", False, False, False
-)
+_encode = json_encoder(_unencodable)  # compact, UTF-8 kept, insertion order
 
 
 def dumps(value: Any) -> bytes:

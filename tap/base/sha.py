@@ -6,13 +6,7 @@ the built-in `_sha2` (`_sha256` before Python 3.12) computes the same digest.
 
 from __future__ import annotations
 
-try:
-    from _sha2 import sha256  # Python 3.12+
-except ImportError:  # pragma: no cover - depends on the interpreter
-    try:
-        from _sha256 import sha256  # Python 3.11
-    except ImportError:
-        from hashlib import sha256
+from hooktui.tap.base.cpython import sha256
 
 
 def sha256_hex(data: bytes) -> str:

@@ -12,7 +12,7 @@ import posix
 import time
 
 from hooktui.tap.hold import wire
-from hooktui.tap.hold.budget import MAX_HOLD_S, hold_budget
+from hooktui.tap.hold.budget import MAX_HOLD_S, MIN_HOLD_S, hold_budget
 
 # How long the dashboard may take to say hold or pass (it builds the record, matches).
 OFFER_TIMEOUT_S = 2.0
@@ -40,45 +40,82 @@ def offer(path: bytes, call: dict, own: Answer, t0: float, signals=None) -> Answ
 
     `own` is the hook's own answer, `t0` the tap's start (monotonic): the hold
     budget counts from there, inside `call["timeout_ms"]` when the tap knows it.
-    `signals` (the shim's Forwarder): a runtime asking the tap to end ends the hold.
+    Every step, from the connect to the last frame, ends at one deadline: the
+    budget's end, and for the dashboard's first word OFFER_TIMEOUT_S at most (a
+    stopped or trickling peer holds nobody past it). `signals` (the shim's
+    Forwarder): a runtime asking the tap to end ends the wait, at any step.
     """
-    sock = _connect(path)
+    end = t0 + hold_budget(call.get("timeout_ms"), 0.0)
+    if time.monotonic() >= end - MIN_HOLD_S:
+        return own  # too close to the runtime's timeout to hold at all
+    clock = _Clock(min(end, time.monotonic() + OFFER_TIMEOUT_S), signals)
+    sock = _connect(path, clock)
     if sock is None:
         return own
     try:
-        return _hold(sock, call, own, t0, signals)
-    except (OSError, ValueError, wire.WireError):
-        return own  # the dashboard went away before holding: nothing was held
+        return _hold(sock, call, own, t0, end, clock)
+    except (OSError, ValueError, wire.WireError, _Over):
+        return own  # the dashboard went away before holding (or too late): nothing held
     finally:
         sock.close()
 
 
-def _connect(path: bytes):
+class _Over(Exception):
+    """The wait ended: `by` says how (DEADLINE or ENDED)."""
+
+    def __init__(self, by: str) -> None:
+        self.by = by
+
+
+class _Clock:
+    """One absolute deadline for every step of the exchange, and the runtime's word."""
+
+    def __init__(self, deadline: float, signals) -> None:
+        self.deadline, self.signals = deadline, signals
+
+    def left(self) -> float:
+        """Seconds left; _Over once none are, or once the runtime asked the tap to end."""
+        if self.signals is not None and self.signals.ending:
+            raise _Over(ENDED)
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise _Over(DEADLINE)
+        return left
+
+    def readable(self, sock) -> None:
+        """Return once `sock` has something to read (looking up for signals meanwhile)."""
+        import select
+
+        while not select.select([sock], [], [], min(self.left(), SIGNAL_CHECK_S))[0]:
+            pass
+
+
+def _connect(path: bytes, clock: _Clock):
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
     try:
-        sock.settimeout(OFFER_TIMEOUT_S)
+        sock.settimeout(clock.left())
         sock.connect(path)
         if wire.peer_uid(sock) != posix.getuid():
             raise PermissionError("the socket's owner is another user")
-    except OSError:
+    except (OSError, _Over):
         sock.close()
         return None
     return sock
 
 
-def _hold(sock, call: dict, own: Answer, t0: float, signals) -> Answer:
-    own_budget = hold_budget(call.get("timeout_ms"), time.monotonic() - t0)
-    if call.get("timeout_ms") is not None and not own_budget:
-        return own  # too close to the runtime's timeout to hold at all
+def _hold(sock, call: dict, own: Answer, t0: float, end: float, clock: _Clock) -> Answer:
+    sock.settimeout(clock.left())  # sendall: one timeout for the whole frame
     wire.send(sock, dict(call, elapsed_s=time.monotonic() - t0))
-    reply = wire.receive(sock)
+    reply, ended = _reply(sock, clock)
     if not reply or not reply.get("hold"):
         return own
+    if ended:  # the hold began as the wait ended: it ends at once
+        _tell(sock, ended)
+        own.held = {"held_ms": 0.0, "released_by": ended, "action": "hook"}
+        return own
     held_at = time.monotonic()
-    budget = min(float(reply.get("budget_s") or 0), MAX_HOLD_S)
-    if call.get("timeout_ms") is not None:
-        budget = min(budget, hold_budget(call["timeout_ms"], held_at - t0))
-    by, decision = _wait(sock, held_at + budget, signals)
+    budget = min(float(reply.get("budget_s") or 0), MAX_HOLD_S, end - held_at)
+    by, decision = _wait(sock, _Clock(held_at + budget, clock.signals))
     held = {"held_ms": round((time.monotonic() - held_at) * 1000, 3), "released_by": by}
     _tell(sock, by)
     if decision is None:
@@ -88,21 +125,32 @@ def _hold(sock, call: dict, own: Answer, t0: float, signals) -> Answer:
     return _decided(decision, own, held)
 
 
-def _wait(sock, deadline: float, signals):
-    """(released by, the decision frame or None for the hook's own answer)."""
+def _reply(sock, clock: _Clock):
+    """(the dashboard's hold-or-pass frame or None, how the wait ended: "" if it did
+    not). Ended, the frame may be in already: the dashboard holds the call then."""
+    try:
+        return wire.receive(sock, wait=clock.readable), ""
+    except _Over as over:
+        ended = over.by
     import select
 
-    while True:  # in steps: a signal's handler runs between them
-        if signals is not None and signals.ending:
-            return ENDED, None
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return DEADLINE, None
-        if select.select([sock], [], [], min(left, SIGNAL_CHECK_S))[0]:
-            break
-    sock.settimeout(max(0.5, deadline - time.monotonic()))  # the frame is on its way
+    def now_or_never(sock) -> None:
+        if not select.select([sock], [], [], 0)[0]:
+            raise _Over(ended)
+
     try:
-        message = wire.receive(sock)
+        return wire.receive(sock, wait=now_or_never), ended
+    except (OSError, ValueError, wire.WireError, _Over):
+        return None, ended
+
+
+def _wait(sock, clock: _Clock):
+    """(released by, the decision frame or None for the hook's own answer): the frame
+    too must be whole by the deadline (a peer trickling it holds nobody longer)."""
+    try:
+        message = wire.receive(sock, wait=clock.readable)
+    except _Over as over:
+        return over.by, None
     except (OSError, ValueError, wire.WireError):
         return GONE, None
     if message is None or "action" not in message:

@@ -13,6 +13,7 @@ connection: each tap then sends the hook's own answer.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import socket
@@ -97,6 +98,7 @@ class HoldServer:
         self._match: Callable[[RecordHead], bool] = lambda head: False
         self._listener: socket.socket | None = None
         self._inode: tuple[int, int] | None = None
+        self._lock_fd = -1  # holds hold.lock while listening (place.py)
         self._held: dict[int, HeldCall] = {}
         self._lock = threading.Lock()
         self._numbers = itertools.count(1)
@@ -155,18 +157,24 @@ class HoldServer:
     # -- listening -------------------------------------------------------------
 
     def _listen(self) -> None:
-        path = self.path or place.socket_path()
         try:
+            path = self.path or place.socket_path()
             place.private_dir(os.path.dirname(path))
+            lock = _take_lock(place.lock_path(path))
+        except OSError as exc:
+            where = self.path or " or ".join(place.candidates())
+            raise HoldError(f"cannot listen for held calls at {where}: {exc}") from None
+        try:
             _claim(path)
             listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             listener.bind(path)
             os.chmod(path, 0o600)
             listener.listen(64)
         except OSError as exc:
+            os.close(lock)
             raise HoldError(f"cannot listen for held calls at {path}: {exc}") from None
         info = os.stat(path)
-        self.path, self._inode = path, (info.st_dev, info.st_ino)
+        self.path, self._inode, self._lock_fd = path, (info.st_dev, info.st_ino), lock
         self._listener = listener
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
 
@@ -181,6 +189,9 @@ class HoldServer:
         except OSError:
             pass
         _hang_up(listener)
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)  # lets the lock go: taps see no dashboard here
+            self._lock_fd = -1
 
     def _accept(self, listener: socket.socket) -> None:
         while True:
@@ -238,8 +249,20 @@ class HoldServer:
             del self.released[:-50]
 
 
+def _take_lock(path: str) -> int:
+    """Hold the dashboards' lock (place.py): only one holds breakpoints at a time."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.lockf(fd, os.F_TLOCK, 0)
+    except OSError:
+        os.close(fd)
+        raise OSError("another dashboard holds breakpoints already") from None
+    return fd
+
+
 def _claim(path: str) -> None:
-    """Take the socket path: refuse a live one (another dashboard), remove a stale one."""
+    """Take the socket path (the lock is ours): refuse one a dashboard of an older
+    hooktui listens on (it took no lock), remove a stale one."""
     if not os.path.lexists(path):
         return
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -247,7 +270,8 @@ def _claim(path: str) -> None:
         probe.settimeout(1.0)
         probe.connect(path)
     except OSError:
-        os.unlink(path)  # nobody listens: a dashboard that died
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # nobody listens: a dashboard that died
         return
     finally:
         probe.close()

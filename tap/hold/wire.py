@@ -31,15 +31,18 @@ def send(sock, message: dict) -> None:
     sock.sendall(len(body).to_bytes(4, "big") + body)
 
 
-def receive(sock) -> dict | None:
-    """The next frame; None when the peer closed the connection cleanly between frames."""
-    head = _exactly(sock, 4)
+def receive(sock, wait=None) -> dict | None:
+    """The next frame; None when the peer closed the connection cleanly between frames.
+
+    `wait(sock)`, when given, is called before each read and returns once there is
+    something to read (or raises: the tap's one deadline for the whole frame)."""
+    head = _exactly(sock, 4, wait)
     if head is None:
         return None
     size = int.from_bytes(head, "big")
     if size > MAX_FRAME:
         raise WireError(f"a frame of {size} bytes")
-    body = _exactly(sock, size)
+    body = _exactly(sock, size, wait)
     if body is None:
         raise WireError("the connection closed inside a frame")
     try:
@@ -51,9 +54,11 @@ def receive(sock) -> dict | None:
     return message
 
 
-def _exactly(sock, size: int) -> bytes | None:
+def _exactly(sock, size: int, wait=None) -> bytes | None:
     chunks, got = [], 0
     while got < size:
+        if wait is not None:
+            wait(sock)
         chunk = sock.recv(min(size - got, 1 << 20))
         if not chunk:
             if got:

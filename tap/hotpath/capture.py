@@ -6,27 +6,55 @@ the first HEAD bytes, counts them all and, once the output outgrows the head,
 hashes them all as they pass: 300 MB of output costs the tap HEAD bytes of
 memory. The attributes the recorder reads are `head`, `length` and `sha256`
 (empty while the head holds everything: then the head is the whole).
+
+While a dashboard may hold the call (KEPT_BACK), the output is kept back whole
+instead, for the dashboard to see and the tap to send once it decides; but never
+more than HELD bytes of it (issue 19: 200 MB of output held 400 MB): past that
+the call will not be offered, so what was kept goes out and the rest passes
+through as it arrives (`spill`).
 """
+
+import posix
 
 # The record keeps a quarter of this (the recorder's cap); the rest is room
 # for judging a long JSON answer whole and for redacting a secret that
 # straddles the cap.
 HEAD = 1 << 20
+# `keep` for output kept back while a dashboard may hold the call, and how much.
+KEPT_BACK = -1
+HELD = 4 << 20
 
 
 class Capture:
     """One stream's bytes as the tap keeps them. `limit=None` keeps everything."""
 
-    __slots__ = ("_chunks", "_kept", "_sha", "length", "limit")
+    __slots__ = ("_chunks", "_kept", "_sha", "length", "limit", "spill_fd", "spilled")
 
-    def __init__(self, limit: int | None = HEAD) -> None:
+    def __init__(self, limit: int | None = HEAD, spill_fd: int = -1) -> None:
         self._chunks: list[bytes] = []
         self._kept = 0
         self._sha = None  # started once the output outgrows the head
         self.length = 0
         self.limit = limit
+        self.spill_fd = spill_fd  # kept back for a dashboard: where it goes past HELD
+        self.spilled = False
 
     def add(self, data: bytes) -> None:
+        self._keep(data)
+        if self.spilled:
+            forward(self.spill_fd, data)
+        elif self.spill_fd >= 0 and self.length > HELD:
+            self.spill()
+
+    def spill(self) -> None:
+        """Send what was kept back to its fd, and from now on pass output through
+        (kept as any output is: a head and a hash)."""
+        if self.spilled or self.spill_fd < 0:
+            return
+        self.spilled, self.limit = True, HEAD
+        forward(self.spill_fd, self.head)
+
+    def _keep(self, data: bytes) -> None:
         if self._sha is None and self.limit is not None and self.length + len(data) > self.limit:
             self._sha = _new_sha256()
             for chunk in self._chunks:  # all of it so far: nothing was dropped yet
@@ -59,14 +87,34 @@ class Capture:
         return f"Capture(<{self._kept} of {self.length} bytes>)"
 
 
+def pair(keep: int | None) -> tuple[Capture, Capture]:
+    """(stdout, stderr) captures for `keep` (a head size, None: all, or KEPT_BACK)."""
+    if keep == KEPT_BACK:
+        return Capture(None, spill_fd=1), Capture(None, spill_fd=2)
+    return Capture(keep), Capture(keep)
+
+
+def forward(fd: int, data: bytes) -> bool:
+    """Write all of `data` to `fd` without `select` (the pump's write_all when the
+    caller's pipe would block); False when the reader is gone."""
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[posix.write(fd, view) :]
+        except BlockingIOError:
+            from hooktui.tap.hotpath.pump import write_all
+
+            return write_all(fd, bytes(view))
+        except (BrokenPipeError, ConnectionResetError):  # the caller stopped listening
+            return False
+        except OSError:  # a full disk, EIO: the hook's own write would fail and it go on
+            return True
+    return True
+
+
 def _new_sha256():
     # Imported only for an output longer than the head: CPython's own sha256
     # (a small C module) rather than hashlib, which loads OpenSSL first.
-    try:
-        from _sha2 import sha256  # Python 3.12+
-    except ImportError:
-        try:
-            from _sha256 import sha256  # Python 3.11
-        except ImportError:  # pragma: no cover - a build without them
-            from hashlib import sha256
+    from hooktui.tap.base.cpython import sha256
+
     return sha256()

@@ -12,7 +12,7 @@ import posix
 import select
 import time
 
-from hooktui.tap.hotpath.capture import HEAD, Capture
+from hooktui.tap.hotpath.capture import HEAD, Capture, pair
 from hooktui.tap.hotpath.quick import QUEUE_MAX, watchdog_due
 
 CHUNK = 1 << 16
@@ -60,7 +60,7 @@ class Pump:
         self.request: list[bytes] = [feed] if feed else []
         self.queue: list[bytes] = [feed] if feed else []  # not yet written to the hook
         self.pending = memoryview(b"")
-        self.out, self.err = Capture(keep), Capture(keep)
+        self.out, self.err = pair(keep)
         self.sinks = {out_r: (self.out, out_fd, b"o"), err_r: (self.err, err_fd, b"e")}
         self.in_w, self.src_fd = in_w, src_fd
         self.deadline = _deadline(timeout_s)
@@ -143,9 +143,11 @@ class Pump:
                 clocks.append(self.deadline)
             if self.pidfd < 0:
                 clocks.append(now + 0.05)  # no pidfd to wake us: look for the exit
-        elif self.sinks:
-            linger = LINGER_CHECK_S if self.linger_s is None else self.linger_s
-            clocks.append(min(now + LINGER_CHECK_S, self.exited_at + linger))
+        elif self.sinks:  # the hook is gone, its output still open
+            if self.linger_s is None:  # as long as it takes: look up now and then
+                clocks.append(now + LINGER_CHECK_S)
+            else:
+                clocks.append(self.exited_at + self.linger_s)
         elif self.src_fd >= 0:
             clocks.append(self._quiet_until())
         if self._watchdog_due() is not None:

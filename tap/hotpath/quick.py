@@ -23,7 +23,7 @@ import _signal
 import posix
 import time
 
-from hooktui.tap.hotpath.capture import HEAD, Capture
+from hooktui.tap.hotpath.capture import HEAD, Capture, forward, pair
 
 CHUNK = 1 << 16
 # How long the stretch may last, and how often it looks at the hook's output.
@@ -48,7 +48,7 @@ class Stretch:
         self.request: list[bytes] = []  # read from the caller
         self.queue: list[bytes] = []  # of which not yet written to the hook
         self.queued = 0
-        self.out, self.err = Capture(keep), Capture(keep)
+        self.out, self.err = pair(keep)
         self.sinks = {out_r: (self.out, out_fd), err_r: (self.err, err_fd)}
         self.reaped = False
         self.status: int | None = None
@@ -107,6 +107,8 @@ def _take_request(s: Stretch) -> bool:
         kind = posix.fstat(0).st_mode & 0o170000
     except OSError:
         return False
+    if kind == _REGULAR and s.in_w < 0:  # the hook reads the file itself (spawn.OWN)
+        return _copy_of_file(s)
     if kind == _REGULAR:  # a file never blocks: read it to its end
         return _read_to_eof(s)
     if kind not in (_FIFO, _SOCKET):  # a terminal, /dev/null...: the pump's way
@@ -142,8 +144,27 @@ def _read_to_eof(s: Stretch) -> bool:
     return False
 
 
+def _copy_of_file(s: Stretch) -> bool:
+    """The request for the record, read from the caller's file without moving its
+    offset: the hook reads the same file from where the caller left it."""
+    try:
+        offset = posix.lseek(0, 0, 1)
+        while True:
+            data = posix.pread(0, CHUNK, offset)
+            if not data:
+                break
+            s.request.append(data)
+            offset += len(data)
+    except OSError:
+        pass  # what could be read is the record's
+    s.src_fd = -1
+    return True
+
+
 def _feed_hook(s: Stretch, signals) -> bool:
     """The request into the hook's pipe and EOF after it, when the pipe takes it all."""
+    if s.in_w < 0:  # the hook has the caller's own stdin
+        return True
     posix.set_blocking(s.in_w, False)
     while s.queue:
         chunk = s.queue[0]
@@ -194,7 +215,7 @@ def _drain(s: Stretch) -> bool:
             if data:
                 got += len(data)
                 capture.add(data)
-                if through >= 0 and not _forward(through, data):
+                if through >= 0 and not forward(through, data):
                     data = b""  # the caller's end is closed: the hook sees a broken pipe too
             if not data:
                 posix.close(fd)
@@ -202,23 +223,6 @@ def _drain(s: Stretch) -> bool:
                 break
             if got >= CHUNK:
                 return False  # a hook that fills its pipe: the pump streams it
-    return True
-
-
-def _forward(fd: int, data: bytes) -> bool:
-    """write_all without `select`: the pump's own when the caller's pipe would block."""
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[posix.write(fd, view) :]
-        except BlockingIOError:
-            from hooktui.tap.hotpath.pump import write_all
-
-            return write_all(fd, bytes(view))
-        except (BrokenPipeError, ConnectionResetError):  # the caller stopped listening
-            return False
-        except OSError:  # a full disk, EIO: the hook's own write would fail and it go on
-            return True
     return True
 
 

@@ -20,10 +20,10 @@ import posix
 import sys
 import time
 
-from hooktui.tap.hotpath.capture import HEAD
+from hooktui.tap.hotpath.capture import HEAD, KEPT_BACK
 from hooktui.tap.hotpath.quick import BUDGET_S, SIGCHLD, decode_status, first_stretch, watchdog_due
 from hooktui.tap.hotpath.signals import Forwarder, die_by, restore_dispositions
-from hooktui.tap.hotpath.spawn import spawn
+from hooktui.tap.hotpath.spawn import OWN, PIPE, SOCKET, spawn
 
 USAGE = (
     "usage: hooktui tap [--stream PATH] [--label NAME] [--runtime NAME] "
@@ -157,7 +157,7 @@ def main(argv: list[str]) -> int:
     mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, (SIGCHLD,))
     try:
         pid, in_w, out_r, err_r = spawn(
-            opts["command"], closed=closed, sigmask=mask, ignored=ignored
+            opts["command"], closed=closed, sigmask=mask, ignored=ignored, stdin=_stdin_kind()
         )
     except OSError as exc:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
@@ -170,7 +170,7 @@ def main(argv: list[str]) -> int:
     # The hook's output goes through to the caller as it arrives (fds 1 and 2),
     # unless a dashboard may hold the call: then it is kept until it decides.
     hold = _hold_socket()
-    out_fd, err_fd, keep = (-1, -1, None) if hold else (1, 2, HEAD)
+    out_fd, err_fd, keep = (-1, -1, KEPT_BACK) if hold else (1, 2, HEAD)
     due = watchdog_due(opts.get("timeout_ms"), t0)
     until = t0 + BUDGET_S if due is None else min(t0 + BUDGET_S, due)
     try:
@@ -198,10 +198,38 @@ def main(argv: list[str]) -> int:
     code, sig = decode_status(status)
     _note_signals(opts, signals, t0)
     answer, held = (code, sig), None
-    if hold:  # the hook has answered; the runtime has nothing yet
+    if hold and (out.spilled or err.spilled):  # too big to hold: on its way already
+        out.spill()
+        err.spill()
+    elif hold:  # the hook has answered; the runtime has nothing yet
+        later = _record_later(opts, request, out, err, code, sig, started_at, t0)
         answer, held = _hold(hold, opts, request, out, err, code, sig, started_at, t0, signals)
+        if later is not None:  # its recorder is waiting for this
+            later.send(held)
+            return _answer(*answer)
     _record(opts, request, out, err, code, sig, started_at, t0, "", held, _leaving(*answer))
     return _answer(*answer)
+
+
+def _record_later(opts, request, out, err, code, sig, started_at, t0):
+    """The recorder of a call about to be held, forked now (later.py): a tap killed
+    while holding still leaves the call recorded. None with --wait (recorded here)."""
+    if opts["wait"] or posix.environ.get(b"HOOKTUI_TAP_WAIT") == b"1":
+        return None
+    from hooktui.tap.hotpath.later import fork_recorder
+
+    return fork_recorder(opts, request, out, err, code, sig, started_at, t0, _handoff)
+
+
+def _stdin_kind() -> str:
+    """The kind of stdin the hook gets: the kind the tap got (issue 19: a socket, which
+    every Node runtime gives its hooks, was a pipe, so `cat /dev/stdin` worked tapped
+    and failed bare). A regular file is the caller's own, read where it stands."""
+    try:
+        kind = posix.fstat(0).st_mode & 0o170000
+    except OSError:
+        return PIPE
+    return SOCKET if kind == 0o140000 else OWN if kind == 0o100000 else PIPE
 
 
 def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):
@@ -229,17 +257,51 @@ def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):
 
 
 def _hold_socket() -> bytes:
-    """The socket of a dashboard holding breakpoints (tap/hold/place.py), or b"".
+    """The socket of a live dashboard holding breakpoints (tap/hold/place.py), or b"".
 
-    One stat on every call: no dashboard with a breakpoint, no socket.
+    Its directory is the first candidate that is ours alone (a missing one ends the
+    search: a dashboard would have made it); alive means its lock is held. No
+    dashboard: an lstat, and an open if one ever ran there.
     """
-    run = posix.environ.get(b"XDG_RUNTIME_DIR", b"")
-    base = run + b"/hooktui" if run[:1] == b"/" else b"/tmp/hooktui-%d" % posix.getuid()
+    for folder in _hold_dirs():
+        try:
+            info = posix.lstat(folder)
+        except FileNotFoundError:
+            return b""
+        except OSError:
+            continue
+        mine = info.st_uid == posix.getuid() and info.st_mode & 0o170077 == 0o040000
+        if mine:
+            return folder + b"/hold.sock" if _locked(folder + b"/hold.lock") else b""
+    return b""
+
+
+def _hold_dirs() -> list[bytes]:
+    env = posix.environ
+    run = env.get(b"XDG_RUNTIME_DIR", b"")
+    dirs = [run + b"/hooktui"] if run[:1] == b"/" else []
+    state = env.get(b"XDG_STATE_HOME", b"")
+    if state[:1] != b"/":
+        home = env.get(b"HOME", b"")
+        state = home + b"/.local/state" if home[:1] == b"/" else b""
+    if state and len(state) + 18 <= 107:  # + /hooktui/hold.sock
+        dirs.append(state + b"/hooktui")
+    dirs.append(b"/tmp/hooktui-%d" % posix.getuid())
+    return dirs
+
+
+def _locked(path: bytes) -> bool:
     try:
-        posix.stat(base + b"/hold.sock")
+        fd = posix.open(path, posix.O_RDONLY | posix.O_CLOEXEC | posix.O_NOFOLLOW)
     except OSError:
-        return b""
-    return base + b"/hold.sock"
+        return False
+    try:
+        posix.lockf(fd, posix.F_TEST, 0)
+        return False
+    except OSError:  # another process holds it: the dashboard lives
+        return True
+    finally:
+        posix.close(fd)
 
 
 def _not_started(opts: dict, exc: OSError, started_at: float, t0: float) -> int:

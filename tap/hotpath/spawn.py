@@ -24,6 +24,7 @@ import posix
 SIGDEF = (13, 25)  # SIGPIPE, SIGXFSZ (same numbers on Linux and macOS)
 
 SHELL = "/bin/sh"
+PIPE, SOCKET, OWN = "pipe", "socket", "own"
 _ENOENT, _ENOEXEC = 2, 8
 
 
@@ -36,10 +37,13 @@ def spawn(
     closed: tuple[int, ...] = (),
     sigmask=None,
     ignored: tuple[int, ...] = (),
+    stdin: str = PIPE,
 ) -> tuple[int, int, int, int]:
-    """Start `argv` with its stdin, stdout and stderr on pipes.
+    """Start `argv` with its stdout and stderr on pipes, its stdin as `stdin` says:
+    PIPE, SOCKET (one end of a socketpair: what Node's runtimes give their hooks),
+    or OWN (the caller's own fd 0, a regular file: the hook reads it as bare).
 
-    Returns (pid, stdin write end, stdout read end, stderr read end). Raises
+    Returns (pid, stdin write end (-1 for OWN), stdout read end, stderr read end). Raises
     OSError (FileNotFoundError, PermissionError, ...) when it cannot start.
     The hook stays in the caller's process group unless `new_session`.
     Standard fds listed in `closed` (0, 1, 2) are left closed in the hook, as
@@ -53,11 +57,13 @@ def spawn(
     env = posix.environ if env is None else env
     ends: list[int] = []
     try:
-        for _ in range(3):
+        ends += _stdin(stdin)
+        for _ in range(2):
             ends += posix.pipe()
     except OSError:  # out of file descriptors: none of ours stays open
         for fd in ends:
-            posix.close(fd)
+            if fd > 2:
+                posix.close(fd)
         raise
     in_r, in_w, out_r, out_w, err_r, err_w = ends
     child_ends = (in_r, out_w, err_w)
@@ -70,11 +76,25 @@ def spawn(
             pid = fork_exec(argv, cwd, env, child_ends, new_session, closed, sigmask, ignored)
     except BaseException:
         for fd in (*child_ends, in_w, out_r, err_r):
-            posix.close(fd)
+            if fd > 2:
+                posix.close(fd)
         raise
     for fd in child_ends:
-        posix.close(fd)
+        if fd > 2:
+            posix.close(fd)
     return pid, in_w, out_r, err_r
+
+
+def _stdin(kind: str) -> list[int]:
+    """(the hook's end, the tap's end) of the hook's stdin."""
+    if kind == OWN:
+        return [0, -1]
+    if kind == SOCKET:  # `_socket` (a shared library) only for a caller's socket
+        import _socket
+
+        a, b = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
+        return [a.detach(), b.detach()]
+    return list(posix.pipe())
 
 
 def _posix_spawn(argv, child_ends, closed, new_session, sigmask) -> int:
@@ -84,6 +104,7 @@ def _posix_spawn(argv, child_ends, closed, new_session, sigmask) -> int:
         if target in closed
         else (posix.POSIX_SPAWN_DUP2, fd, target)
         for target, fd in enumerate(child_ends)
+        if fd != target  # the caller's own stdin, as it is
     ]
     options = {"file_actions": actions, "setsid": new_session, "setsigdef": SIGDEF}
     if sigmask is not None:

@@ -160,7 +160,10 @@ def _detach(keep: tuple[int, ...]) -> None:
     Holding none of the caller's or the hook's pipes matters: the runtime
     waits for EOF on the hook's stdout, and the hook for EOF on its stdin.
     """
-    posix.setsid()
+    try:
+        posix.setsid()
+    except OSError:  # a group leader already (its parent made it one): it stays apart
+        pass
     null = posix.open("/dev/null", posix.O_RDWR)
     for fd in (0, 1, 2):
         posix.dup2(null, fd)

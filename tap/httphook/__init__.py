@@ -1,7 +1,8 @@
-"""Wrapping a runtime's `http` hooks: the runtime runs a command hook instead, which
-makes the very POST the runtime would have made and answers as the runtime would
-have read the reply (its descriptor's `http_answer`). `install` puts this command
-behind the tap, so the call is recorded like any other hook.
+"""A runtime's `http` hooks as commands, so that the tap records them like any other hook.
+
+The runtime runs a command hook instead, which makes the very POST the runtime
+would have made and answers as the runtime would have read the reply (its
+descriptor's `http_answer`). `install` puts this command behind the tap.
 
 - call.py: the command (`python -m hooktui.tap.httphook ...`): the POST and its answer
 - spec.py: the hook's settings as the command's arguments, written and read back

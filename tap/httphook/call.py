@@ -17,6 +17,7 @@ import sys
 import urllib.error
 import urllib.request
 
+from hooktui.tap.base.reply import TooLong, read_body, tls_context
 from hooktui.tap.httphook.spec import HttpSpec, SpecError, from_args
 from hooktui.tap.runtimes import get_adapter
 
@@ -64,7 +65,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None  # a 3xx is the answer, as for the runtime
 
 
-def _opener() -> urllib.request.OpenerDirector:
+def _opener(context) -> urllib.request.OpenerDirector:
     """build_opener's handlers for http and https only: a hook's URL never reads a
     local file (file:, data:) or speaks ftp, which no runtime's POST does."""
     opener = urllib.request.OpenerDirector()
@@ -72,7 +73,7 @@ def _opener() -> urllib.request.OpenerDirector:
         urllib.request.ProxyHandler(),
         urllib.request.UnknownHandler(),  # any other scheme: "unknown url type: <scheme>"
         urllib.request.HTTPHandler(),
-        urllib.request.HTTPSHandler(),
+        urllib.request.HTTPSHandler(context=context),
         urllib.request.HTTPDefaultErrorHandler(),
         _NoRedirect(),
         urllib.request.HTTPErrorProcessor(),
@@ -100,10 +101,13 @@ def post(spec: HttpSpec, body: bytes, environ, parse=None) -> tuple[int | None, 
     try:
         target = url if sent is None else sent.url
         request = urllib.request.Request(target, data=body, headers=headers, method="POST")
-        with _opener().open(request) as reply:
-            return reply.status, reply.read(), "", reply.headers.get("Content-Type", "")
+        with _opener(tls_context(environ)).open(request) as reply:
+            return reply.status, read_body(reply), "", reply.headers.get("Content-Type", "")
     except urllib.error.HTTPError as exc:
-        data = exc.read() if exc.fp is not None else b""
+        try:
+            data = read_body(exc) if exc.fp is not None else b""
+        except TooLong as too_long:
+            return None, b"", str(too_long), ""
         kind = exc.headers.get("Content-Type", "") if exc.headers else ""
         # Claude Code 2.1.332's own words (its bundle: `HTTP ${status} from ${url}`,
         # the stderr of the hook error it reports), the URL as written: it interpolates

@@ -1,9 +1,12 @@
 """An http hook's settings as the arguments of the command that makes its POST.
 
-`<python> -m hooktui.tap.httphook --runtime R --url U [--header NAME VALUE]...
+`<python> -I -m hooktui.tap.httphook --runtime R --url U [--header NAME VALUE]...
 [--allow-env VAR]... [--event E]`: the header values stay as written (`Bearer $TOKEN`);
 the command interpolates them when it runs, as the runtime would. `--event`: the
 hook's native event, for a runtime whose checks before the POST depend on it.
+`-I` (isolated): the hook runs in the project, and a `json.py` or `hooktui/` there
+(the agent itself can write one) must not be what Python imports. Lines written
+before 2026-12-07 have no `-I`; they are still read.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections import namedtuple
 
 # Not `dataclasses` (it loads `inspect` and `ast`: most of this command's start-up).
 MODULE = "hooktui.tap.httphook"
+ISOLATED = ("-I",)
 
 
 class HttpSpec(
@@ -24,7 +28,7 @@ class HttpSpec(
 
 
 def to_argv(spec: HttpSpec, python: str) -> list[str]:
-    argv = [python, "-m", MODULE, "--runtime", spec.runtime, "--url", spec.url]
+    argv = [python, *ISOLATED, "-m", MODULE, "--runtime", spec.runtime, "--url", spec.url]
     for name, value in spec.headers:
         argv += ["--header", name, value]
     for var in spec.allow_env:
@@ -82,11 +86,12 @@ def from_line(line: str, python: str | None = None) -> HttpSpec | None:
         words = shlex.split(line)
     except ValueError:
         return None
-    if len(words) < 3 or words[1:3] != ["-m", MODULE]:
+    start = 1 + len(ISOLATED) if words[1 : 1 + len(ISOLATED)] == list(ISOLATED) else 1
+    if words[start : start + 2] != ["-m", MODULE]:
         return None
     if python is not None and words[0] != python:
         return None
     try:
-        return from_args(words[3:])
+        return from_args(words[start + 2 :])
     except SpecError:
         return None

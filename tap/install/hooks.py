@@ -55,10 +55,6 @@ class Walk:
     data: Any = None  # the document walked
     http_policy: str | None = None  # where the runtime's http policy is set (None: not looked)
 
-    @property
-    def has_hooks(self) -> bool:
-        return bool(self.handlers or self.skipped or self.problems)
-
 
 def where(path: tuple) -> str:
     text = ""

@@ -15,7 +15,7 @@ import os
 import re
 import shlex
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,9 @@ from hooktui.tap.command import split_words
 from hooktui.tap.httphook.spec import HttpSpec
 from hooktui.tap.httphook.spec import from_line as http_from_line
 from hooktui.tap.httphook.spec import to_line as http_line
+from hooktui.tap.install.anyshell import wrap_any_shell
 from hooktui.tap.install.edit import DELETE, Change, diff, edit, tokens_of
 from hooktui.tap.install.files import (
-    BACKUP_SUFFIX,
     InstallError,
     Settings,
     backup_path,
@@ -37,6 +37,7 @@ from hooktui.tap.install.files import (
 )
 from hooktui.tap.install.gitignore import keep_out_of_git
 from hooktui.tap.install.hooks import Handler, Skipped, Walk, walk, where
+from hooktui.tap.install.refusal import http_module, http_refusal
 from hooktui.tap.install.tapargs import hook_facts as _hook_facts
 from hooktui.tap.install.tapargs import label as _label
 from hooktui.tap.install.tapargs import tap_of as _tap
@@ -47,23 +48,13 @@ from hooktui.tap.install.wrapper import (
     interpreter_of,
     read_exec,
     read_shell,
-    unwrap_shell,
     wrap_exec,
 )
 from hooktui.tap.install.wrapper import wrap_shell as _wrap_shell
 from hooktui.tap.runtimes import get_adapter, installable, suggest
 from hooktui.tap.runtimes.descriptor import Runtime
 
-__all__ = [
-    "BACKUP_SUFFIX",
-    "InstallError",
-    "Options",
-    "find_settings",
-    "install",
-    "uninstall",
-    "unwrap_shell",
-    "wrap_shell",
-]
+__all__ = ["Options", "find_settings", "install", "uninstall", "wrap_shell"]
 
 
 @dataclass
@@ -155,7 +146,8 @@ def wrap_shell(command: str, opts: Options, label: str, timeout_ms: int | None) 
     """The wrapped shell-form line for `command` under `opts` (the runtime's substitutions)."""
     runtime = runtime_of(opts.runtime)
     tap = _tap(opts, interpreter_of(opts.hooktui), label, timeout_ms)
-    return _wrap_shell(command, tap, runtime.settings.substitutions)
+    login = runtime.settings.login_shell and wrap_any_shell(command, tap)
+    return login or _wrap_shell(command, tap, runtime.settings.substitutions)
 
 
 # ------------------------------------------------------------------ one hook
@@ -195,11 +187,15 @@ def _python_beside(hooktui: str) -> str:
 
 def _wrap_http(runtime: Runtime, opts: Options, python: str | None, h: Handler):
     """An http hook becomes a command hook (its other keys kept, so uninstall can put
-    it back) that makes the same POST behind the tap."""
+    it back) that makes the same POST behind the tap. Its POST needs hooktui: when
+    that is gone the line refuses (http_refusal), it cannot run bare."""
     layout = runtime.settings
-    child = http_line(_http_spec(runtime, opts, h), _python_beside(opts.hooktui))
+    http_python = _python_beside(opts.hooktui)
+    child = http_line(_http_spec(runtime, opts, h), http_python)
     tap = _tap(opts, python, _label(opts, h, []), _timeout_ms(runtime, h), _hook_facts(runtime, h))
-    after = _wrap_shell(child, tap, layout.substitutions)
+    tap = replace(tap, requires=(http_module(http_python),))
+    refusal = http_refusal(runtime, h.event, opts.hooktui)
+    after = _wrap_shell(child, tap, layout.substitutions, refusal)
     values = {layout.type_key: "command", layout.command_key: after}
     before = f"{h.handler[layout.type_key]} {h.handler[runtime.settings.http.url_key]}"
     return values, Change(where(h.path), tap.args[1], before, after)
@@ -228,6 +224,9 @@ def _wrap_one(runtime: Runtime, opts: Options, python: str | None, h: Handler):
     current = h.handler[layout.command_key]
     args = _exec_args(runtime, h.handler)
     found = read_handler(runtime, h.handler)
+    if found is not None and _unwrap_http(runtime, h, found) is not None:
+        values, change = _wrap_http(runtime, opts, python, h)  # an http hook wrapped before
+        return None if _unchanged(h, values) else (values, change)
     if args is not None:
         argv = found.argv if found and found.argv is not None else [current, *args]
     else:
@@ -241,11 +240,16 @@ def _wrap_one(runtime: Runtime, opts: Options, python: str | None, h: Handler):
         values: dict[str, Any] = {layout.command_key: command, layout.exec_args_key: new_args}
         before, after = shlex.join(argv), shlex.join([command, *new_args])
     else:
-        after = _wrap_shell(original, tap, layout.substitutions)
+        after = layout.login_shell and wrap_any_shell(original, tap)
+        after = after or _wrap_shell(original, tap, layout.substitutions)
         values, before = {layout.command_key: after}, original
-    if all(h.handler.get(k) == v for k, v in values.items()):
+    if _unchanged(h, values):
         return None
     return values, Change(where(h.path), tap.args[1], before, after)
+
+
+def _unchanged(h: Handler, values: dict[str, Any]) -> bool:
+    return all(h.handler.get(k) == v for k, v in values.items())
 
 
 def _unwrap_one(runtime: Runtime, h: Handler):

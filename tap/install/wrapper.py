@@ -54,7 +54,9 @@ _TAG = "HOOKTUI_END"
 # to the hook. Lines
 # written before 2026-12-03 (evening) have no `-X utf8`; they are still read.
 START_FLAGS = "-I -S -X utf8"
-_TAIL = ' -- "$0" -c "$1"; exec "$0" -c "$1"'
+_RUN = ' -- "$0" -c "$1"; '
+_BARE = 'exec "$0" -c "$1"'  # the fallback: the original, as if never wrapped
+_TAIL = _RUN + _BARE
 _OLD_TAIL = ' -- "$0" -c "$c"; exec "$0" -c "$c"'  # lines written before 2026-12-05
 _EXEC_TAIL = ' -- "$@"; exec "$@"'
 # The kernel's limit on one argument (Linux MAX_ARG_STRLEN, with its NUL): the
@@ -62,20 +64,32 @@ _EXEC_TAIL = ' -- "$@"; exec "$@"'
 MAX_LINE = 32 * 4096 - 1
 # A word as shlex.quote writes it: safe characters, or single-quoted pieces.
 _WORD = r"""(?:'[^']*'(?:"'"'[^']*')*|[\w@%+=:,./-]+)"""
-_GUARD = (
-    rf"(?:\[ -x (?P<py>{_WORD}) \] && )?\[ -x (?P<h>{_WORD}) \] && "
-    rf"exec (?:(?P=py) -I -S (?:-X utf8 )?)?(?P=h) tap (?P<args>.*)"
-)
+
+
+def guard_pattern(word: str) -> str:
+    """The tests and the tap's start, with `word` the way the line quotes one."""
+    return (
+        rf"(?:\[ -x (?P<py>{word}) \] && )?\[ -x (?P<h>{word}) \] && (?:\[ -r {word} \] && )*"
+        rf"exec (?:(?P=py) -I -S (?:-X utf8 )?)?(?P=h) tap (?P<args>.*?)"
+    )
+
+
+_GUARD = guard_pattern(_WORD)
+# An http hook's fallback: it cannot run bare (its POST is hooktui's), so the line
+# answers as the runtime reads a refusal, with one line saying why (Fallback).
+_FAIL = rf"printf %s {_WORD}; printf '%s\\n' {_WORD} >&2; exit \d+"
+_FALLBACK = rf"(?P<fallback>{re.escape(_BARE)}|{_FAIL})"
 # The first lines of our launcher (bin/hooktui), as pip installs it.
 _LAUNCHER_HEAD = b"#!/bin/sh\n# The hooktui command: a shell line, then Python"
 _HEREDOC = rf"\$\(cat <<'(?P<tag>{_TAG}\w*)'\n(?P<orig>.*)\n(?P=tag)\n"
 _SHELL_FORMS = (
-    re.compile(rf"set -- (?P<orig>{_WORD}); {_GUARD}{re.escape(_TAIL)}", re.S),
+    re.compile(rf"set -- (?P<orig>{_WORD}); {_GUARD}{re.escape(_RUN)}{_FALLBACK}", re.S),
     re.compile(rf"c=(?P<orig>{_WORD}); {_GUARD}{re.escape(_OLD_TAIL)}", re.S),
 )
 _HEREDOC_FORMS = (
     re.compile(
-        rf'set -- "{_HEREDOC}printf \.\)"; set -- "\$\{{1%\?\?\}}"; {_GUARD}{re.escape(_TAIL)}',
+        rf'set -- "{_HEREDOC}printf \.\)"; set -- "\$\{{1%\?\?\}}"; '
+        rf"{_GUARD}{re.escape(_RUN)}{_FALLBACK}",
         re.S,
     ),
     re.compile(rf"c={_HEREDOC}\); {_GUARD}{re.escape(_OLD_TAIL)}", re.S),
@@ -91,6 +105,9 @@ class Tap:
     python: str | None  # the interpreter it runs on, when it has one of its own
     args: tuple[str, ...]  # `tap` options, without `tap` and `--`
     direct: bool = False  # start it as `<python> START_FLAGS <hooktui> tap` (our launcher)
+    # More files the call needs (an http hook's module): when one is unreadable the
+    # line takes its fallback, as when hooktui is gone.
+    requires: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,6 +118,21 @@ class Wrapped:
     args: list[str]
     original: str | None = None  # shell form
     argv: list[str] | None = None  # exec form
+    fails_closed: bool = False  # with hooktui gone it refuses (an http hook), not runs bare
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """What a line answers when it cannot run its hook through the tap nor bare (an
+    http hook: the POST is hooktui's): the runtime's refusal, and why, on stderr."""
+
+    stdout: str
+    message: str  # one line
+    code: int
+
+    def shell(self) -> str:
+        out, message = shlex.quote(self.stdout), shlex.quote(self.message)
+        return f"printf %s {out}; printf '%s\\n' {message} >&2; exit {self.code}"
 
 
 def interpreter_of(hooktui: str) -> str | None:
@@ -156,23 +188,32 @@ def _size(text: str) -> int:
     return len(text.encode("utf-8", "surrogatepass"))
 
 
-def _guard(tap: Tap) -> str:
-    py = f"[ -x {shlex.quote(tap.python)} ] && " if tap.python else ""
-    h = shlex.quote(tap.hooktui)
-    start = f"{shlex.quote(tap.python)} {START_FLAGS} {h}" if tap.direct and tap.python else h
-    return f"{py}[ -x {h} ] && exec {start} tap {shlex.join(tap.args)}"
+def guard(tap: Tap, quote=shlex.quote) -> str:
+    """`[ -x <python> ] && [ -x <hooktui> ] && ... exec <the tap>`, words quoted by `quote`."""
+    py = f"[ -x {quote(tap.python)} ] && " if tap.python else ""
+    h = quote(tap.hooktui)
+    start = f"{quote(tap.python)} {START_FLAGS} {h}" if tap.direct and tap.python else h
+    needs = "".join(f"[ -r {quote(path)} ] && " for path in tap.requires)
+    args = " ".join(quote(arg) for arg in tap.args)
+    return f"{py}[ -x {h} ] && {needs}exec {start} tap {args}"
 
 
-def wrap_shell(command: str, tap: Tap, substitutions: tuple[str, ...] = ()) -> str:
-    """The shell-form line that runs `command` through the tap, or bare when it cannot."""
-    guard = _guard(tap)
-    if any(token in guard for token in substitutions):
+def wrap_shell(
+    command: str,
+    tap: Tap,
+    substitutions: tuple[str, ...] = (),
+    fallback: Fallback | None = None,
+) -> str:
+    """The shell-form line that runs `command` through the tap, or bare when it cannot
+    (or, given a `fallback`, answers that)."""
+    line_guard = guard(tap) + _RUN + (fallback.shell() if fallback else _BARE)
+    if any(token in line_guard for token in substitutions):
         raise InstallError(
             "a path in the tap's options contains text the runtime replaces "
             f"({', '.join(substitutions)}); use another --stream or hooktui location"
         )
     if not any(token in command for token in substitutions):
-        line = f"set -- {shlex.quote(command)}; {guard}{_TAIL}"
+        line = f"set -- {shlex.quote(command)}; {line_guard}"
         if _size(line) <= MAX_LINE:
             return line
     tag = _TAG
@@ -180,7 +221,7 @@ def wrap_shell(command: str, tap: Tap, substitutions: tuple[str, ...] = ()) -> s
     while tag in lines:
         tag += "_"  # never a line of the original
     here = f"cat <<'{tag}'\n{command}\n{tag}\nprintf ."
-    line = f'set -- "$({here})"; set -- "${{1%??}}"; {guard}{_TAIL}'
+    line = f'set -- "$({here})"; set -- "${{1%??}}"; {line_guard}'
     if _size(line) > MAX_LINE:
         raise TooLong(
             f"its command is {_size(command)} bytes: wrapped, the line would pass the "
@@ -191,7 +232,7 @@ def wrap_shell(command: str, tap: Tap, substitutions: tuple[str, ...] = ()) -> s
 
 def wrap_exec(argv: list[str], tap: Tap) -> tuple[str, list[str]]:
     """(command, args) of the exec-form wrapper around `argv`."""
-    return EXEC_SHELL, ["-c", f"{_guard(tap)}{_EXEC_TAIL}", EXEC_NAME, *argv]
+    return EXEC_SHELL, ["-c", f"{guard(tap)}{_EXEC_TAIL}", EXEC_NAME, *argv]
 
 
 def _unquote(word: str) -> str:
@@ -215,8 +256,11 @@ def read_shell(command: str) -> Wrapped | None:
         if args is None:
             return None
         original = m["orig"] if form in _HEREDOC_FORMS else _unquote(m["orig"])
-        return Wrapped(_unquote(m["h"]), args, original=original)
-    return _read_legacy(command)
+        closed = (m.groupdict().get("fallback") or _BARE) != _BARE
+        return Wrapped(_unquote(m["h"]), args, original=original, fails_closed=closed)
+    from hooktui.tap.install.anyshell import read_any_shell  # it builds on this module
+
+    return read_any_shell(command) or _read_legacy(command)
 
 
 def _read_legacy(command: str) -> Wrapped | None:

@@ -13,7 +13,6 @@ Kept free of Textual: show imports it.
     log.check()        # True when the count changed; one stat per file when nothing did
     log.count          # errors about this stream, in all the logs
     log.path           # where to point the user: the log holding them
-    log.locations      # [(path, count)] for each log that holds any
 """
 
 from __future__ import annotations
@@ -79,10 +78,6 @@ class TapErrorLog:
                 if log.count:
                     return log.path
         return self.beside.path
-
-    @property
-    def locations(self) -> list[tuple[str, int]]:
-        return [(log.path, log.count) for log in self.logs if log.count]
 
     def check(self) -> bool:
         """Look at the logs again; returns whether the count changed."""

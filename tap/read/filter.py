@@ -27,16 +27,12 @@ import re
 from collections.abc import Callable
 
 from hooktui.tap.model import RecordHead
-from hooktui.tap.read.filter_eval import FIELDS
-from hooktui.tap.read.filter_parser import MAX_DEPTH, Parser
+from hooktui.tap.read.filter_parser import Parser
 from hooktui.tap.read.filter_terms import help_text
 from hooktui.tap.read.filter_tokens import FilterError
 
 __all__ = [
-    "FIELDS",
     "HELP",
-    "MAX_DEPTH",
-    "FilterError",
     "Predicate",
     "compile_filter",
     "describe_filter",

@@ -65,7 +65,7 @@ def _text_field(gen: Gen, tok: Tok, name: str) -> tuple[str, str]:
     exact = op in ("=", "!=")
     if name == "event" and low in _EVENT_ALIASES:
         code = f"h.event == {gen.const(_EVENT_ALIASES[low])}"
-    elif name in ("decision", "hook_decision") and low in _DECISION_ALIASES:
+    elif name in ("decision", "hook_decision", "call") and low in _DECISION_ALIASES:
         code = f"{field} == {gen.const(_DECISION_ALIASES[low])}"
     elif exact or not low:
         code = f"{field}.lower() == {gen.const(low)}"

@@ -116,10 +116,5 @@ class FilterPass:
         )
 
 
-def run_now(filter_pass: FilterPass, apply: Callable[[Matched], Any]) -> None:
-    """Run a pass to its end in this thread (a view without a worker, and tests)."""
-    filter_pass.run(apply)
-
-
 def shifted(rows: Sequence[int], by: int) -> array:
     return array("q", map(by.__add__, rows)) if by else array("q", rows)

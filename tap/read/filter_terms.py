@@ -83,6 +83,28 @@ TERMS: tuple[Term, ...] = (
     ),
     Term("signal", "number", "signal", "the signal that ended the hook", "signal=9"),
     Term(
+        "call",
+        "text",
+        "toolcall.decision",
+        "what the tool call came to, all its hooks by the runtime's rule (show --calls, watch's calls)",
+        "call:deny",
+    ),
+    Term(
+        "conflict",
+        "text",
+        "toolcall.conflicts",
+        "how the call's hooks disagreed: disagree rewrite_race rewrite_clash overridden after_stop",
+        "conflict:race",
+    ),
+    Term(
+        "role",
+        "text",
+        "toolcall.role",
+        "this hook's part in its call: decided rewrote overridden agreed silent",
+        "role:overridden",
+    ),
+    Term("hooks", "number", "toolcall.hooks", "how many hook calls answered the call", "hooks>1"),
+    Term(
         "held",
         "text",
         "held.released_by",

@@ -17,10 +17,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from hooktui.tap.model import DECISIONS, RecordHead
+from hooktui.tap.canonical import DECISIONS
+from hooktui.tap.model import RecordHead
 from hooktui.tap.read.filter_terms import TEXT_TERMS, getter, term_named
-from hooktui.tap.read.reader import end_time
-from hooktui.tap.read.stats import is_fail_open, nearest_rank
+from hooktui.tap.read.merge import end_time
+from hooktui.tap.read.tally import is_fail_open, nearest_rank
 
 # What calls can be grouped by: every text term of the filter language.
 GROUP_FIELDS = TEXT_TERMS
@@ -120,12 +121,6 @@ class Groups:
     def rows(self, sort: str = "count", reverse: bool = False) -> list[Group]:
         """The groups, most calls first by default (`sort`: one of SORT_KEYS)."""
         return sorted(self._groups.values(), key=_sort_key(sort), reverse=reverse)
-
-
-def group_calls(heads: Iterable[RecordHead], by: str, sort: str = "count") -> list[Group]:
-    groups = Groups(by)
-    groups.add_all(heads)
-    return groups.rows(sort)
 
 
 class Minute(NamedTuple):

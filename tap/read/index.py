@@ -22,7 +22,8 @@ from operator import attrgetter
 from typing import Any
 
 from hooktui.tap.model import HookHead, RecordHead
-from hooktui.tap.read.reader import BadLine, end_time, parse_ts
+from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.merge import end_time, parse_ts
 
 # Interned text columns (field name on RecordHead → column); "hook" is hook.label.
 TEXT_COLUMNS = (

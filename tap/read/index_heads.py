@@ -13,7 +13,8 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from hooktui.tap.read.reader import decode_head, partial_head_decoder, read_line_at
+from hooktui.tap.read.decode import decode_head, partial_head_decoder
+from hooktui.tap.read.lines import read_line_at
 
 CACHE = 4096
 _FIRST_READ = 8 << 10  # most lines are a few KB

@@ -15,13 +15,9 @@ import os
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from hooktui.tap.read.decode import decode_heads, partial_head_decoder
 from hooktui.tap.read.index import DECODED, Columns, batch_of
-from hooktui.tap.read.reader import (
-    decode_heads,
-    open_input,
-    partial_head_decoder,
-    split_lines,
-)
+from hooktui.tap.read.lines import open_input, split_lines
 
 TAIL_BYTES = 512 << 10
 WINDOW = 2 << 20  # bytes read at a time while indexing (each is copied twice meanwhile)

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from hooktui.tap.model import RecordHead
-from hooktui.tap.read.reader import end_time
+from hooktui.tap.read.merge import end_time
 from hooktui.tap.read.tally import (
     RATE_MINUTES,
     RATE_SAMPLE,
@@ -20,19 +20,10 @@ from hooktui.tap.read.tally import (
     STRAGGLERS,
     Tally,
     is_fail_open,
-    nearest_rank,
     rate_of,
 )
 
-__all__ = [
-    "RATE_MINUTES",
-    "RATE_SAMPLE",
-    "SPARK_MINUTES",
-    "STRAGGLERS",
-    "Stats",
-    "is_fail_open",
-    "nearest_rank",
-]
+__all__ = ["Stats"]
 
 # Minute buckets are keyed by the timestamp's text up to the minute: slicing is
 # ten times cheaper than parsing, and records are written in UTC.

@@ -16,8 +16,8 @@ import os
 import stat
 
 import msgspec
-from hooktui.tap.read.reader import MARK_BYTES as _MARK_BYTES
-from hooktui.tap.read.reader import ReadPoint, split_lines
+from hooktui.tap.read.lines import MARK_BYTES as _MARK_BYTES
+from hooktui.tap.read.lines import ReadPoint, split_lines
 
 _CHUNK = 4 << 20
 

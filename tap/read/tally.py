@@ -13,7 +13,8 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from hooktui.tap.model import DECISIONS, RecordHead
+from hooktui.tap.canonical import DECISIONS
+from hooktui.tap.model import RecordHead
 
 # How many minutes of calls-per-minute history the header's sparkline shows.
 SPARK_MINUTES = 30

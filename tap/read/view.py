@@ -18,14 +18,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from hooktui.tap.model import RecordHead
+from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.filter import filter_fields
 from hooktui.tap.read.filter_pass import FilterPass, Matched, shifted
 from hooktui.tap.read.index import INDEXED, Columns, end_of, merge_batches
 from hooktui.tap.read.index_heads import FileHeads
 from hooktui.tap.read.index_select import select_indexed
 from hooktui.tap.read.index_stats import ColumnStats
-from hooktui.tap.read.reader import BadLine, merge_lazily, time_keyed
-from hooktui.tap.read.stats import SPARK_MINUTES, STRAGGLERS, Stats
+from hooktui.tap.read.merge import merge_lazily, time_keyed
+from hooktui.tap.read.stats import Stats
+from hooktui.tap.read.tally import SPARK_MINUTES, STRAGGLERS
 
 __all__ = ["SPARK_MINUTES", "STRAGGLERS", "CallView", "Entry", "Stats", "make_entries"]
 
@@ -53,7 +55,7 @@ class Entry:
 
     @property
     def head(self) -> Any:
-        """The RecordHead (or hooktui.tap.read.reader.BadLine) of the line."""
+        """The RecordHead (or hooktui.tap.read.decode.BadLine) of the line."""
         if self._head is None and self._load is not None:
             self._head = self._load(self.source, self.offset)
         return self._head

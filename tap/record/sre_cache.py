@@ -24,16 +24,15 @@ running in parallel do not tear it and converge on the union of their entries.
 
 from __future__ import annotations
 
-import _sre
 import marshal
 import os
 import sys
 
-from hooktui.tap.base.sha import sha256
+from hooktui.tap.base.cpython import sha256, sre_args, sre_build, sre_code_size, sre_compile
 
 _FORMAT = b"hooktui sre cache 1\n"
 # The engine's code words, as bytes (None: an engine this cache does not know, so `re`).
-_CODE_ITEM = {2: "H", 4: "I"}.get(_sre.CODESIZE)
+_CODE_ITEM = {2: "H", 4: "I"}.get(sre_code_size())
 _MAX_ENTRIES = 4096  # a file past this is started afresh (old hooktui versions' rules)
 _MAX_BYTES = 16 << 20
 
@@ -41,8 +40,7 @@ _MAX_BYTES = 16 << 20
 # shared between machines holds one file per kind of machine).
 _BUILD = (
     f"{sys.implementation.cache_tag} {sys.version} {sys.platform} {os.uname().machine}"
-    f" {sys.byteorder} {sys.maxsize} {_sre.MAGIC} {_sre.CODESIZE} {_sre.MAXREPEAT}"
-    f" {_sre.MAXGROUPS}"
+    f" {sys.byteorder} {sys.maxsize} {sre_build()}"
 )
 
 _compiled: dict[tuple[str, int], object] = {}  # this process's patterns
@@ -169,7 +167,7 @@ def _rebuild(key: tuple[str, int], entry: bytes):
     if source != key[0] or flags | key[1] != flags:
         return None
     words = memoryview(code).cast(_CODE_ITEM).tolist()
-    return _sre.compile(source, flags, words, groups, groupindex, indexgroup)
+    return sre_compile((source, flags, words, groups, groupindex, indexgroup))
 
 
 # --- compiling with `re`, and keeping what it made -------------------------
@@ -186,8 +184,8 @@ def _from_re(source: str, flags: int):
 def _checked_entry(key: tuple[str, int], pattern) -> bytes | None:
     """The entry for `re`'s `pattern`, if what it rebuilds is that pattern exactly."""
     try:
-        args = _compiler_args(*key)
-        rebuilt = _sre.compile(*args)
+        args = sre_args(*key)
+        rebuilt = sre_compile(args)
         if rebuilt != pattern or rebuilt.groupindex != pattern.groupindex:
             return None
         return _entry(args)
@@ -195,30 +193,10 @@ def _checked_entry(key: tuple[str, int], pattern) -> bytes | None:
         return None
 
 
-def _compiler_args(source: str, flags: int) -> tuple:
-    """What `re._compiler.compile` passes to `_sre.compile` (Python 3.11 to 3.14)."""
-    from re import _compiler, _parser
-
-    parsed = _parser.parse(source, flags)
-    code = _compiler._code(parsed, flags)
-    groupindex = dict(parsed.state.groupdict)
-    indexgroup = [None] * parsed.state.groups
-    for name, index in groupindex.items():
-        indexgroup[index] = name
-    return (
-        source,
-        flags | parsed.state.flags,
-        [int(word) for word in code],
-        parsed.state.groups - 1,
-        groupindex,
-        tuple(indexgroup),
-    )
-
-
 def _entry(args: tuple) -> bytes:
     """The entry for one pattern: sha256 of its body, then the body (code as bytes)."""
     source, flags, code, groups, groupindex, indexgroup = args
-    packed = memoryview(bytearray(len(code) * _sre.CODESIZE)).cast(_CODE_ITEM)
+    packed = memoryview(bytearray(len(code) * sre_code_size())).cast(_CODE_ITEM)
     for i, word in enumerate(code):
         packed[i] = word
     body = marshal.dumps((source, flags, packed.tobytes(), groups, groupindex, indexgroup))

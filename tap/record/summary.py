@@ -12,7 +12,7 @@ TYPE_CHECKING = False  # not `typing`'s: the recorder imports this (see tap/base
 if TYPE_CHECKING:
     from typing import Any
 
-    from hooktui.tap.model import Call
+    from hooktui.tap.canonical import Call
 
 _PATCH_START = "*** Begin Patch"
 _PATCH_HEADS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")

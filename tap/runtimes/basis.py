@@ -36,6 +36,7 @@ from hooktui.tap.runtimes.base import (
     str_field,
 )
 from hooktui.tap.runtimes.descriptor import Runtime
+from hooktui.tap.runtimes.merge import MergeRule
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -177,4 +178,18 @@ RUNTIME = Basis(
     path_keys=("path",),
     shell_tool="shell",
     read_tool="read_file",
+    # The seed: hooks chain (HookRunner): each sees the earlier rewrite and can still
+    # refuse it; a deny from any of them stands.
+    merge=MergeRule(
+        runs="sequential",
+        order="the order the hooks were registered in code",
+        chained=True,
+        precedence=("deny", "allow"),
+        rewrite="chained",
+        reason="first_in_order",
+        basis="seed 000 (basis' wire module): a hook that runs after a rewrite sees it and "
+        "can still refuse it",
+        unknown="",
+    ),
+    sources_note="hooks are registered in code (HookRunner), not in a settings file",
 )

@@ -42,6 +42,7 @@ from hooktui.tap.runtimes.base import as_dict, cannot, failure, json_line, text_
 from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
 from hooktui.tap.runtimes.claude_code.events import details_of
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, TimeoutRule, Timeouts
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see record/jsonio.py)
 if TYPE_CHECKING:
@@ -305,4 +306,44 @@ RUNTIME = ContinueCli(
     path_keys=("file_path", "filepath", "path"),
     shell_tool="Bash",
     read_tool="Read",
+    # Several hooks on one call (hookRunner.ts of 1.5.47, driven as its hook service
+    # drives it: tests/e2e/test_e2e_continue.py): all start at once, identical
+    # handlers (`type:command`, `type:url`) once; Promise.all keeps config order, any
+    # block blocks with the first blocking hook's reason, and the permissionDecision
+    # and updatedInput passed on are the last in that order, not the last to finish.
+    merge=MergeRule(
+        runs="parallel",
+        order="~/.claude, ~/.continue, then the project's .claude, .continue, then their "
+        "settings.local.json (hooks appended, all run)",
+        precedence=("deny", "ask", "allow"),
+        rewrite="last_in_order",
+        reason="first_in_order",
+        dedup="command",
+        quirk="between an ask and an allow, the last in configured order is passed on",
+        basis="1.5.47: its shipped hookRunner.ts, two hooks on one call "
+        "(tests/e2e/test_e2e_continue.py, 2026-12-07)",
+        unknown="",
+    ),
+    # hookConfig.ts (getSettingsFilePaths), lowest to highest; the .claude files are
+    # Claude Code's layout, which Continue reads as its own.
+    hook_sources=(
+        HookSource(scope="guest", base="home", path=".claude/settings.json", layout="claude-code"),
+        HookSource(scope="user", base="user", path="settings.json"),
+        HookSource(scope="guest", path=".claude/settings.json", layout="claude-code"),
+        HookSource(scope="project", path=".continue/settings.json"),
+        HookSource(scope="guest", path=".claude/settings.local.json", layout="claude-code"),
+        HookSource(scope="local", path=".continue/settings.local.json"),
+    ),
+    # hookConfig.ts and hookRunner.ts of 1.5.47: a file that is not JSON is skipped
+    # with a warning; no schema check (an unknown handler type is skipped when it
+    # would run); a matcher is a JavaScript RegExp tested against the tool name, one
+    # that cannot compile never fires; `disableAllHooks` in any file turns all off.
+    reading=SettingsReading(
+        bad_file="ignores the file",
+        bad_hook="skips that hook",
+        unknown_event="skips that event",
+        matcher="regex",
+        bad_matcher="never fires",
+        basis="1.5.47's shipped hookConfig.ts and hookRunner.ts",
+    ),
 )

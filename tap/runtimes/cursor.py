@@ -41,6 +41,7 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -276,4 +277,20 @@ RUNTIME = Cursor(
     path_keys=("file_path",),
     shell_tool="Shell",
     read_tool="Read",
+    # No Cursor runs here and its docs do not say how several hooks on one call
+    # combine: the engine reads "any deny blocks" and says the rule is not known.
+    merge=MergeRule(
+        unknown="no Cursor CLI runs here and its hooks docs do not say how several hooks combine",
+    ),
+    # Third-party sources (PROTOCOLS.md): user then project hooks.json.
+    hook_sources=(
+        HookSource(scope="user", base="user", path="hooks.json"),
+        HookSource(scope="project", path=".cursor/hooks.json"),
+    ),
+    reading=SettingsReading(
+        bad_file="ignores the file",
+        unknown_event="ignores the whole file",
+        matcher="none",
+        basis="PROTOCOLS.md (third-party sources, not run here)",
+    ),
 )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from hooktui.tap.canonical import Call, Outcome, Verdict
 from hooktui.tap.runtimes.facts import Factory, Facts
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -161,6 +162,9 @@ class Layout(Facts):
     # each of `substitutions` in the text with a shell-quoted value.
     shell: str = "sh"
     substitutions: tuple[str, ...] = ()
+    # The shell is whatever $SHELL names (the user's login shell): maybe fish or tcsh,
+    # so install writes the line every shell reads alike (install/anyshell.py).
+    login_shell: bool = False
     # A handler key choosing the shell, and the values under which the line still
     # runs in a POSIX shell (the wrapped line is one); other values are not wrapped.
     shell_key: str = ""
@@ -217,6 +221,13 @@ class Runtime(Facts):
     # Native tool names the demo uses: a shell command, a file read.
     shell_tool: str = ""
     read_tool: str = ""
+    # Several hooks on one call: how this runtime runs and combines them (merge.py).
+    merge: MergeRule = Factory(MergeRule)
+    # Every place it reads hooks from, in its order (merge.py); `sources_note` says why
+    # there are none when there are none (hooks registered in code, say).
+    hook_sources: tuple[HookSource, ...] = ()
+    sources_note: str = ""
+    reading: SettingsReading = Factory(SettingsReading)
     # answer_effects names earlier taps wrote for this runtime -> today's canonical.ACTIONS
     # names: records already on disk are read with today's (model.Record).
     effect_names_before: Mapping[str, str] = Factory(dict)
@@ -313,6 +324,20 @@ class Runtime(Facts):
         if call.native_event in layout.fail_closed_ignored:
             return False
         return in_force(layout.fail_closed_since, self.version)
+
+    def combine(self, answers: Any, native_event: str = "") -> Any:
+        """What this runtime does with a call whose hooks gave `answers` (combine.Answer)
+        at `native_event`: a combine.Combined, by `merge`. A runtime whose reading is not
+        a MergeRule overrides this."""
+        from hooktui.tap.runtimes import combine  # readers only
+
+        return combine.combine(answers, self.merge)
+
+    def settings_problems(self, data: Any) -> list[tuple[str, str, str]]:
+        """What this runtime's own schema refuses in a parsed settings file, beyond what
+        `reading` says in general: (where, why, what it does: "file" (it ignores the
+        whole file) | "hook" (it skips the hook at `where`) | "warns")."""
+        return []
 
     def detect(self, request: Any) -> bool:
         raise NotImplementedError

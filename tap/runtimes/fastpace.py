@@ -30,6 +30,7 @@ from hooktui.tap.runtimes.base import (
     str_field,
 )
 from hooktui.tap.runtimes.descriptor import Runtime
+from hooktui.tap.runtimes.merge import MergeRule
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -181,4 +182,11 @@ RUNTIME = Fastpace(
     path_keys=("file_path", "path"),
     shell_tool="Bash",
     read_tool="Read",
+    merge=MergeRule(
+        unknown="fastpace hooks run inside a host runtime's bundle (a Claude Code or Codex "
+        "plugin, a Gemini CLI extension): the host's rule applies, and a fastpace request "
+        "does not name the host",
+    ),
+    sources_note="its hooks live in the bundle `fastpace plugin build` writes for a host "
+    "runtime, read there as that runtime's plugin or extension hooks",
 )

@@ -54,6 +54,13 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.merge import (
+    HookSource,
+    MergeRule,
+    SettingsReading,
+    handlers_of,
+    is_number,
+)
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -123,6 +130,15 @@ def _shown(obj: dict) -> dict:
 
 
 class GeminiCli(Runtime):
+    def settings_problems(self, data: Any) -> list[tuple[str, str, str]]:
+        """0.61's schema: a timeout that is not a number is warned about, and the hook
+        times out at once on every call (seen 2026-12-07)."""
+        return [
+            (where, "`timeout` is not a number: it warns, and the hook times out at once", "hook")
+            for where, _, handler in handlers_of(data)
+            if "timeout" in handler and not is_number(handler["timeout"])
+        ]
+
     def detect(self, request: Any) -> bool:
         if not isinstance(request, dict):
             return False
@@ -304,4 +320,51 @@ RUNTIME = GeminiCli(
     shell_tool="run_shell_command",
     read_tool="read_file",
     effect_names_before=_EFFECT_NAMES,  # the taps of 2026-12 wrote the answer's own keys
+    # Several hooks on one call (its bundled hookAggregator.ts / hookRunner.ts, and the
+    # real 0.61: tests/e2e/test_e2e_merge.py): all at once (one after another, each
+    # seeing the earlier tool_input, when a matching definition says `sequential`),
+    # answers merged in configured order: any deny blocks, then ask; the last
+    # tool_input in that order wins whoever finishes last; every reason is joined.
+    merge=MergeRule(
+        runs="parallel",
+        order="system defaults, user, project (trusted), system settings, then extensions",
+        precedence=("deny", "ask", "allow"),
+        rewrite="last_in_order",
+        reason="joined",
+        dedup="name+command",
+        basis="0.61: its bundled hookAggregator.ts (mergeWithOrDecision) and its real CLI "
+        "with two hooks on one call (2026-12-07)",
+        unknown="",
+    ),
+    # settings.ts: merged in this order (hooks concatenated); extensions come last.
+    hook_sources=(
+        HookSource(
+            scope="managed",
+            base="/",
+            path="/etc/gemini-cli/system-defaults.json",
+            env="GEMINI_CLI_SYSTEM_DEFAULTS_PATH",
+        ),
+        HookSource(scope="user", base="user", path="settings.json"),
+        HookSource(scope="project", path=".gemini/settings.json", needs="a trusted folder"),
+        HookSource(
+            scope="managed",
+            base="/",
+            path="/etc/gemini-cli/settings.json",
+            env="GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+        ),
+        HookSource(scope="extension", base="user", path="extensions/*/hooks/hooks.json"),
+    ),
+    # Seen in 0.61 (2026-12-07): a settings file that is not JSON stops it at start
+    # (exit 52); an unknown event, a hook without a command or of an unknown type is
+    # skipped with a warning; a matcher that is not a regular expression is compared
+    # literally; `hooks.enabled/disabled/notifications` are settings.
+    reading=SettingsReading(
+        bad_file="refuses to start (exit 52)",
+        bad_hook="skips that hook",
+        unknown_event="skips that event",
+        matcher="regex_or_literal",
+        bad_matcher="compares it with the tool name literally",
+        setting_keys=("enabled", "disabled", "notifications"),
+        basis="0.61's settings schema and hookRegistry.ts, and its real CLI",
+    ),
 )

@@ -21,6 +21,7 @@ from hooktui.tap.runtimes.base import (
     text_of,
 )
 from hooktui.tap.runtimes.descriptor import Runtime
+from hooktui.tap.runtimes.merge import MergeRule
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -140,4 +141,6 @@ RUNTIME = Unknown(
     output_keys=("tool_response", "tool_output", "output", "response"),
     command_keys=("command", "cmd"),
     path_keys=("file_path", "path", "absolute_path", "notebook_path", "filePath"),
+    merge=MergeRule(unknown="the runtime that called the hook is not known"),
+    sources_note="the runtime is not known",
 )

@@ -18,7 +18,9 @@ import time
 from pathlib import Path
 
 from hooktui.tap import model
-from hooktui.tap.read.reader import BadLine, load_stream, read_record_at
+from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.lines import load_stream, read_record_at
+from hooktui.tap.runtimes import RUNTIMES
 
 TOOLS = ["Bash", "Edit", "Read", "Write", "mcp__github__create_issue", "apply_patch"]
 DECISIONS = ["allow"] * 8 + ["deny", "ask", "modify", "failure"]
@@ -46,7 +48,7 @@ def make_record(i: int, rng: random.Random) -> model.Record:
     return model.Record(
         id=f"{i:08x}",
         ts=f"2026-03-01T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z",
-        runtime=rng.choice(model.RUNTIMES[:4]),
+        runtime=rng.choice(RUNTIMES[:4]),
         event="post_tool_use" if post else "pre_tool_use",
         native_event="PostToolUse" if post else "PreToolUse",
         tool_name=tool,

@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 from hooktui.tap import model
+from hooktui.tap.runtimes import RUNTIMES
 
 RUNS = 3
 TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
@@ -117,7 +118,7 @@ def make_record(i: int, rng: random.Random) -> model.Record:
     return model.Record(
         id=f"{i:08x}",
         ts=f"2026-03-01T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.{i % 1000:03d}Z",
-        runtime=rng.choice(model.RUNTIMES[:4]),
+        runtime=rng.choice(RUNTIMES[:4]),
         event="post_tool_use" if post else "pre_tool_use",
         native_event="PostToolUse" if post else "PreToolUse",
         tool_name=tool,

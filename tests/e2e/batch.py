@@ -21,12 +21,14 @@ the floor.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+import pytest
 from hooktui.tap.model import Record
 
 from tests.e2e.drivers import Driver
@@ -273,3 +275,21 @@ def grouped_batch(driver: Driver, factory, cases: list[Case], case: Case) -> Bat
             driver, sb, group, tapped=True, pre_timeout=case.pre_timeout
         )
     return _GROUPS[(driver.cli, key)]
+
+
+def pinned_params(runtime: str, cases: list[Case], *, record: bool = False) -> list[Any]:
+    """`cases` as parameters of a pinned test, each in the xdist group of the session it
+    shares (its group's batch, else its own tapped pair: flow.pinned_pair), so that the
+    verdict test and the record test of a session run on one worker, which runs it once
+    (pyproject: --dist loadgroup). With `record`: where the adapter still reads an answer
+    otherwise than the runtime did, a strict expected failure (it must flip)."""
+    params = []
+    for case in cases:
+        key = group_key(case)
+        shared = case.name if key is None else hashlib.sha256(key.encode()).hexdigest()[:12]
+        marks = [pytest.mark.xdist_group(f"{runtime}:{shared}")]
+        if record and case.disagreement:
+            reason = f"issue 10: adapter: {case.disagreement}"
+            marks.append(pytest.mark.xfail(strict=True, reason=reason))
+        params.append(pytest.param(case, id=case.name, marks=marks))
+    return params

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-import pytest
 from hooktui.tap.model import Record
 
 from tests.conftest import wait_for_records
@@ -44,7 +43,7 @@ class Case:
     ends_turn: bool = False  # the runtime stops after the tool: no tool result goes back
     # Set when the tap's record reads this answer differently from what the
     # runtime did (the runtime wins): the case's record check is a strict expected
-    # failure (see record_params) until the adapter agrees.
+    # failure (see batch.pinned_params) until the adapter agrees.
     disagreement: str = ""
     # More keys for the PreToolUse / PostToolUse handler (`onFailure`, `args`, a
     # `command` that cannot start); drivers that take them: Claude Code.
@@ -398,21 +397,6 @@ def check_pinned(driver: Driver, sb: Sandbox, case: Case) -> Pair:
 def check_pinned_record(driver: Driver, sb: Sandbox, case: Case) -> None:
     """The tap's record of a pinned case reads the answer as the runtime did."""
     assert_records(driver, pinned_pair(driver, sb, case), case)
-
-
-def record_params(cases: list[Case]) -> list[Any]:
-    """Pinned cases for the record test: where the adapter still reads an answer
-    otherwise than the runtime did, a strict expected failure (it must flip)."""
-    return [
-        pytest.param(
-            case,
-            id=case.name,
-            marks=pytest.mark.xfail(strict=True, reason=f"issue 10: adapter: {case.disagreement}")
-            if case.disagreement
-            else (),
-        )
-        for case in cases
-    ]
 
 
 def check_replay(driver: Driver, sb: Sandbox, case: Case) -> None:

@@ -117,6 +117,7 @@ def unshare_argv() -> list[str] | None:
             [*argv, "ip", "link", "set", "lo", "up"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            timeout=60,
         )
         if probe.returncode == 0:
             return argv

@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
     cli = argv[argv.index("--") + 1 :]
     server = serve(spec)
     try:
-        proc = subprocess.run(cli)
+        proc = subprocess.run(cli, timeout=60)
     finally:
         server.shutdown()
     return proc.returncode

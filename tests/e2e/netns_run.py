@@ -75,7 +75,7 @@ def main(spec_path: str) -> int:
     names = sorted(name for _, name in socket.if_nameindex())
     if names != ["lo"]:
         return _fail(result_path, f"not in a loopback-only namespace (interfaces: {names})")
-    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=60)
 
     server = FakeModelServer(spec["port"], spec["runtime"], spec["script"], spec["requests_log"])
     server.start()
@@ -114,7 +114,7 @@ def main(spec_path: str) -> int:
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
+        out, err = proc.communicate(timeout=60)
     server.shutdown()
     Path(result_path).write_text(
         json.dumps(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.batch import check_records, check_seen, group_key, grouped_batch
+from tests.e2e.batch import check_records, check_seen, group_key, grouped_batch, pinned_params
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.drivers import DRIVERS
 from tests.e2e.flow import (
@@ -13,7 +13,6 @@ from tests.e2e.flow import (
     check_pinned,
     check_pinned_record,
     check_replay,
-    record_params,
 )
 from tests.e2e.harness import Sandbox, skip_reason
 
@@ -38,7 +37,7 @@ def test_claude_code_install_finds_the_settings(sandbox: Sandbox) -> None:
 # ends the turn, cannot start its hook or carries a secret runs alone.
 
 
-@pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", pinned_params(RUNTIME, PINNED[RUNTIME]))
 def test_claude_code_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
     if group_key(case) is None:
         check_pinned(DRIVER, sandbox, case)
@@ -48,7 +47,7 @@ def test_claude_code_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_facto
         )
 
 
-@pytest.mark.parametrize("case", record_params(PINNED[RUNTIME]))
+@pytest.mark.parametrize("case", pinned_params(RUNTIME, PINNED[RUNTIME], record=True))
 def test_claude_code_pinned_record(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
     if group_key(case) is None:
         check_pinned_record(DRIVER, sandbox, case)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.batch import check_records, group_key, grouped_batch
+from tests.e2e.batch import check_records, group_key, grouped_batch, pinned_params
 from tests.e2e.batch import check_seen as check_batch_seen
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.cases_others import CLAMPED_MS, CODEX_MORE
@@ -16,7 +16,6 @@ from tests.e2e.flow import (
     check_pinned,
     check_pinned_record,
     check_replay,
-    record_params,
 )
 from tests.e2e.harness import Sandbox, skip_reason
 
@@ -40,7 +39,7 @@ def test_codex_install_finds_the_settings(sandbox: Sandbox) -> None:
 # Pinned cases with the same settings run in one session (batch.py).
 
 
-@pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", pinned_params(RUNTIME, PINNED[RUNTIME]))
 def test_codex_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
     if group_key(case) is None:
         check_pinned(DRIVER, sandbox, case)
@@ -49,7 +48,7 @@ def test_codex_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factory) ->
         check_batch_seen(batch.seen[case.name], case)
 
 
-@pytest.mark.parametrize("case", record_params(PINNED[RUNTIME]))
+@pytest.mark.parametrize("case", pinned_params(RUNTIME, PINNED[RUNTIME], record=True))
 def test_codex_pinned_record(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
     if group_key(case) is None:
         check_pinned_record(DRIVER, sandbox, case)

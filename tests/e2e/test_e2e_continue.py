@@ -10,7 +10,10 @@ from typing import Any
 
 import msgspec
 import pytest
+from hooktui.tap.inventory.read import inventory
+from hooktui.tap.inventory.usage import command_of
 from hooktui.tap.model import Record
+from hooktui.tap.toolcall.group import group
 
 from tests.conftest import wait_for_records
 from tests.e2e.batch import tag_of, tagged
@@ -19,6 +22,7 @@ from tests.e2e.continue_cli import (
     CLI,
     EVENTS,
     Fired,
+    env,
     fire,
     hooks_settings,
     lets_through,
@@ -276,3 +280,15 @@ def test_continue_cli_parallel_hooks_combine_in_config_order(sandbox: Sandbox) -
         ("second", "modify"),
     ]
     assert {r["runtime"] for r in records} == {CLI}
+    # Grouped into tool calls and combined by Continue's declared rule (`merge`), the
+    # records come to what its runner did: b's rewrite (last in order), a's block.
+    hooks = inventory([CLI], project=sandbox.project, environ=env(sandbox)).hooks
+    order = {h.command: h.position for h in hooks}
+    calls = group(
+        [msgspec.convert(r, Record) for r in records],
+        position=lambda r: order.get(command_of(r.hook.argv)),
+    )
+    tags = {r["id"]: tag_of(json.dumps(r)) for r in records}
+    outcome = {tags[c.steps[0].hooks[0].id]: c.steps[0] for c in calls}
+    assert (outcome["t1"].decision, outcome["t1"].updated_input) == ("modify", RW)
+    assert outcome["t2"].decision == "deny"

@@ -29,7 +29,12 @@ def _id(case: EventCase) -> str:
     return f"{case.spec.runtime}-{case.name}"
 
 
-@pytest.mark.parametrize("case", CASES, ids=_id)
+def _shared(case: EventCase):
+    """Both tests of a case read its one pair of runs: one xdist group (--dist loadgroup)."""
+    return pytest.mark.xdist_group(f"event:{_id(case)}")
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=_id(c), marks=_shared(c)) for c in CASES])
 def test_event_answer_same_with_and_without_tap(case: EventCase, tmp_path_factory) -> None:
     bare, tapped = _runs(case, tmp_path_factory)
     check_seen(case, bare)
@@ -42,9 +47,12 @@ def test_event_answer_same_with_and_without_tap(case: EventCase, tmp_path_factor
         pytest.param(
             c,
             id=_id(c),
-            marks=pytest.mark.xfail(strict=True, reason=f"issue 10: adapter: {c.disagreement}")
+            marks=[
+                _shared(c),
+                pytest.mark.xfail(strict=True, reason=f"issue 10: adapter: {c.disagreement}"),
+            ]
             if c.disagreement
-            else (),
+            else _shared(c),
         )
         for c in CASES
     ],

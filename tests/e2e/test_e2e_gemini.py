@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.conftest import wait_for_records
-from tests.e2e.batch import check_records, group_key, grouped_batch
+from tests.e2e.batch import check_records, group_key, grouped_batch, pinned_params
 from tests.e2e.batch import check_seen as check_batch_seen
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.cases_events import GEMINI_EVENTS
@@ -20,7 +20,6 @@ from tests.e2e.flow import (
     check_pinned,
     check_pinned_record,
     check_replay,
-    record_params,
 )
 from tests.e2e.harness import Sandbox, hook_command, hooktui, skip_reason
 
@@ -44,7 +43,7 @@ def test_gemini_cli_install_finds_the_settings(sandbox: Sandbox) -> None:
 # Pinned cases with the same settings run in one session (batch.py).
 
 
-@pytest.mark.parametrize("case", PINNED[RUNTIME], ids=lambda c: c.name)
+@pytest.mark.parametrize("case", pinned_params(RUNTIME, PINNED[RUNTIME]))
 def test_gemini_cli_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
     if group_key(case) is None:
         check_pinned(DRIVER, sandbox, case)
@@ -53,7 +52,7 @@ def test_gemini_cli_pinned_verdict(sandbox: Sandbox, case: Case, tmp_path_factor
         check_batch_seen(batch.seen[case.name], case)
 
 
-@pytest.mark.parametrize("case", record_params(PINNED[RUNTIME]))
+@pytest.mark.parametrize("case", pinned_params(RUNTIME, PINNED[RUNTIME], record=True))
 def test_gemini_cli_pinned_record(sandbox: Sandbox, case: Case, tmp_path_factory) -> None:
     if group_key(case) is None:
         check_pinned_record(DRIVER, sandbox, case)

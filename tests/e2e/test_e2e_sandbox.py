@@ -85,7 +85,9 @@ def test_the_launcher_refuses_to_run_outside_a_namespace(tmp_path: Path) -> None
     }
     (tmp_path / "spec.json").write_text(json.dumps(spec))
     proc = subprocess.run(
-        [sys.executable, str(LAUNCHER), str(tmp_path / "spec.json")], capture_output=True
+        [sys.executable, str(LAUNCHER), str(tmp_path / "spec.json")],
+        capture_output=True,
+        timeout=60,
     )
     assert proc.returncode != 0
     assert "not in a loopback-only namespace" in json.loads(result.read_text())["error"]

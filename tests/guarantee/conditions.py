@@ -52,7 +52,7 @@ def _python_gone(cell: Cell) -> None:
 
 
 def _package_gone(cell: Cell) -> None:
-    (cell.venv.site / "site-packages").unlink()
+    shutil.rmtree(cell.venv.site / "site-packages" / "hooktui")
 
 
 def _private_ca(cell: Cell) -> None:

@@ -6,7 +6,8 @@ set from the registry and fails on any difference), and SPAWN says how the
 runtime starts a command hook (its shell, the kind of stdin it gives, whether
 the hook leads a session), so the matrix can run the line as that runtime does.
 The last rows are forms no settings file holds: `hooktui tap` written by hand,
-with `--wait`, and a call a dashboard holds.
+with `--wait`, a call a dashboard holds, and the line `hooktui try` runs each
+configured hook through.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class Spawn:
 
 SPAWN: dict[str, Spawn] = {
     "claude-code": Spawn("sh", "socket", note="Node child_process, `shell: bash` aside"),
-    "codex": Spawn("login", "pipe", leader=True, note="seen: the login shell, setsid"),
+    "codex": Spawn("login", "pipe", leader=True, note="`$SHELL -lc`, setsid"),
     "gemini-cli": Spawn("bash", "socket", note="after its $VARIABLE substitutions"),
     "cursor": Spawn("sh", "pipe", note="no CLI here to measure: a plain pipe"),
     "copilot": Spawn(
@@ -56,7 +57,7 @@ NOT_INSTALLABLE: dict[str, str] = {
 #   http: an http hook made a command hook: the tap runs `<python> -m hooktui.tap.httphook`
 INSTALL_KINDS = ("command", "bash", "heredoc", "exec", "http")
 # Forms no settings file holds.
-OTHER_KINDS = ("tap", "tap-wait", "held")
+OTHER_KINDS = ("tap", "tap-wait", "held", "try")
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,7 @@ FORMS: tuple[Form, ...] = (
     Form("claude-code", "tap", "`hooktui tap -- CMD` written by hand"),
     Form("claude-code", "tap-wait", "`hooktui tap --wait -- CMD`"),
     Form("claude-code", "held", "a call a dashboard holds, then lets the hook's answer go"),
+    Form("claude-code", "try", "the tap line `hooktui try` runs a configured hook through"),
 )
 
 FORM_IDS = tuple(form.id for form in FORMS)

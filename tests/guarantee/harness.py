@@ -33,15 +33,18 @@ from hooktui.tap.runtimes import registry
 from tests.conftest import HOOKTUI
 from tests.guarantee.forms import SPAWN, Form
 
-# The runtime's timeout in every cell (as its settings write it): short, so that
-# a call that would hang shows as a killed one in seconds, and long enough for a
-# loaded machine. A held call may be held min(80 %, T - 2 s) of it: 3 s.
-TIMEOUT_MS = 5_000
+# The runtime's timeout in every cell (as its settings write it). It only has to
+# catch a call that hangs (a deadline of hooktui's own is 2 s at most: the dashboard's
+# first word): long enough that a loaded machine (two cores, four workers, load 30)
+# never looks like a hang.
+TIMEOUT_MS = 30_000
 REAL_BIN = Path(HOOKTUI).parent
+REPO = Path(__file__).resolve().parents[2]
 GUARD = """#!/bin/sh
+kind=$(stat -L -c %F /dev/stdin 2>/dev/null)
 n=$(wc -c | tr -d ' ')
 cat "$1"
-printf 'guard read %s bytes\\n' "$n" >&2
+printf 'guard read %s bytes from a %s\\n' "$n" "$kind" >&2
 exit "$(cat "$1.code")"
 """
 
@@ -66,16 +69,24 @@ class Venv:
 
 
 def make_venv(root: Path) -> Venv:
-    """A venv that shares this one's site-packages (a link) and interpreter."""
+    """A venv laid out as `pip install` makes one (not editable): this one's
+    interpreter, its site-packages entries linked one by one, and `hooktui/` a
+    folder of links to this tree's packages (so a condition can delete it)."""
     venv = Venv(root)
     (root / "bin").mkdir(parents=True)
-    venv.site.mkdir(parents=True)
+    site = venv.site / "site-packages"
+    site.mkdir(parents=True)
     real_venv = REAL_BIN.parent
     shutil.copy(real_venv / "pyvenv.cfg", root / "pyvenv.cfg")
     base = getattr(sys, "_base_executable", sys.executable)
     venv.python.symlink_to(os.path.realpath(base))
     real_site = next((real_venv / "lib").glob("python*/site-packages"))
-    (venv.site / "site-packages").symlink_to(real_site)
+    for entry in real_site.iterdir():
+        if not entry.name.startswith(("__editable__", "hooktui", "agent_hooktui")):
+            (site / entry.name).symlink_to(entry)
+    (site / "hooktui").mkdir()
+    for package in ("tap", "replay", "tui"):
+        (site / "hooktui" / package).symlink_to(REPO / package)
     shutil.copy(HOOKTUI, venv.hooktui)
     return venv
 
@@ -282,7 +293,8 @@ def argv_of(cell: Cell, handler: dict) -> list[str]:
         return [command, *handler[layout.exec_args_key]]
     for token in layout.substitutions:
         command = command.replace(token, shlex.quote(str(cell.project)))
-    return [shell_of(cell, handler), "-c", command]
+    login = SPAWN[cell.form.runtime].shell == "login" and not handler.get(layout.shell_key or "")
+    return [shell_of(cell, handler), "-lc" if login else "-c", command]
 
 
 def run_argv(

@@ -85,6 +85,26 @@ def make_ca(folder: Path) -> tuple[Path, Path, Path]:
     return folder / "ca.pem", folder / "srv.pem", folder / "srv.key"
 
 
+_SHARED: list[Network] = []
+
+
+def shared() -> Network:
+    """This test process's servers, started on first use and stopped at its exit.
+    Not a session fixture: with one, pytest-xdist would keep every cell of a module on
+    one worker (tests/conftest.py groups tests sharing a wider fixture)."""
+    if not _SHARED:
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="hkg-ca-"))
+        found, stop = start(folder)
+        atexit.register(shutil.rmtree, folder, True)
+        atexit.register(stop)
+        _SHARED.append(found)
+    return _SHARED[0]
+
+
 def start(folder: Path):
     """(Network, stop()) : both servers, answering for every runtime of FORMS."""
     bodies = {name: deny_body(name) for name in {form.runtime for form in FORMS}}

@@ -11,7 +11,7 @@ Where it lives:
 - matrix.py: one cell (install the form, spoil, run bare and wrapped as the
   runtime would, compare), the cells that cannot apply and the known findings;
 - test_matrix_<family>.py: the cells, one module per family of conditions
-  (modules spread over pytest's workers);
+  (one family each; pytest's workers take the cells one by one);
 - docs.py: docs/guarantee.md's table and the README's paragraph (tests/docs_blocks.py).
 
 How to add a form (a new runtime, a new kind of line `install` writes, a new way

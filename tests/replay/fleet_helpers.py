@@ -16,17 +16,12 @@ from pathlib import Path
 from hooktui.tap.model import HookInfo, Record, encode_record
 
 from tests.conftest import HOOKTUI
+from tests.replay.helpers import COMMANDS as REPLAY_COMMANDS
 from tests.replay.helpers import PYTHON, V1, request_for, write_guard
+from tests.waits import WAIT_S
 
 # A fleet repeats itself: six commands, many times, each call with its own ids.
-COMMANDS = [
-    "git status",
-    "rm -rf build",
-    "git push --force origin main",
-    "ls -la",
-    "curl x.sh | sh",
-    "npm test",
-]
+COMMANDS = [*REPLAY_COMMANDS, "npm test"]
 
 
 def recorded(decision: str, reason: str, command: str, cwd: str, n: int, hook: list[str]) -> Record:
@@ -95,10 +90,13 @@ def replay(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedP
 
 
 def report(proc: subprocess.CompletedProcess) -> dict:
-    """The JSON report less what names the run (session, fleet figures)."""
+    """The JSON report less what names the run (session, fleet figures), and the tool
+    calls: their outcomes need every hook of a call, which a local replay has and a
+    fleet part (a byte range) has not."""
     out = json.loads(proc.stdout)
     out.pop("session")
     out.pop("fleet", None)
+    out.pop("calls", None)
     return out
 
 
@@ -172,8 +170,8 @@ class Scheduler:
                 pass
         for proc in self.procs:
             try:
-                proc.wait(timeout=30)
+                proc.wait(timeout=WAIT_S)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=30)
+                proc.wait(timeout=WAIT_S)
         self.log.close()

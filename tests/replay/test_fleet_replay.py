@@ -90,6 +90,16 @@ def test_parts_and_merge_equal_the_local_replay(fleet):
     assert f"{figures['runs_saved']} runs saved" in text.stdout.decode()
 
 
+def test_streams_by_glob_and_by_url(fleet):
+    where, stream, v2, local = fleet
+    for name in (str(where / "fleet*.jsonl"), f"file://{stream}"):
+        part = replay(name, "--policy", f"{PYTHON} {v2}", "--part", "1/1", cwd=where)
+        assert part.returncode == 0, part.stderr
+        (where / "only.json").write_bytes(part.stdout)
+        merged = replay("--merge", str(where / "only.json"), "--format", "json", cwd=where)
+        assert report(merged) == report(local), name
+
+
 def test_merge_refuses_a_missing_or_foreign_part(fleet):
     where, stream, v2, _ = fleet
     one = replay(str(stream), "--policy", f"{PYTHON} {v2}", "--part", "1/3", cwd=where)
@@ -181,3 +191,32 @@ def test_a_missing_dask_is_one_line(tmp_path: Path):
         "hooktui replay: --cluster needs distributed, which is not installed: "
         "pip install 'agent-hooktui[fleet]'\n"
     )
+
+
+def test_progress_on_a_terminal_and_nowhere_else(tmp_path: Path):
+    import os
+    import select
+    import time
+
+    from hooktui.tui.cli.fleet.cluster import Progress
+
+    master, slave = os.openpty()
+    try:
+        with os.fdopen(slave, "w") as tty:
+            progress = Progress("replaying", 4, 100, stream=tty)
+            progress.step(25)
+            progress.step(25)
+            assert progress.line(10.0) == "replaying: parts 2/4 · 5 records/s · ETA 0:00:10"
+            progress.clear()
+        shown = ""
+        deadline = time.monotonic() + 10
+        while "parts 2/4" not in shown and time.monotonic() < deadline:
+            if select.select([master], [], [], 0.5)[0]:  # the pty hands writes on one by one
+                shown += os.read(master, 4096).decode()
+    finally:
+        os.close(master)
+    assert "replaying: parts 1/4" in shown and "replaying: parts 2/4" in shown
+    with open(tmp_path / "log", "w") as log:  # a pipe or a log: nothing
+        quiet = Progress("replaying", 4, 100, stream=log)
+        quiet.step(25)
+    assert (tmp_path / "log").read_text() == ""

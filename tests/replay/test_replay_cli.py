@@ -24,6 +24,7 @@ from tests.replay.helpers import (
     tap,
     write_guard,
 )
+from tests.waits import finish
 
 RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "basis", "fastpace")
 
@@ -247,7 +248,7 @@ def test_ctrl_c_leaves_no_hook_running(tmp_path: Path, workdir: Path, jobs: str)
     started = [line.split() for line in pids.read_text().splitlines()]
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=60) == 130
-    assert "Traceback" not in proc.stderr.read().decode()
+    assert "Traceback" not in finish(proc)[1].decode()
     for pid, since in started:
         assert _gone(int(pid), since), f"hook {pid} outlived the interrupted replay"
 

@@ -26,6 +26,7 @@ from tests.replay.helpers import (
     replay_json,
     write_guard,
 )
+from tests.waits import WAIT_S
 
 
 @pytest.fixture
@@ -104,7 +105,9 @@ def test_only_the_runtime_variables_come_from_the_session(tmp_path: Path, workdi
     assert victim.read_text() == "mine\n"
     assert seen["CLAUDE_ENV_FILE"] != str(victim)
     # --help says so.
-    help_text = subprocess.run([HOOKTUI, "replay", "--help"], capture_output=True, text=True)
+    help_text = subprocess.run(
+        [HOOKTUI, "replay", "--help"], capture_output=True, text=True, timeout=60
+    )
     assert "PATH, LD_*, PYTHON*" in " ".join(help_text.stdout.split())
 
 
@@ -163,7 +166,7 @@ def test_nothing_a_policy_leaves_behind_survives_the_replay(tmp_path: Path, work
         assert proc.returncode in (0, 1), proc.stderr
         left = [int(p) for p in pids.read_text().split()]
         assert len(left) == 6
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S
         while any(map(process_alive, left)) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert [p for p in left if process_alive(p)] == []

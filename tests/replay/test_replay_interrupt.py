@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waits import WAIT_S, finish
+
 # The child: replay one hook (`sh` writing its pid and start time, then sleeping)
 # the way replay.run does, and answer Ctrl-C the way the CLI does (kill_running, 130).
 # INJECT sends the SIGINT.
@@ -124,20 +126,20 @@ def test_ctrl_c_while_a_hook_starts_kills_it(tmp_path: Path, inject: str, mode: 
             time.sleep(0.05)
         if not pidfile.exists():
             proc.kill()
-            pytest.fail(f"the hook never wrote its pid: {proc.stderr.read().decode()}")
+            pytest.fail(f"the hook never wrote its pid: {finish(proc)[1].decode()}")
         pid, started = pidfile.read_text().split()
         hook = int(pid)
         try:
-            code = proc.wait(timeout=20)
+            code = proc.wait(timeout=WAIT_S)
         except subprocess.TimeoutExpired:
             pytest.fail("Ctrl-C was lost: the replay went on running its hook")
-        stderr = proc.stderr.read().decode()
+        stderr = finish(proc)[1].decode()
         assert code == 130, stderr
         assert "Traceback" not in stderr, stderr
         assert gone(hook, started), "the hook outlived Ctrl-C"
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
         proc.stdout.close()
         proc.stderr.close()
         if hook is not None and started is not None and alive(hook, started):
@@ -193,10 +195,10 @@ def test_ctrl_c_kills_a_hook_a_worker_starts_after_it(tmp_path: Path):
     )
     try:
         try:
-            code = proc.wait(timeout=20)
+            code = proc.wait(timeout=WAIT_S)
         except subprocess.TimeoutExpired:
             pytest.fail("a hook started after Ctrl-C ran on (and held the replay's exit)")
-        stderr = proc.stderr.read().decode()
+        stderr = finish(proc)[1].decode()
         assert code == 130, stderr
         assert "Traceback" not in stderr, stderr
         hooks = pids.read_text().splitlines() if pids.exists() else []
@@ -205,7 +207,7 @@ def test_ctrl_c_kills_a_hook_a_worker_starts_after_it(tmp_path: Path):
             assert gone(int(pid), since), f"hook {pid} outlived Ctrl-C"
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
         proc.stdout.close()
         proc.stderr.close()
         for line in pids.read_text().splitlines() if pids.exists() else []:
@@ -249,14 +251,14 @@ def test_ctrl_c_still_sweeps_what_the_hooks_left(tmp_path: Path, jobs: str):
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=60) == 130
-        assert "Traceback" not in proc.stderr.read().decode()
+        assert "Traceback" not in finish(proc)[1].decode()
         left = [line.split() for line in daemons.read_text().splitlines()]
         assert len(left) > int(jobs)
         for pid, since in left:
             assert gone(int(pid), since), f"daemon {pid} outlived the interrupted replay"
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
         proc.stdout.close()
         proc.stderr.close()
         for line in daemons.read_text().splitlines() if daemons.exists() else []:

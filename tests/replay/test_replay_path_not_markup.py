@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.replay.helpers import COMMANDS, PYTHON, V1, record_session, write_guard
 from tests.replay.test_replay_watch import start, stop
+from tests.waits import read_rest
 
 
 def test_watch_prints_a_policy_path_holding_markup_as_it_is(tmp_path: Path):
@@ -32,5 +33,5 @@ def test_watch_prints_a_policy_path_holding_markup_as_it_is(tmp_path: Path):
         first = out.until("replay of")
     finally:
         stop(proc)
-    assert proc.stderr.read() == ""
+    assert read_rest(proc.stderr) == ""
     assert f"watching {policy} ──" in first[0]

@@ -13,6 +13,7 @@ import subprocess
 import unicodedata
 from pathlib import Path
 
+import msgspec
 import pytest
 from hooktui.replay.policy import request_bytes
 from hooktui.replay.reproduce import edited_record, request_text, rerun, shell_command
@@ -205,3 +206,24 @@ def test_rerun_api_for_the_watch_ui(guarded):
     # Not JSON any more: sent as the text it is.
     broken = rerun(edited_record(record, "{not json"))
     assert broken.record.request_format == "text" and broken.cls == "failed"
+
+
+DASHED = (b"-n\x1b[2J tail", b"--", b"-e \\n")  # not plain: printf escapes, `-` first
+
+
+@pytest.mark.parametrize("shell", [s for s in ("sh", "bash", "ksh", "zsh") if shutil.which(s)])
+def test_words_and_requests_starting_with_dash_or_equals_survive(tmp_path, probed, shell):
+    """A word or request starting with `-` (printf read it as an option in dash, bash
+    and ksh) or `=` (zsh expands `=word` to a path) reaches the hook as recorded
+    (issue 19)."""
+    records, out = probed
+    record = records[0]
+    argv = [*record.hook.argv[:2], "=echo", "=x y", "-n", "-\x1b[1m"]
+    record = msgspec.structs.replace(record, hook=msgspec.structs.replace(record.hook, argv=argv))
+    for raw in DASHED:
+        command = shell_command(record, request=raw)
+        env = dict(os.environ, PROBE_OUT=str(out))
+        done = subprocess.run([shell, "-c", command], env=env, capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        got = json.loads(out.read_text())
+        assert (bytes.fromhex(got["stdin"]), got["argv"]) == (raw, argv[2:])

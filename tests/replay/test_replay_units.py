@@ -18,7 +18,8 @@ from hooktui.replay.policy import (
 )
 from hooktui.replay.report import Report, Result, to_builtins, to_json
 from hooktui.replay.session import SessionError, load_session, select
-from hooktui.tap.model import HookInfo, Record, Redaction, Verdict, encode_record
+from hooktui.tap.canonical import Verdict
+from hooktui.tap.model import HookInfo, Record, Redaction, encode_record
 
 from tests import records
 

@@ -27,6 +27,7 @@ from tests.replay.helpers import (
     tap,
     write_guard,
 )
+from tests.waits import WAIT_S, finish, join, read_line
 
 
 @pytest.fixture
@@ -105,7 +106,7 @@ def _pty_run(argv: list[str], *, stdin=subprocess.DEVNULL, tty_stdout: bool, env
     proc = subprocess.Popen(argv, stdin=stdin, env=env, **io)
     os.close(slave)
     pipe = proc.stderr if tty_stdout else proc.stdout
-    got = threading.Thread(target=lambda: setattr(proc, "piped", pipe.read()))
+    got = threading.Thread(target=lambda: setattr(proc, "piped", pipe.read()), daemon=True)
     got.start()
     screen = b""
     deadline = time.monotonic() + 60
@@ -123,8 +124,8 @@ def _pty_run(argv: list[str], *, stdin=subprocess.DEVNULL, tty_stdout: bool, env
             break
     if proc.poll() is None:
         proc.send_signal(signal.SIGINT)
-    code = proc.wait(timeout=30)
-    got.join()
+    code = proc.wait(timeout=WAIT_S)
+    join(got)
     os.close(master)
     return code, screen.decode(errors="replace"), proc.piped.decode(errors="replace")
 
@@ -187,10 +188,10 @@ def test_dash_reads_the_session_from_stdin_and_fifos_work(tmp_path: Path, sessio
         with open(fifo, "wb") as f:
             f.write(stream.read_bytes())
 
-    writer = threading.Thread(target=feed)
+    writer = threading.Thread(target=feed, daemon=True)
     writer.start()
     code, report = replay_json(str(fifo), "--policy", guard_command(guard))
-    writer.join()
+    join(writer)
     assert report["total"] == 5
 
 
@@ -243,24 +244,26 @@ def test_watch_takes_no_path_of_its_own(tmp_path: Path, session):
         text=True,
     )
     try:
-        line = proc.stdout.readline()
+        line = read_line(proc.stdout)
         assert json.loads(line)["total"] == 5
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
-    assert proc.stderr.read() == ""
+        proc.wait(timeout=WAIT_S)
+    assert finish(proc)[1] == ""
 
 
 def test_help_for_every_command():
     from hooktui.tui.cli.main import COMMANDS
 
     for name in COMMANDS:
-        proc = subprocess.run([HOOKTUI, "help", name], capture_output=True, text=True)
+        proc = subprocess.run([HOOKTUI, "help", name], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, (name, proc.stderr)
         assert f"hooktui {name}" in proc.stdout.splitlines()[0], (name, proc.stdout[:200])
-    replay_help = subprocess.run([HOOKTUI, "help", "replay"], capture_output=True, text=True)
+    replay_help = subprocess.run(
+        [HOOKTUI, "help", "replay"], capture_output=True, text=True, timeout=60
+    )
     assert "--print-command" in replay_help.stdout and "--watch[=PATH]" in replay_help.stdout
-    proc = subprocess.run([HOOKTUI, "help", "nope"], capture_output=True, text=True)
+    proc = subprocess.run([HOOKTUI, "help", "nope"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
 
 

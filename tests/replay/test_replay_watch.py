@@ -19,6 +19,7 @@ from tests.replay.helpers import (
     record_session,
     write_guard,
 )
+from tests.waits import WAIT_S, read_rest
 
 
 class Lines:
@@ -65,7 +66,7 @@ def start(*args: str) -> tuple[subprocess.Popen, Lines]:
 def stop(proc: subprocess.Popen) -> int:
     proc.send_signal(signal.SIGINT)
     try:
-        return proc.wait(timeout=30)
+        return proc.wait(timeout=WAIT_S)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -87,7 +88,7 @@ def test_watch_text_reprints_after_an_edit(tmp_path: Path):
         assert any("unchanged 3" in line and "loosened 1" in line for line in second)
     finally:
         code = stop(proc)
-    err = proc.stderr.read()
+    err = read_rest(proc.stderr)
     assert err == ""
     assert code == 1  # the last report had changes
     assert stream.read_bytes() == before

@@ -316,7 +316,9 @@ def _tap(tmp_path, *tap_args: str, agent: str, hook: list[str]) -> dict:
     argv = [HOOKTUI, "tap", "--wait", "--stream", str(stream), "--runtime", "claude-code"]
     env = dict(os.environ, AI_AGENT=agent)
     req = json.dumps(captured("PreToolUse")["request"]).encode()
-    subprocess.run([*argv, *tap_args, "--", *hook], input=req, env=env, capture_output=True)
+    subprocess.run(
+        [*argv, *tap_args, "--", *hook], input=req, env=env, capture_output=True, timeout=60
+    )
     [rec] = wait_for_records(stream, 1)
     return rec
 
@@ -327,7 +329,7 @@ def test_a_failed_fail_closed_hook_is_recorded_as_blocking_and_shown_so(tmp_path
     assert (rec["runtime_version"], rec["hook"]["fails"]) == ("2.1.332", "closed")
     assert (rec["decision"], rec["failure"], rec["effect"]) == ("failure", "exit_code", "blocks")
     shown = subprocess.run([HOOKTUI, "show", str(tmp_path / "s.jsonl")], capture_output=True,
-                           text=True, env=dict(os.environ, NO_COLOR="1"))  # fmt: skip
+                           text=True, env=dict(os.environ, NO_COLOR="1"), timeout=60)  # fmt: skip
     assert shown.returncode == 0, shown.stderr
     assert "fail" in shown.stdout and "failed open" not in shown.stdout, shown.stdout
 
@@ -360,7 +362,9 @@ def test_install_and_the_record_tell_the_timeout_the_runtime_applies(tmp_path) -
     }
     settings.write_text(json.dumps({"hooks": hooks}))
     res = subprocess.run(
-        [HOOKTUI, "install", "claude-code", "--settings", str(settings)], capture_output=True
+        [HOOKTUI, "install", "claude-code", "--settings", str(settings)],
+        capture_output=True,
+        timeout=60,
     )
     assert res.returncode == 0, res.stderr
     installed = json.loads(settings.read_text())["hooks"]

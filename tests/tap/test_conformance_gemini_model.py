@@ -10,8 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hooktui.tap.canonical import ACTIONS
-from hooktui.tap.model import UNSET
+from hooktui.tap.canonical import ACTIONS, UNSET
 from hooktui.tap.runtimes import ADAPTERS
 
 from tests.tap.fixtures import out, specific

@@ -7,7 +7,7 @@ judge (which the conformance tables pin to the runtime's rules) checks both.
 from __future__ import annotations
 
 import pytest
-from hooktui.tap.model import Outcome, Verdict
+from hooktui.tap.canonical import Outcome, Verdict
 from hooktui.tap.runtimes import ADAPTERS
 
 from tests.tap.fixtures import request

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from hooktui.tap import model
 from hooktui.tap.runtimes import (
     ADAPTERS,
     RUNTIME_NAMES,
+    RUNTIMES,
     Adapter,
     detect,
     get_adapter,
@@ -89,7 +89,7 @@ def test_non_objects_are_unknown(request_):
 
 
 def test_registry():
-    assert RUNTIME_NAMES == model.RUNTIMES
+    assert RUNTIME_NAMES == RUNTIMES
     assert set(ADAPTERS) == {*RUNTIME_NAMES, "unknown"}
     for name, adapter in ADAPTERS.items():
         assert isinstance(adapter, Adapter)

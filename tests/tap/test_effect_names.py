@@ -13,7 +13,7 @@ from pathlib import Path
 from hooktui.tap import model
 from hooktui.tap.canonical import ACTIONS
 from hooktui.tap.read import effects
-from hooktui.tap.read.reader import load_stream
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import make_entries
 
 from tests.conftest import HOOKTUI
@@ -56,6 +56,7 @@ def test_replaying_old_records_finds_the_rules_unchanged(tmp_path: Path) -> None
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)

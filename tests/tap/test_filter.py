@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from hooktui.tap.model import HookHead, RecordHead
-from hooktui.tap.read.filter import FilterError, compile_filter, describe_filter, is_empty_filter
+from hooktui.tap.read.filter import compile_filter, describe_filter, is_empty_filter
+from hooktui.tap.read.filter_tokens import FilterError
 
 from tests import records
 

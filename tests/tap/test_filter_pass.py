@@ -11,7 +11,7 @@ from hooktui.tap.read.filter_pass import FilterPass, Matched
 from hooktui.tap.read.focus import Focus
 from hooktui.tap.read.index import Columns
 from hooktui.tap.read.index_load import index_backward, read_tail
-from hooktui.tap.read.reader import load_stream
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import CallView
 
 from tests.tui.conftest import make_record

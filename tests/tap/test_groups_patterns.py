@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 from hooktui.tap.model import HookHead
+from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.groups import (
+    Groups,
     Patterns,
     Timeline,
-    group_calls,
     group_filter,
     narrow_filter,
     timeline,
 )
-from hooktui.tap.read.reader import BadLine
 
 from tests import records
 
@@ -54,7 +54,9 @@ def _heads():
 @pytest.mark.parametrize("by", ["hook", "tool", "decision", "reason", "failure"])
 def test_a_groups_filter_selects_exactly_its_calls(by):
     heads = _heads()
-    for group in group_calls(heads, by):
+    groups = Groups(by)
+    groups.add_all(heads)
+    for group in groups.rows("count"):
         expr = group_filter(by, group.key)
         pred = compile_filter(expr)
         chosen = [h for h in heads if pred(h)]

@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
+from hooktui.tap.canonical import Outcome
 from hooktui.tap.guards import GUARDS, guard_path
-from hooktui.tap.model import Outcome
 from hooktui.tap.runtimes import judge_request
 
 

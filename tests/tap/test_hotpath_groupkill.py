@@ -6,6 +6,7 @@ import os
 import signal
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import wait_pid
 
 CALLS = 50
 
@@ -23,7 +24,7 @@ def test_a_caller_that_kills_the_group_right_after_reaping_the_tap_loses_no_reco
         actions = [(os.POSIX_SPAWN_DUP2, r, 0), (os.POSIX_SPAWN_DUP2, null, 1)]
         pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions, setsid=True)
         os.close(r)
-        _, status = os.waitpid(pid, 0)
+        status = wait_pid(pid)
         try:
             os.killpg(pid, signal.SIGKILL)  # the tap led the group: whoever is left in it
         except ProcessLookupError:

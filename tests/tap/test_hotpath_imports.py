@@ -63,6 +63,9 @@ def probe(tmp_path: Path) -> tuple[set[str], set[str], set[str], int]:
             capture_output=True,
             timeout=60,
             check=True,
+            # A runtime directory of its own: a dashboard holding breakpoints elsewhere
+            # on this machine (or the socket one left behind) would be offered the call.
+            env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)},
         )
     finally:
         os.close(r)

@@ -78,9 +78,9 @@ def run_tap(launcher: Path, stream: Path, env: dict | None = None) -> subprocess
 
 
 @pytest.mark.parametrize("layout", ["regular", "editable"])
-def test_the_tap_starts_without_site_in_both_install_kinds(tmp_path, layout, request):
+def test_the_tap_starts_without_site_in_both_install_kinds(tmp_path, layout, built):
     """Each with the launcher its install builds (an editable one names its tree)."""
-    launcher = request.getfixturevalue("built") / f"{layout}-hooktui"
+    launcher = built / f"{layout}-hooktui"
     venv = make_venv(tmp_path / "venv", layout, launcher)
     stream = tmp_path / "s.jsonl"
     out = run_tap(venv / "bin" / "hooktui", stream)
@@ -88,7 +88,9 @@ def test_the_tap_starts_without_site_in_both_install_kinds(tmp_path, layout, req
     (record,) = wait_for_records(stream, 1)
     assert record["exit_code"] == 4 and record["tap_error"] == ""
     assert not (venv / "site-ran").exists()  # neither the tap nor its recorder ran `site`
-    version = subprocess.run([venv / "bin" / "hooktui", "--version"], capture_output=True)
+    version = subprocess.run(
+        [venv / "bin" / "hooktui", "--version"], capture_output=True, timeout=60
+    )
     assert version.returncode == 0 and version.stdout.startswith(b"hooktui ")
     assert (venv / "site-ran").exists()  # other commands start Python as usual
 
@@ -111,7 +113,9 @@ def test_without_its_package_the_tap_still_runs_the_hook(tmp_path):
     out = run_tap(venv / "bin" / "hooktui", tmp_path / "s.jsonl", env)
     assert (out.stdout, out.stderr, out.returncode) == (b'{"hook_event_name": "Stop"}', b"", 4)
     assert not (tmp_path / "s.jsonl").exists()
-    show = subprocess.run([venv / "bin" / "hooktui", "show"], capture_output=True, env=env)
+    show = subprocess.run(
+        [venv / "bin" / "hooktui", "show"], capture_output=True, env=env, timeout=60
+    )
     assert show.returncode == 1 and b"Traceback" not in show.stderr
     assert show.stderr.startswith(b"hooktui: cannot load its own package")
 
@@ -152,7 +156,9 @@ def test_a_regular_install_loads_the_hot_path_from_its_cached_bytecode(tmp_path)
     hooktui.mkdir()
     shutil.copytree(TREE / "tap", hooktui / "tap", ignore=shutil.ignore_patterns("__pycache__"))
     hot = hooktui / "tap" / "hotpath"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(hot)], check=True)  # as pip
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(hot)], check=True, timeout=60
+    )  # as pip
     out, imported = tap_imports(venv, tmp_path / "s.jsonl")
     assert (out.stdout, out.returncode) == (b'{"hook_event_name": "Stop"}', 4)
     assert imported == set(), imported  # nothing went through the import system's search
@@ -170,12 +176,11 @@ def test_a_regular_install_loads_the_hot_path_from_its_cached_bytecode(tmp_path)
 
 
 @pytest.mark.parametrize("layout", ["regular", "editable", "editable, tree named"])
-def test_the_launcher_leaves_a_closed_stdin_closed_for_the_hook(tmp_path, layout, request):
+def test_the_launcher_leaves_a_closed_stdin_closed_for_the_hook(tmp_path, layout, built):
     """Whatever the launcher opens to find its package lands on fd 0 when the caller
     closed it: it must be closed again before the tap looks at its standard fds."""
     if layout == "editable, tree named":  # the launcher an editable install builds
-        built = request.getfixturevalue("built") / "editable-hooktui"
-        venv = make_venv(tmp_path / "venv", "editable", built)
+        venv = make_venv(tmp_path / "venv", "editable", built / "editable-hooktui")
     else:
         venv = make_venv(tmp_path / "venv", layout)
     hook = ["sh", "-c", "cat >/dev/null; echo cat=$?"]
@@ -206,7 +211,11 @@ def built(tmp_path_factory) -> Path:
     where = tmp_path_factory.mktemp("built")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     done = subprocess.run(
-        [sys.executable, "-c", BUILD, str(where)], cwd=TREE, capture_output=True, env=env
+        [sys.executable, "-c", BUILD, str(where)],
+        cwd=TREE,
+        capture_output=True,
+        env=env,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     for kind in ("editable", "regular"):

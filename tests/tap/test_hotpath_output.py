@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import WAIT_S, read_line, read_rest, read_some
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
 
@@ -45,7 +46,7 @@ def _lingering_tap(tmp_path: Path, extra: tuple[str, ...] = ()):
         stdout=subprocess.PIPE,
         start_new_session=True,
     )
-    assert proc.stdout.readline() == b"answer\n"
+    assert read_line(proc.stdout) == b"answer\n"
     return proc, stream, int(pidfile.read_text())
 
 
@@ -55,7 +56,7 @@ def test_asked_to_end_while_a_daemon_holds_the_output_the_tap_records_and_exits(
         time.sleep(0.3)
         assert proc.poll() is None  # reading until the pipe closes, as the runtime would
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 3  # the hook's own status
+        assert proc.wait(timeout=WAIT_S) == 3  # the hook's own status
     finally:
         proc.kill()
         os.kill(daemon, signal.SIGKILL)
@@ -67,11 +68,11 @@ def test_killed_while_a_daemon_holds_the_output_the_call_is_still_recorded(tmp_p
     proc, stream, daemon = _lingering_tap(tmp_path)
     try:
         # The watchdog takes over GRACE_S into the wait: a session of its own.
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while time.monotonic() < deadline and not _session_leading_child(proc.pid):
             time.sleep(0.02)
         proc.kill()
-        proc.wait(timeout=30)
+        proc.wait(timeout=WAIT_S)
     finally:
         os.kill(daemon, signal.SIGKILL)
     (record,) = wait_for_records(stream, 1)
@@ -119,10 +120,10 @@ def test_300_mb_of_output_streams_through_in_little_memory(tmp_path, wait):
         stderr=subprocess.PIPE,
     )
     received = 0
-    while chunk := proc.stdout.read(1 << 20):
+    while chunk := read_some(proc.stdout, 1 << 20):
         assert not chunk.strip(b"\0")
         received += len(chunk)
-    assert proc.stderr.read() == b"done\n"
+    assert read_rest(proc.stderr) == b"done\n"
     assert proc.wait(timeout=120) == 0 and received == size
     assert int(peak.read_text()) < 100 * 1024  # KiB: the tap (and the hook) stayed small
     (record,) = wait_for_records(stream, 1, timeout=60)
@@ -152,7 +153,7 @@ def test_a_caller_with_a_non_blocking_pipe_gets_all_of_the_output(tmp_path):
     os.close(w)
     received = 0
     time.sleep(0.5)  # let the pipe fill up first
-    while chunk := os.read(r, 1 << 16):
+    while chunk := read_some(r):
         received += len(chunk)
         time.sleep(0.0005)
     os.close(r)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import join
 
 SIZES = [65535, 65536, 65537, (1 << 20) - 1, 1 << 20, (1 << 20) + 1]
 
@@ -43,10 +44,10 @@ def run(argv: list[str], request: bytes | Path) -> tuple[bytes, bytes, int]:
             pass
         pipe.close()
 
-    writer = threading.Thread(target=feed)
+    writer = threading.Thread(target=feed, daemon=True)
     writer.start()
     out, err = proc.communicate(timeout=60)
-    writer.join()
+    join(writer)
     return out, err, proc.returncode
 
 
@@ -113,13 +114,13 @@ def test_a_caller_signalling_the_tap_in_a_loop_changes_nothing(tmp_path):
                     except ProcessLookupError:
                         return
 
-        sender = threading.Thread(target=storm)
+        sender = threading.Thread(target=storm, daemon=True)
         sender.start()
         try:
             out, err = proc.communicate(request, timeout=60)
         finally:
             done.set()
-            sender.join()
+            join(sender)
         results.append((out, err, proc.returncode))
     assert results[0] == results[1]
     lines = results[0][0].splitlines()

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import WAIT_S, read_line
 
 REQUEST = b'{"hook_event_name": "PreToolUse", "tool_name": "Bash"}'
 # A guard whose answer depends on SIGCHLD: the exit status of a check it runs.
@@ -111,12 +112,12 @@ def test_a_watchdog_gone_before_the_hook_answers_is_no_signal_to_the_hook(tmp_pa
     try:
         os.kill(watchdog_of(tap.pid), signal.SIGKILL)
         go.touch()
-        assert tap.stdout.readline() == b"deny\n"  # fed to the watchdog's closed pipe first
+        assert read_line(tap.stdout) == b"deny\n"  # fed to the watchdog's closed pipe first
         then.touch()
         out, err = tap.communicate(timeout=60)
     finally:
         tap.kill()
-        tap.wait()
+        tap.wait(timeout=WAIT_S)
     assert (out, err, tap.returncode) == (b"", b"why\n", 2)
     (record,) = wait_for_records(stream, 1)
     assert record["exit_code"] == 2 and record["signal"] is None

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import WAIT_S, read_line, read_rest
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
 
@@ -58,7 +59,7 @@ def start(tmp_path: Path, *hook: str) -> tuple[subprocess.Popen, Path]:
         stderr=subprocess.PIPE,
         start_new_session=True,  # no terminal: every signal is for the tap alone
     )
-    assert proc.stdout.readline() == b"ready\n"
+    assert read_line(proc.stdout) == b"ready\n"
     return proc, stream
 
 
@@ -70,11 +71,11 @@ def test_each_catchable_signal_is_passed_on(tmp_path):
         for sig in CATCHABLE:
             proc.send_signal(sig)
             time.sleep(0.05)  # one at a time: standard signals do not queue
-        out = proc.stdout.read()
-        assert proc.wait(timeout=30) == 0
+        out = read_rest(proc.stdout)
+        assert proc.wait(timeout=WAIT_S) == 0
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
     assert sorted(map(int, out.split())) == sorted(map(int, CATCHABLE))
     (record,) = wait_for_records(stream, 1)
     assert record["exit_code"] == 0
@@ -85,10 +86,10 @@ def test_a_signal_the_hook_does_not_handle_ends_both_alike(tmp_path, sig):
     proc, stream = start(tmp_path, "sh", "-c", "echo ready; exec sleep 60")
     try:
         proc.send_signal(sig)
-        assert proc.wait(timeout=30) == -sig
+        assert proc.wait(timeout=WAIT_S) == -sig
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
     (record,) = wait_for_records(stream, 1)
     assert record["signal"] == sig
 
@@ -98,7 +99,7 @@ def state(pid: int) -> str:
 
 
 def wait_state(pid: int, wanted: str) -> None:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + WAIT_S
     while state(pid) != wanted and time.monotonic() < deadline:
         time.sleep(0.01)
     assert state(pid) == wanted
@@ -115,7 +116,7 @@ def test_stop_and_continue_keep_their_meaning(tmp_path):
         stdout=subprocess.PIPE,
         process_group=0,
     )
-    assert proc.stdout.readline() == b"ready\n"
+    assert read_line(proc.stdout) == b"ready\n"
     hook = int(Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()[0])
     try:
         proc.send_signal(signal.SIGTSTP)
@@ -124,11 +125,11 @@ def test_stop_and_continue_keep_their_meaning(tmp_path):
         time.sleep(0.8)
         assert state(hook) == "T"
         proc.send_signal(signal.SIGCONT)
-        assert proc.stdout.read() == b"finished\n"
-        assert proc.wait(timeout=30) == 0
+        assert read_rest(proc.stdout) == b"finished\n"
+        assert proc.wait(timeout=WAIT_S) == 0
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
     assert wait_for_records(stream, 1)[0]["exit_code"] == 0
 
 
@@ -162,6 +163,6 @@ def test_signals_the_caller_ignores_are_not_caught(tmp_path):
         stdin=subprocess.DEVNULL,
         preexec_fn=ignore_usr1,
     )
-    assert proc.stdout.readline() == b"ready\n"
+    assert read_line(proc.stdout) == b"ready\n"
     proc.send_signal(signal.SIGUSR1)
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=WAIT_S) == 0

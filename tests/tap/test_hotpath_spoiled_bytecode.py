@@ -34,7 +34,7 @@ def installed(tmp_path: Path) -> tuple[Path, Path]:
     venv = make_venv(tmp_path / "venv", "none")
     tap = venv / "lib" / VERSION / "site-packages" / "hooktui" / "tap"
     shutil.copytree(TREE / "tap", tap, ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tap)], check=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tap)], check=True, timeout=60)
     return venv, tap
 
 

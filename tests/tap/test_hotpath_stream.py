@@ -14,6 +14,7 @@ from hooktui.tap.base.stream import error_log_path
 from hooktui.tap.read.errlog import TapErrorLog
 
 from tests.conftest import HOOKTUI, wait_for_lines
+from tests.waits import WAIT_S, read_line, read_rest
 
 REQUEST = json.dumps({"hook_event_name": "PreToolUse", "pad": "p" * 12000}).encode()
 FIRST = json.dumps({"a line": "that was there before", "pad": "q" * 1000}).encode() + b"\n"
@@ -64,7 +65,9 @@ def full_disk(tmp_path):
     mnt = tmp_path / "mnt"
     mnt.mkdir()
     mounted = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
+        capture_output=True,
+        timeout=60,
     )
     if mounted.returncode:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
@@ -80,7 +83,7 @@ def full_disk(tmp_path):
             os.close(fd)
         yield mnt
     finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
+        subprocess.run(["umount", "-l", str(mnt)], check=False, timeout=60)
 
 
 @pytest.mark.parametrize("wait", [True, False], ids=["--wait", "detached"])
@@ -223,12 +226,12 @@ def test_writers_killed_at_random_moments_glue_no_records_together(tmp_path):
             for n in range(4)
         }
         for proc in procs.values():
-            proc.stdout.readline()  # it has written at least one line
+            read_line(proc.stdout)  # it has written at least one line
         for who, proc in procs.items():
             os.kill(proc.pid, 9)  # SIGKILL, wherever it is (often inside a 1 MiB write)
-            proc.wait()
+            proc.wait(timeout=WAIT_S)
             with proc.stdout:
-                done[who] = max([-1, *map(int, proc.stdout.read().split())])
+                done[who] = max([-1, *map(int, read_rest(proc.stdout).split())])
     whole = set()
     for line in stream.read_bytes().split(b"\n")[:-1]:
         try:

@@ -127,7 +127,10 @@ def test_command_line_round_trip_and_bad_arguments():
     assert "--event" not in to_line(spec, "/py")  # only runtimes that need it
     assert from_line("python3 guard.py") is None
     bad = subprocess.run(
-        [sys.executable, "-m", "hooktui.tap.httphook", "--url"], capture_output=True, text=True
+        [sys.executable, "-m", "hooktui.tap.httphook", "--url"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
@@ -149,7 +152,12 @@ def test_install_lists_what_it_cannot_wrap_and_restores_http_hooks(tmp_path):
     hooktui = Path(sys.executable).with_name("hooktui")
     env = {**os.environ, "HOME": str(tmp_path)}
     run = subprocess.run(
-        [hooktui, "install", "claude-code"], cwd=tmp_path, env=env, capture_output=True, text=True
+        [hooktui, "install", "claude-code"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert run.returncode == 0, run.stderr
     listed = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]
@@ -162,7 +170,12 @@ def test_install_lists_what_it_cannot_wrap_and_restores_http_hooks(tmp_path):
         "command", ""
     )
     run = subprocess.run(
-        [hooktui, "uninstall", "claude-code"], cwd=tmp_path, env=env, capture_output=True, text=True
+        [hooktui, "uninstall", "claude-code"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert run.returncode == 0 and "byte for byte" in run.stdout, run.stdout + run.stderr
     assert path.read_bytes() == original
@@ -232,6 +245,7 @@ def test_every_runtime_lists_each_hook_it_cannot_wrap(tmp_path, runtime):
         env=env,
         capture_output=True,
         text=True,
+        timeout=60,
     )
     assert run.returncode == 0 and "wrapped 1 command hook(s)" in run.stdout, run.stderr
     listed = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]
@@ -257,6 +271,7 @@ def test_http_hooks_under_the_runtimes_own_http_policy_are_left_alone(tmp_path):
         env={**os.environ, "HOME": str(tmp_path)},
         capture_output=True,
         text=True,
+        timeout=60,
     )
     assert run.returncode == 0 and "wrapped 1 command hook(s)" in run.stdout, run.stderr
     (listed,) = [x for x in run.stdout.splitlines() if x.startswith("not wrapped:")]

@@ -6,11 +6,12 @@ import tracemalloc
 from pathlib import Path
 
 from hooktui.tap.model import encode_record
+from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.focus import Focus
 from hooktui.tap.read.index import INDEXED, Columns
 from hooktui.tap.read.index_load import index_backward, read_tail
-from hooktui.tap.read.reader import BadLine, load_stream
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import CallView
 
 from tests.tui.conftest import make_record, varied_records

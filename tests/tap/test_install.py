@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap.install import settings as inst
-from hooktui.tap.install.wrapper import Wrapped, read_exec, read_shell
+from hooktui.tap.install.wrapper import Wrapped, read_exec, read_shell, unwrap_shell
 
 from tests.conftest import HOOKTUI, wait_for_records
 
@@ -442,8 +442,8 @@ def test_shell_wrap_round_trips(command):
         runtime="claude-code", hooktui="/opt/hook tui/bin/hooktui", stream="/tmp/a b.jsonl"
     )
     wrapped = inst.wrap_shell(command, opts, "Pre:Bash", 1000)
-    assert inst.unwrap_shell(wrapped) == command
-    assert inst.unwrap_shell(command) is None
+    assert unwrap_shell(wrapped) == command
+    assert unwrap_shell(command) is None
 
 
 def hook_script(tmp_path: Path) -> Path:
@@ -590,8 +590,8 @@ def test_installed_codex_toml_commands_answer_as_before(tmp_path):
             "tool_input": {"command": "rm -rf build"},
         }
     ).encode()
-    bare = subprocess.run(["sh", "-c", original], input=request, capture_output=True)
-    tapped = subprocess.run(["sh", "-c", wrapped], input=request, capture_output=True)
+    bare = subprocess.run(["sh", "-c", original], input=request, capture_output=True, timeout=60)
+    tapped = subprocess.run(["sh", "-c", wrapped], input=request, capture_output=True, timeout=60)
     assert (tapped.stdout, tapped.stderr, tapped.returncode) == (
         bare.stdout,
         bare.stderr,

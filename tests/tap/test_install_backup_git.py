@@ -26,7 +26,13 @@ SETTINGS = {
 def git(repo: Path, *args: str) -> str:
     env = {**os.environ, "HOME": str(repo.parent), "GIT_CONFIG_NOSYSTEM": "1"}
     done = subprocess.run(
-        ["git", *args], cwd=repo, capture_output=True, text=True, env=env, check=True
+        ["git", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=60,
     )
     return done.stdout
 

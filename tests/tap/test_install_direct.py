@@ -50,8 +50,12 @@ def installed(tmp_path: Path, hooktui: Path) -> tuple[Path, Path, bytes]:
 
 def answers(path: Path) -> list[tuple[bytes, bytes, int]]:
     shell_form, exec_form = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"]
-    a = subprocess.run(["sh", "-c", shell_form["command"]], input=b"{}", capture_output=True)
-    b = subprocess.run([exec_form["command"], *exec_form["args"]], input=b"{}", capture_output=True)
+    a = subprocess.run(
+        ["sh", "-c", shell_form["command"]], input=b"{}", capture_output=True, timeout=60
+    )
+    b = subprocess.run(
+        [exec_form["command"], *exec_form["args"]], input=b"{}", capture_output=True, timeout=60
+    )
     return [(p.stdout, p.stderr, p.returncode) for p in (a, b)]
 
 
@@ -121,7 +125,7 @@ def test_a_direct_line_without_utf8_mode_is_read_and_brought_up_to_date(tmp_path
     line = wrap_shell(GUARD, Tap(hooktui, python, args, direct=True))
     older = line.replace(f" {START_FLAGS} ", " -I -S ")
     assert older != line and read_shell(older).original == GUARD
-    done = subprocess.run(["sh", "-c", older], input=b"{}", capture_output=True)
+    done = subprocess.run(["sh", "-c", older], input=b"{}", capture_output=True, timeout=60)
     assert (done.stdout, done.stderr, done.returncode) == BARE
     assert len(wait_for_records(tmp_path / "s.jsonl", 1)) == 1
     path = tmp_path / "settings.json"
@@ -153,7 +157,7 @@ def test_the_tap_s_utf8_mode_is_not_the_hook_s(tmp_path):
         env = {"PATH": "/usr/bin:/bin", "LANG": lang}
         env["XDG_CACHE_HOME"] = os.environ["XDG_CACHE_HOME"]  # the suite's (tests/conftest.py)
         bare, tapped = (
-            subprocess.run(["sh", "-c", c], input=b"{}", capture_output=True, env=env)
+            subprocess.run(["sh", "-c", c], input=b"{}", capture_output=True, env=env, timeout=60)
             for c in (hook, line)
         )
         assert bare.returncode == 0 and bare.stdout.endswith(b"b'caf\\xe9'\n"), bare
@@ -199,7 +203,12 @@ def test_the_hook_gets_the_environment_it_gets_bare(tmp_path, pwd):
     for shell in ("sh", "bash"):
         bare, tapped = (
             subprocess.run(
-                [shell, "-c", c], input=b"{}", capture_output=True, env=env, cwd=tmp_path
+                [shell, "-c", c],
+                input=b"{}",
+                capture_output=True,
+                env=env,
+                cwd=tmp_path,
+                timeout=60,
             )
             for c in (hook, line)
         )

@@ -30,7 +30,12 @@ def gemini_runs(command: str, project: Path, request: bytes) -> tuple[bytes, byt
         command = command.replace(token, shlex.quote(str(project)))
     env = {**os.environ, "GEMINI_PROJECT_DIR": str(project)}
     p = subprocess.run(
-        ["bash", "-c", command], input=request, capture_output=True, cwd=project, env=env
+        ["bash", "-c", command],
+        input=request,
+        capture_output=True,
+        cwd=project,
+        env=env,
+        timeout=60,
     )
     return p.stdout, p.stderr, p.returncode
 
@@ -67,7 +72,8 @@ def test_gemini_hook_runs_under_bash_with_the_runtimes_substitutions(tmp_path):
 
 
 def test_a_hook_keeps_the_shell_that_runs_it(tmp_path):
-    """Codex runs hooks with the user's login shell (bash here): bash-isms must keep working."""
+    """Codex runs hooks with the user's login shell, `$SHELL -lc` (bash here): bash-isms
+    must keep working, and under sh they fail as they do bare."""
     original = "[[ $((2 + 2)) == 4 ]] && echo ok; echo $'x\\ty' >&2; exit 3"
     path = tmp_path / ".codex" / "hooks.json"
     hooks = {"PreToolUse": [{"hooks": [{"type": "command", "command": original}]}]}
@@ -75,14 +81,20 @@ def test_a_hook_keeps_the_shell_that_runs_it(tmp_path):
     stream = tmp_path / "s.jsonl"
     assert run(["install", "codex", "--stream", str(stream)], tmp_path).returncode == 0
     wrapped = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    for shell in ("bash", "sh"):
-        bare = subprocess.run([shell, "-c", original], capture_output=True, input=b"{}")
-        tapped = subprocess.run([shell, "-c", wrapped], capture_output=True, input=b"{}")
+    for name in ("bash", "sh"):
+        shell = shutil.which(name)
+        env = {**os.environ, "SHELL": shell}
+        bare = subprocess.run(
+            [shell, "-lc", original], capture_output=True, input=b"{}", env=env, timeout=60
+        )
+        tapped = subprocess.run(
+            [shell, "-lc", wrapped], capture_output=True, input=b"{}", env=env, timeout=60
+        )
         assert (tapped.stdout, tapped.stderr, tapped.returncode) == (
             bare.stdout,
             bare.stderr,
             bare.returncode,
-        ), shell
+        ), name
     assert len(wait_for_records(stream, 2)) == 2
 
 
@@ -117,9 +129,14 @@ def test_hooks_run_bare_when_the_tap_is_gone(tmp_path, gone):
     shell_form, exec_form = json.loads(path.read_text())["hooks"]["PreToolUse"][0]["hooks"]
 
     def answers():
-        a = subprocess.run(["sh", "-c", shell_form["command"]], input=b"{}", capture_output=True)
+        a = subprocess.run(
+            ["sh", "-c", shell_form["command"]], input=b"{}", capture_output=True, timeout=60
+        )
         b = subprocess.run(
-            [exec_form["command"], *exec_form["args"]], input=b"{}", capture_output=True
+            [exec_form["command"], *exec_form["args"]],
+            input=b"{}",
+            capture_output=True,
+            timeout=60,
         )
         return [(p.stdout, p.stderr, p.returncode) for p in (a, b)]
 
@@ -148,7 +165,9 @@ def test_timeouts_from_settings_are_clamped(tmp_path, value, expected):
     assert wrapped.args[wrapped.args.index("--timeout-ms") + 1] == expected
     # ...and the tap takes it: the hook answers as it does bare.
     env = {**os.environ, "HOOKTUI_STREAM": str(tmp_path / "s.jsonl")}
-    done = subprocess.run(["sh", "-c", command], input=b"{}", capture_output=True, env=env)
+    done = subprocess.run(
+        ["sh", "-c", command], input=b"{}", capture_output=True, env=env, timeout=60
+    )
     assert (done.returncode, done.stderr) == (0, b"")
 
 
@@ -245,7 +264,10 @@ def test_root_editing_another_users_file_keeps_owner_and_mode(tmp_path):
 
 def test_an_immutable_file_leaves_no_stray_backup(tmp_path):
     project, path, original = claude_project(tmp_path)
-    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", path]).returncode:
+    if (
+        shutil.which("chattr") is None
+        or subprocess.run(["chattr", "+i", path], timeout=60).returncode
+    ):
         pytest.skip("no immutable files here")
     try:
         result = run(["install", "claude-code"], project)
@@ -253,7 +275,7 @@ def test_an_immutable_file_leaves_no_stray_backup(tmp_path):
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
         assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
     finally:
-        subprocess.run(["chattr", "-i", path])
+        subprocess.run(["chattr", "-i", path], timeout=60)
     assert path.read_bytes() == original
 
 

@@ -210,7 +210,9 @@ def test_a_full_disk_leaves_the_original_whole_and_says_which_file(tmp_path):
         pytest.skip("needs root to mount a small tmpfs")
     disk = tmp_path / "disk"
     disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)]).returncode:
+    if subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], timeout=60
+    ).returncode:
         pytest.skip("cannot mount a tmpfs here")
     try:
         hooks = [{"type": "command", "command": f"echo {i}"} for i in range(40)]
@@ -234,7 +236,7 @@ def test_a_full_disk_leaves_the_original_whole_and_says_which_file(tmp_path):
             assert path.read_bytes() == original
             assert sorted(p.name for p in disk.iterdir()) == ["fill", "settings.json"]
     finally:
-        subprocess.run(["umount", str(disk)], check=True)
+        subprocess.run(["umount", str(disk)], check=True, timeout=60)
 
 
 def test_a_hard_linked_file_is_replaced_whole_and_install_says_the_link_is_gone(tmp_path):

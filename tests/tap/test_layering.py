@@ -31,12 +31,17 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("model",),
     # writing a record; reading streams (reader, tailer, filters, view model)
     ("record", "read"),
+    # hook calls grouped into tool calls, combined by each runtime's rule
+    ("toolcall",),
     # http hooks as commands; breakpoints (the tap's side and the dashboard's)
     ("httphook", "hold"),
     # what `hooktui tap` runs on every call, handing the record to the recorder
     ("hotpath",),
     # the settings editor: wraps hooks in the tap and http hooks in httphook
     ("install",),
+    # every configured hook as its runtime reads it (settings read as install does), and
+    # `try`'s dry runs through the tap
+    ("inventory",),
 )
 # The top-level packages, bottom first: each imports only those before it.
 PRODUCT = ("tap", "replay", "tui")
@@ -153,7 +158,7 @@ def test_the_checks_themselves_catch_a_cycle_and_an_upward_import():
     assert cycles(edges) == [["hold", "hotpath", "hold"]]
     found = upward(edges)
     assert len(found) == 2 and found[0].startswith("base (floor 0) imports model (floor 2)")
-    assert found[1].startswith("hold (floor 4) imports hotpath (floor 5)")
+    assert found[1].startswith("hold (floor 5) imports hotpath (floor 6)")
     assert imports(Path(__file__)) >= {"ast", "pathlib", "pathlib.Path", "pytest"}
 
 

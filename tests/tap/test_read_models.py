@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 from hooktui.tap.model import encode_record
 from hooktui.tap.read import filter_terms
-from hooktui.tap.read.filter import FilterError, compile_filter, filter_fields
+from hooktui.tap.read.decode import decode_head
+from hooktui.tap.read.filter import compile_filter, filter_fields
+from hooktui.tap.read.filter_tokens import FilterError
 from hooktui.tap.read.focus import Focus
-from hooktui.tap.read.groups import Groups, group_calls, timeline
-from hooktui.tap.read.reader import decode_head, end_time, parse_ts
+from hooktui.tap.read.groups import Groups, timeline
+from hooktui.tap.read.merge import end_time, parse_ts
 from hooktui.tap.read.sanitize import is_safe, safe_line, safe_text
 from hooktui.tap.read.stats import Stats
 from hooktui.tap.read.view import CallView, make_entries
@@ -159,13 +161,17 @@ def test_groups_count_rates_and_p95():
     heads += [head(10, decision="allow", duration_ms=100.0, hook=_hook("a"))]
     heads += [head(11, decision="failure", effect="proceeds", hook=_hook("b"))]
     heads += [head(12, decision="failure", effect="blocks", hook=_hook("b"))]
-    rows = group_calls(heads, "hook")
+    groups = Groups("hook")
+    groups.add_all(heads)
+    rows = groups.rows("count")
     assert [g.key for g in rows] == ["a", "b"]
     a, b = rows
     assert (a.count, a.deny, a.deny_rate, a.percentile(95)) == (5, 4, 0.8, 100.0)
     assert (b.count, b.fail_open, b.fail_open_rate) == (2, 1, 0.5)
-    assert [g.key for g in group_calls(heads, "hook", sort="fail_open")] == ["b", "a"]
-    assert [g.key for g in group_calls(heads, "decision", sort="name")] == [
+    assert [g.key for g in groups.rows("fail_open")] == ["b", "a"]
+    by_decision = Groups("decision")
+    by_decision.add_all(heads)
+    assert [g.key for g in by_decision.rows("name")] == [
         "allow",
         "deny",
         "failure",
@@ -227,7 +233,7 @@ def test_partial_decoding_picks_what_the_full_head_picks():
         encode_record(records.record(records.numbered(i), decision=d, tool_name=t))[:-1]
         for i, (d, t) in enumerate([("deny", "Bash"), ("allow", "Edit"), ("deny", "Edit")])
     ]
-    from hooktui.tap.read.reader import partial_head_decoder
+    from hooktui.tap.read.decode import partial_head_decoder
 
     for expr in ("decision:deny", "tool:edit -decision:allow", "echo", "latency<5"):
         pred = compile_filter(expr)

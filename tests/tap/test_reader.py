@@ -9,15 +9,9 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap import model
-from hooktui.tap.read.reader import (
-    BadLine,
-    decode_head,
-    load_stream,
-    merge_by_time,
-    read_line_at,
-    read_record_at,
-    split_lines,
-)
+from hooktui.tap.read.decode import BadLine, decode_head
+from hooktui.tap.read.lines import load_stream, read_line_at, read_record_at, split_lines
+from hooktui.tap.read.merge import merge_by_time
 
 from tests import records
 
@@ -246,7 +240,7 @@ def test_load_stream_reads_a_fifo_and_stdin(tmp_path):
         [
             sys.executable,
             "-c",
-            "from hooktui.tap.read.reader import load_stream as l;e, n = l('-'); print(len(e), n)",
+            "from hooktui.tap.read.lines import load_stream as l;e, n = l('-'); print(len(e), n)",
         ],
         input=data,
         capture_output=True,

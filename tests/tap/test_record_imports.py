@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from hooktui.tap import model
+from hooktui.tap import canonical, model
 from hooktui.tap.canonical import UNSET, Call, Outcome, Verdict
 from hooktui.tap.command import script_name, shell_words
 from hooktui.tap.runtimes.descriptor import Layout, Timeouts
@@ -51,6 +51,7 @@ def _loaded(tmp_path, raw: bytes, capture: str = "redacted") -> set[str]:
         capture_output=True,
         check=True,
         env=dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache")),
+        timeout=60,
     )
     assert stream.read_bytes().count(b"\n") == before + 1
     return set(json.loads(proc.stdout))
@@ -100,7 +101,7 @@ def test_canonical_classes_build_compare_and_print_like_the_structs_did() -> Non
     assert Outcome().exit_code is None and Outcome(stdout=b"x").stdout == b"x"
     assert pickle.loads(pickle.dumps(UNSET)) is UNSET and not UNSET
     # The model's names are these; a record's verdict speaks the same UNSET.
-    assert model.Call is Call and model.UNSET is UNSET
+    assert canonical.Call is Call and canonical.UNSET is UNSET
     record = model.Record(id="a", ts="t", runtime="codex", event="other", decision="allow")
     assert record.verdict.updated_input is UNSET and record.verdict.updated_output is UNSET
 

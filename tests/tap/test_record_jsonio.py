@@ -7,6 +7,7 @@ import pytest
 from hooktui.tap import model
 from hooktui.tap.base import jsonio
 from hooktui.tap.record import recorder, tapcall
+from hooktui.tap.runtimes import UNKNOWN
 
 VALUES = [
     {"a": [1, -2, 3.5, 1e300, None, True, False], "b": {"": 'é\n\t"\\\u2028\u0000'}},
@@ -60,7 +61,7 @@ def test_it_refuses_to_write_what_is_not_json():
 def test_the_recorders_literals_match_the_model():
     assert tapcall.CAPTURES == model.CAPTURES
     assert recorder.SCHEMA_VERSION == model.SCHEMA_VERSION
-    assert recorder.UNKNOWN == model.UNKNOWN
+    assert recorder.UNKNOWN == UNKNOWN
 
 
 def test_broken_json_is_not_json_where_json_decoder_was_never_imported():

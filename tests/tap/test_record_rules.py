@@ -7,9 +7,9 @@ import warnings
 
 import pytest
 from hooktui.tap.record import gitleaks_keywords, gitleaks_rules, rules
-from hooktui.tap.record.gitleaks_convert import anchored, convert, strip_prefix, to_python, width
 
 from tests.tap.secrets import KINDS
+from tests.tools.gitleaks_convert import anchored, convert, strip_prefix, to_python, width
 
 
 @pytest.mark.parametrize(

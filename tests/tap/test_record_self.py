@@ -157,7 +157,9 @@ def test_the_tap_passes_its_options_to_the_record(tmp_path) -> None:
     argv += ["--timeout-default", "--fail-closed", "--runtime", "claude-code", "--", "true"]
     env = dict(os.environ, AI_AGENT="claude-code_2-1-332_harness")
     req = request("claude_prompt")
-    proc = subprocess.run(argv, input=json.dumps(req).encode(), env=env, capture_output=True)
+    proc = subprocess.run(
+        argv, input=json.dumps(req).encode(), env=env, capture_output=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     [rec] = wait_for_records(stream, 1)
     assert rec["runtime_version"] == "2.1.332"

@@ -18,9 +18,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hooktui.tap.base import cpython
 from hooktui.tap.record import gitleaks_rules, rules, sre_cache
 
 from tests.tap.secrets import KINDS
+from tests.waits import WAIT_S
 
 
 @pytest.fixture
@@ -128,6 +130,7 @@ def redact_in_a_new_process(tree: dict, cache_home) -> dict:
         capture_output=True,
         check=True,
         env=env,
+        timeout=60,
     )
     return json.loads(proc.stdout)
 
@@ -185,7 +188,7 @@ def test_a_corrupt_entry_is_not_used_and_the_rest_are(cache_home, where) -> None
     if where == "source":
         at += 40
     else:  # its code's literal `A` (`\bA3-`) made `@`: a valid program, another one
-        at = data.index(ord("A").to_bytes(sre_cache._sre.CODESIZE, sys.byteorder), at + len(source))
+        at = data.index(ord("A").to_bytes(cpython.sre_code_size(), sys.byteorder), at + len(source))
     data[at] ^= 0x01
     path.write_bytes(bytes(data))
     assert 0 < _all_like_re() < len(SOURCES)
@@ -224,7 +227,9 @@ def test_the_tap_records_with_a_fifo_where_the_cache_file_is(hooktui, tmp_path) 
 
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
     probe = "from hooktui.tap.record import sre_cache; print(sre_cache.cache_path())"
-    where = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    where = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60
+    )
     path = Path(where.stdout.strip())
     path.parent.mkdir(parents=True)
     os.mkfifo(path, 0o600)
@@ -238,6 +243,7 @@ def test_the_tap_records_with_a_fifo_where_the_cache_file_is(hooktui, tmp_path) 
         capture_output=True,
         check=True,
         env=env,
+        timeout=60,
     )
     [record] = wait_for_records(stream, 1)
     assert record["redactions"] and [s for s in BENCH_SECRETS if s in stream.read_text()] == []
@@ -269,6 +275,7 @@ def test_the_tap_records_the_bench_secrets_masked_cold_and_warm(hooktui, tmp_pat
             capture_output=True,
             check=True,
             env=env,
+            timeout=60,
         )
         records = wait_for_records(stream, n)
     assert list((tmp_path / "cache" / "hooktui").iterdir())  # the first one filled it
@@ -292,7 +299,7 @@ def test_recorders_saving_at_once_leave_one_whole_file(cache_home) -> None:
     procs = [
         subprocess.Popen([sys.executable, "-c", _SAVE_SLICE, str(i)], env=env) for i in range(8)
     ]
-    assert [p.wait() for p in procs] == [0] * 8
+    assert [p.wait(timeout=WAIT_S) for p in procs] == [0] * 8
     assert os.listdir(cache_home / "hooktui") == [os.path.basename(sre_cache.cache_path())]
     stored = sre_cache._read(sre_cache.cache_path())
     assert len(stored) >= len(gitleaks_rules.RULES) // 8  # at least the last writer's

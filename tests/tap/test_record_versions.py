@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap import model
-from hooktui.tap.read.reader import BadLine, load_stream
+from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import make_entries
 from hooktui.tap.runtimes import call_of
 from rich.console import Console
@@ -63,12 +64,15 @@ def test_v1_and_v2_records_of_the_same_calls_agree(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", OLD, ids=lambda p: p.stem)
 def test_show_prints_every_old_record(path: Path) -> None:
     count = len(_lines(path))
-    text = subprocess.run([HOOKTUI, "show", str(path)], capture_output=True, text=True)
+    text = subprocess.run([HOOKTUI, "show", str(path)], capture_output=True, text=True, timeout=60)
     assert text.returncode == 0 and "Traceback" not in text.stderr, text.stderr
     assert "bad line" not in text.stdout + text.stderr
     assert f"{count} calls" in text.stdout + text.stderr
     out = subprocess.run(
-        [HOOKTUI, "show", "--format", "json", str(path)], capture_output=True, text=True
+        [HOOKTUI, "show", "--format", "json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert out.returncode == 0, out.stderr
     assert len(out.stdout.splitlines()) == count
@@ -81,6 +85,7 @@ def test_replay_reads_every_old_record(path: Path, tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        timeout=60,
     )
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     report = json.loads(proc.stdout)

@@ -8,9 +8,10 @@ import sys
 import time
 
 from hooktui.replay.runner import run_hook
-from hooktui.tap.model import Outcome
+from hooktui.tap.canonical import Outcome
 
 from tests.conftest import process_alive
+from tests.waits import WAIT_S
 
 
 def test_feeds_stdin_and_captures_both_pipes():
@@ -64,7 +65,7 @@ def test_timeout_kills_the_whole_group(tmp_path):
     grandchild = int(pidfile.read_text())
     # The background sleep was in the hook's group, so it dies too (SIGKILL is
     # delivered asynchronously: give it a moment; a survivor would sleep 60 s).
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WAIT_S
     while process_alive(grandchild) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not process_alive(grandchild)

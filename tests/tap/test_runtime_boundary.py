@@ -17,13 +17,13 @@ PRODUCT = ("tap", "replay", "tui")
 # The example guards are scripts a user copies: each speaks one runtime's
 # protocol on purpose (its docstring says which), so they name it.
 EXCLUDED = (REPO / "tap" / "runtimes", REPO / "tap" / "guards")
-CANONICAL = set(model.Call.__slots__) | set(model.Record.__struct_fields__)
+CANONICAL = set(canonical.Call.__slots__) | set(model.Record.__struct_fields__)
 # The canonical names of request details and answer actions (any runtime fills them).
 CANONICAL |= set(canonical.DETAILS) | set(canonical.ACTIONS)
 
 
-def _example_call(runtime_name: str) -> model.Call:
-    return model.Call(
+def _example_call(runtime_name: str) -> canonical.Call:
+    return canonical.Call(
         runtime=runtime_name,
         event="post_tool_use",
         tool_name="T",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hooktui.tap.model import Call
+from hooktui.tap.canonical import Call
 from hooktui.tap.record.summary import summarize
 from hooktui.tap.runtimes import ADAPTERS, detect
 

@@ -7,10 +7,12 @@ import subprocess
 import sys
 
 from hooktui.tap import model
-from hooktui.tap.read.reader import BadLine, decode_head, load_stream
+from hooktui.tap.read.decode import BadLine, decode_head
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.tail import Tailer
 
 from tests import records
+from tests.waits import WAIT_S
 
 
 def line(i: int) -> bytes:
@@ -220,7 +222,7 @@ def test_many_appends_from_parallel_writers(tmp_path):
     while any(proc.poll() is None for proc in procs):
         seen += t.poll().lines
     for proc in procs:
-        assert proc.wait() == 0
+        assert proc.wait(timeout=WAIT_S) == 0
     seen += t.poll().lines
     assert len(seen) == 2000
     # Every line is whole, and offsets tile the file exactly.
@@ -306,7 +308,7 @@ def test_a_fifo_is_read_as_it_comes_without_blocking(tmp_path):
 
 
 def test_rewritten_between_the_load_and_the_first_poll(tmp_path):
-    from hooktui.tap.read.reader import load_stream_point
+    from hooktui.tap.read.lines import load_stream_point
 
     p = tmp_path / "s.jsonl"
     p.write_bytes(line(0) + line(1))

@@ -15,6 +15,7 @@ import pytest
 from hooktui.tap.read.errlog import TapErrorLog
 
 from tests.conftest import HOOKTUI, wait_for_lines, wait_for_records
+from tests.waits import WAIT_S, read_line, read_rest
 
 REQUEST = {
     "session_id": "s1",
@@ -292,12 +293,12 @@ def test_signal_to_the_tap_reaches_the_hook(tmp_path, sig):
         start_new_session=True,  # no controlling terminal: the signal is for the tap alone
     )
     try:
-        assert proc.stdout.readline() == b"started\n"  # the hook runs, output passes through live
+        assert read_line(proc.stdout) == b"started\n"  # the hook runs, output passes through live
         proc.send_signal(sig)
-        assert proc.wait(timeout=30) == -sig
+        assert proc.wait(timeout=WAIT_S) == -sig
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
     (record,) = wait_for_records(stream, 1)
     assert record["signal"] == sig and record["exit_code"] is None
     assert record["decision"] == "failure"
@@ -320,8 +321,9 @@ def test_recording_errors_stay_off_the_hooks_stderr(tmp_path, monkeypatch):
 def test_shim_runtime_names_match_the_model():
     from hooktui.tap import model
     from hooktui.tap.hotpath import shim
+    from hooktui.tap.runtimes import RUNTIMES, UNKNOWN
 
-    assert set(shim.runtime_names()) == {*model.RUNTIMES, model.UNKNOWN}
+    assert set(shim.runtime_names()) == {*RUNTIMES, UNKNOWN}
     assert set(shim.CAPTURES) == set(model.CAPTURES)
 
 
@@ -336,14 +338,14 @@ def test_runtime_killing_the_tap_at_its_timeout_is_recorded_as_a_timeout(tmp_pat
     try:
         proc.stdin.write(json.dumps(REQUEST).encode())
         proc.stdin.close()
-        assert proc.stdout.readline() == b"started\n"
+        assert read_line(proc.stdout) == b"started\n"
         # Like a runtime whose timeout expired: wait past it, then SIGTERM the tap.
         time.sleep(0.3)
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == -signal.SIGTERM
+        assert proc.wait(timeout=WAIT_S) == -signal.SIGTERM
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
     (record,) = wait_for_records(stream, 1)
     assert record["timed_out"] is True and record["signal"] == signal.SIGTERM
     assert record["hook"]["timeout_ms"] == 200
@@ -383,13 +385,13 @@ def _ctrl_c_counts(tmp_path: Path, command: list[str]) -> bytes:
     )
     os.close(slave)
     try:
-        assert proc.stdout.readline() == b"ready\n"
+        assert read_line(proc.stdout) == b"ready\n"
         os.write(master, b"\x03")
-        out = proc.stdout.read()
-        proc.wait(timeout=30)
+        out = read_rest(proc.stdout)
+        proc.wait(timeout=WAIT_S)
     finally:
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
         os.close(master)
     return out
 

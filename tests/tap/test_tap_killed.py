@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import WAIT_S, finish, read_line
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="finds processes through /proc and pidfds"
@@ -38,7 +39,7 @@ CODEX_REQUEST = {
 }
 
 
-def wait_until(predicate, what: str, timeout: float = 20.0):
+def wait_until(predicate, what: str, timeout: float = WAIT_S):
     """Poll `predicate` until it returns something truthy (a wait, not a timing check)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -111,7 +112,7 @@ def test_group_killed_at_timeout_is_recorded_with_what_arrived(tmp_path):
     # The runtime's clock started when it spawned the tap.
     time.sleep(max(0.0, started + 1.0 - time.monotonic()))
     os.killpg(tap.pid, signal.SIGKILL)
-    assert tap.wait() == -signal.SIGKILL
+    assert tap.wait(timeout=WAIT_S) == -signal.SIGKILL
 
     (record,) = wait_for_records(stream, 1)
     assert record["runtime"] == "codex" and record["event"] == "pre_tool_use"
@@ -142,7 +143,7 @@ def test_tap_alone_killed_takes_the_hook_with_it(tmp_path):
     wait_until(lambda: watchdog_of(tap.pid), "the watchdog")
     time.sleep(max(0.0, started + 1.0 - time.monotonic()))
     tap.kill()
-    tap.wait()
+    tap.wait(timeout=WAIT_S)
 
     wait_until(lambda: exited(hook_fd), "the sleeping hook to be gone")
     os.close(hook_fd)
@@ -165,7 +166,7 @@ def test_a_hook_leading_its_own_group_loses_the_whole_group(tmp_path):
     wait_until(lambda: len(children(tap.pid)) >= 2, "the watchdog")
     time.sleep(max(0.0, started + 1.0 - time.monotonic()))
     tap.kill()
-    tap.wait()
+    tap.wait(timeout=WAIT_S)
 
     wait_until(lambda: exited(grandchild_fd), "the hook's group to be gone")
     os.close(grandchild_fd)
@@ -180,7 +181,7 @@ def test_killed_short_of_the_timeout_is_a_signal_not_a_timeout(tmp_path):
     tap.stdin.close()
     wait_until(lambda: watchdog_of(tap.pid), "the watchdog")  # at half the timeout
     os.killpg(tap.pid, signal.SIGKILL)
-    tap.wait()
+    tap.wait(timeout=WAIT_S)
 
     (record,) = wait_for_records(stream, 1)
     assert record["decision"] == "failure" and record["failure"] == "signal"
@@ -201,8 +202,8 @@ def test_a_slow_hook_that_answers_is_recorded_once(tmp_path):
     watchdog = wait_until(lambda: watchdog_of(tap.pid), "the watchdog")
     watchdog_fd = os.pidfd_open(watchdog)
     go.touch()
-    out, err = tap.stdout.read(), tap.stderr.read()
-    assert (out, err, tap.wait()) == (answer.encode(), b"", 0)
+    out, err = finish(tap)
+    assert (out, err, tap.wait(timeout=WAIT_S)) == (answer.encode(), b"", 0)
 
     wait_until(lambda: exited(watchdog_fd), "the dismissed watchdog to exit")
     os.close(watchdog_fd)
@@ -221,10 +222,10 @@ def test_a_catchable_signal_at_the_timeout_counts_the_taps_own_start_up(tmp_path
     tap = start_tap(stream, 200, "sh", "-c", "cat >/dev/null; echo started; exec sleep 30")
     tap.stdin.write(json.dumps(CODEX_REQUEST).encode())
     tap.stdin.close()
-    assert tap.stdout.readline() == b"started\n"
+    assert read_line(tap.stdout) == b"started\n"
     time.sleep(max(0.0, started + 0.2 - time.monotonic()))
     tap.send_signal(signal.SIGTERM)
-    assert tap.wait() == -signal.SIGTERM
+    assert tap.wait(timeout=WAIT_S) == -signal.SIGTERM
 
     (record,) = wait_for_records(stream, 1)
     assert record["failure"] == "timeout" and record["timed_out"] is True

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import WAIT_S, read_rest
 
 REQUEST = json.dumps(
     {
@@ -194,7 +195,7 @@ def test_caller_that_stops_reading_gives_the_hook_a_broken_pipe(tmp_path):
         proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
         assert proc.stdout.read(4) == b"y\ny\n"
         proc.stdout.close()
-        codes.append(proc.wait(timeout=30))
+        codes.append(proc.wait(timeout=WAIT_S))
     assert codes == [-signal.SIGPIPE, -signal.SIGPIPE]
     (record,) = wait_for_records(stream, 1)
     assert record["signal"] == signal.SIGPIPE
@@ -210,12 +211,12 @@ def test_caller_that_never_closes_stdin_does_not_keep_the_tap(tmp_path):
     try:
         proc.stdin.write(b'{}{"more": 1}')
         proc.stdin.flush()
-        assert proc.stdout.read() == b"{}\n"  # the hook answered and the tap let go
-        assert proc.wait(timeout=30) == 0
+        assert read_rest(proc.stdout) == b"{}\n"  # the hook answered and the tap let go
+        assert proc.wait(timeout=WAIT_S) == 0
     finally:
         proc.stdin.close()
         proc.kill()
-        proc.wait()
+        proc.wait(timeout=WAIT_S)
     (record,) = wait_for_records(stream, 1)
     assert record["request"] == '{}{"more": 1}' and record["request_format"] == "text"
 

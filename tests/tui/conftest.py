@@ -10,6 +10,7 @@ from typing import Any
 from hooktui.tap.model import Blob, HookInfo, Record, encode_record
 
 from tests import records
+from tests.waits import WAIT_S
 
 BASE_TIME = datetime(2026, 3, 14, 1, 59, 0, tzinfo=UTC)
 
@@ -127,7 +128,7 @@ def write_stream(path: Path, records: list[Record], extra: bytes = b"") -> Path:
     return path
 
 
-async def wait_until(pilot, condition, timeout: float = 10.0) -> None:
+async def wait_until(pilot, condition, timeout: float = WAIT_S) -> None:
     """Let the app run until `condition()` holds (a deadline, not a timed assertion)."""
     deadline = time.monotonic() + timeout
     while not condition():

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hooktui.replay.report import Result
 from hooktui.tap.model import Blob, Held, HookInfo
-from hooktui.tap.read.reader import load_stream
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import Entry
 from hooktui.tui.app.replay_tabs import build_tabs
 from hooktui.tui.app.watch import WatchApp

@@ -15,6 +15,7 @@ from hooktui.tap import model
 
 from tests import records
 from tests.conftest import HOOKTUI
+from tests.waits import WAIT_S, finish, read_line
 
 
 def rec(i: int, **kw) -> model.Record:
@@ -273,11 +274,11 @@ def test_closed_pipe_ends_quietly(tmp_path):
         env=env(),
     )
     assert proc.stdout is not None and proc.stderr is not None
-    first = proc.stdout.readline()
+    first = read_line(proc.stdout)
     assert json.loads(first)["id"] == "x0"
     proc.stdout.close()  # like `| head -1`
-    err = proc.stderr.read().decode()
-    assert proc.wait(timeout=60) == 0
+    err = finish(proc)[1].decode()
+    assert proc.returncode == 0
     assert "Traceback" not in err and "Broken pipe" not in err
 
 
@@ -325,7 +326,7 @@ class Running:
 
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(timeout=30)
+        code = self.proc.wait(timeout=WAIT_S)
         while self.sel.get_map():
             self._pump(0.1)
         return code
@@ -406,7 +407,7 @@ def test_follow_ends_cleanly_on_ctrl_c(stream):
         run.wait_for(b"rm -rf build")
     finally:
         run.proc.send_signal(signal.SIGINT)
-        code = run.proc.wait(timeout=30)
+        code = run.proc.wait(timeout=WAIT_S)
     assert code == 0
     assert run.proc.stderr is not None
     assert b"Traceback" not in run.err + (run.proc.stderr.read() or b"")

@@ -18,6 +18,7 @@ from hooktui.tap import model
 
 from tests.conftest import HOOKTUI
 from tests.tui.test_show import RECORDS, Running, env, rec, show, write
+from tests.waits import WAIT_S, join
 
 
 def _ids(stdout: str) -> list[str]:
@@ -81,7 +82,7 @@ def test_fifo_rows_come_as_they_are_written(tmp_path):
             second = model.encode_record(rec(2))
             w.write(second)
             run.wait_for(second)
-        assert run.proc.wait(timeout=30) == 0  # the writer went: the stream ended
+        assert run.proc.wait(timeout=WAIT_S) == 0  # the writer went: the stream ended
     finally:
         if run.proc.poll() is None:
             run.stop()
@@ -133,7 +134,7 @@ def test_follow_sees_a_file_truncated_then_grown_past_its_old_size(stream):
             head, found, tail = run.out.rpartition(b'"id":"r30"')
             return tail if found else b""
 
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while b'"id":"r37"' not in after_first_new():  # the first new record is not skipped
             assert time.monotonic() < deadline, (run.out, run.err)
             run._pump(0.1)
@@ -154,11 +155,11 @@ def test_follow_a_fifo_keeps_printing(tmp_path):
                 got.append(line)
                 w.write(line)
 
-    t = threading.Thread(target=writer)
+    t = threading.Thread(target=writer, daemon=True)
     t.start()
     r = subprocess.run(
         [HOOKTUI, "show", str(fifo), "--format", "json"], capture_output=True, env=env(), timeout=60
     )
-    t.join()
+    join(t)
     assert r.returncode == 0, r.stderr
     assert r.stdout == b"".join(got)

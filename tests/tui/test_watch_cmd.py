@@ -72,7 +72,9 @@ def test_the_column_spec_imports_without_textual() -> None:
         "cols = layout(SHOW_COLUMNS, 80, gap=2); "
         "print(sum(w for _, w in cols) + 2 * (len(cols) - 1))"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "80"  # the columns fill the width exactly
 

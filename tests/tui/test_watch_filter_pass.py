@@ -8,12 +8,13 @@ from datetime import UTC
 from pathlib import Path
 
 from hooktui.tap.model import encode_record
+from hooktui.tap.read.decode import decode_head
 from hooktui.tap.read.filter import compile_filter
-from hooktui.tap.read.reader import decode_head
 from hooktui.tui.app.watch import WatchApp
 from textual import events
 
 from tests.tui.conftest import make_record, wait_until
+from tests.waits import WAIT_S
 
 SIZE = (120, 30)
 KINDS = 1000  # distinct records, repeated: a big stream, written fast
@@ -41,7 +42,7 @@ def _expected(lines: list[bytes]) -> list[int]:
     return out
 
 
-async def _poll(condition, timeout: float = 10.0) -> None:
+async def _poll(condition, timeout: float = WAIT_S) -> None:
     """Wait for `condition` in small sleeps (a Pilot pause would wait for the app to idle)."""
     deadline = time.monotonic() + timeout
     while not condition():
@@ -58,6 +59,7 @@ async def test_keys_are_answered_while_a_file_filter_is_applied(tmp_path: Path) 
         pieces: list[float | None] = []  # the pass's progress as each piece's matches came in
         app.view.on_prepended.append(lambda _rows, _shown: pieces.append(app.view.filter_progress))
         await pilot.press("/")
+        await _poll(lambda: app.focused is app.filter_bar.input)  # else enter goes elsewhere
         app.filter_bar.input.value = EXPR
         # Keys sent as a terminal sends them: a Pilot press would wait for the app to
         # idle after each, and an app whose worker is at work is not idle.

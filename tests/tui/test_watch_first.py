@@ -35,6 +35,7 @@ from textual.widgets._footer import FooterKey
 
 from tests.conftest import HOOKTUI
 from tests.tui.conftest import make_record, varied_records
+from tests.waits import WAIT_S
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -65,19 +66,24 @@ class Tmux:
             ],
             check=True,
             env={**os.environ, "TZ": "UTC"},
+            timeout=60,
         )
-        subprocess.run([*self.base, "set", "-g", "status", "off"], check=True)
+        subprocess.run([*self.base, "set", "-g", "status", "off"], check=True, timeout=60)
 
     def run(self, command: str) -> None:
-        subprocess.run([*self.base, "send-keys", "-l", command], check=True)
-        subprocess.run([*self.base, "send-keys", "Enter"], check=True)
+        subprocess.run([*self.base, "send-keys", "-l", command], check=True, timeout=60)
+        subprocess.run([*self.base, "send-keys", "Enter"], check=True, timeout=60)
 
     def keys(self, *keys: str) -> None:
-        subprocess.run([*self.base, "send-keys", *keys], check=True)
+        subprocess.run([*self.base, "send-keys", *keys], check=True, timeout=60)
 
     def screen(self) -> list[str]:
         out = subprocess.run(
-            [*self.base, "capture-pane", "-p"], capture_output=True, text=True, check=True
+            [*self.base, "capture-pane", "-p"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
         ).stdout
         return out.split("\n")[: self.size[1]]
 
@@ -90,7 +96,7 @@ class Tmux:
             time.sleep(every)
 
     def close(self) -> None:
-        subprocess.run([*self.base, "kill-server"], capture_output=True)
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=60)
 
 
 @pytest.fixture
@@ -157,7 +163,7 @@ def test_keys_typed_before_the_app_reach_it_unechoed(term: Tmux, tmp_path: Path)
     term.wait(_has("summary   echo call 58"))
     assert any("summary   echo call 58" in line for line in term.screen()), "the key was lost"
     term.keys("q")
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + WAIT_S
     while not (done.exists() and done.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
     modes = done.read_text().split()

@@ -45,6 +45,7 @@ def test_a_watch_ended_by_a_signal_leaves_no_spool_behind(tmp_path: Path, how: s
         [*server, "new-session", "-d", "-x", "120", "-y", "36", command],
         check=True,
         env={**os.environ, "TMPDIR": str(spools)},
+        timeout=60,
     )
     try:
         pid = int(
@@ -53,6 +54,7 @@ def test_a_watch_ended_by_a_signal_leaves_no_spool_behind(tmp_path: Path, how: s
                 capture_output=True,
                 text=True,
                 check=True,
+                timeout=60,
             ).stdout.split()[0]
         )
         with open(fifo, "wb") as writer:  # opens once the watch's spool opens its end
@@ -61,16 +63,19 @@ def test_a_watch_ended_by_a_signal_leaves_no_spool_behind(tmp_path: Path, how: s
 
         def shown() -> bool:
             screen = subprocess.run(
-                [*server, "capture-pane", "-p"], capture_output=True, text=True
+                [*server, "capture-pane", "-p"],
+                capture_output=True,
+                text=True,
+                timeout=60,
             ).stdout
             return "rm -rf /" in screen and "8/8 shown" in screen
 
         _until(shown, "the dashboard showing the FIFO's calls")
         if how == "hangup":
-            subprocess.run([*server, "kill-server"], check=True)
+            subprocess.run([*server, "kill-server"], check=True, timeout=60)
         else:
             os.kill(pid, signal.SIGTERM)
         _until(lambda: not process_alive(pid), "the watch ended")
         assert list(spools.iterdir()) == []
     finally:
-        subprocess.run([*server, "kill-server"], capture_output=True)
+        subprocess.run([*server, "kill-server"], capture_output=True, timeout=60)

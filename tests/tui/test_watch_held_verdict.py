@@ -14,7 +14,7 @@ import pytest
 from hooktui.tap.hold import answers
 from hooktui.tap.model import decode_head
 from hooktui.tap.read.filter import compile_filter
-from hooktui.tap.read.reader import load_stream
+from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import Entry, make_entries
 from hooktui.tui.app.widgets.rows import call_row, columns_for
 from rich.console import Console
@@ -116,6 +116,7 @@ def test_show_counts_and_filters_the_same_way(stream: Path) -> None:
         [HOOKTUI, "show", str(stream), "--filter", "decision:deny"],
         capture_output=True,
         text=True,
+        timeout=60,
     )
     assert out.returncode == 0, out.stderr
     assert "1 of 3 calls | 1 deny" in out.stdout and "✗ deny" in out.stdout

@@ -16,6 +16,7 @@ from hooktui.tui.app.widgets.rows import call_row
 
 from tests.hold_helpers import finish, private_runtime_dir, start_tap
 from tests.tui.conftest import wait_until
+from tests.waits import WAIT_S
 
 SIZE = (120, 36)
 
@@ -137,13 +138,17 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
         f"echo $$ > {pidfile}; exec env XDG_RUNTIME_DIR={runtime_dir} "
         f"{HOOKTUI} watch --intercept tool:Bash {stream}"
     )
-    subprocess.run([*tmux, "new-session", "-d", "-x", "120", "-y", "30", command], check=True)
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-x", "120", "-y", "30", command], check=True, timeout=60
+    )
 
     def screen() -> str:
-        return subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True).stdout
+        return subprocess.run(
+            [*tmux, "capture-pane", "-p"], capture_output=True, text=True, timeout=60
+        ).stdout
 
     def wait_screen(text: str) -> None:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while text not in screen() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert text in screen(), (
@@ -154,7 +159,7 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
 
     taps = []
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while not (Path(runtime_dir) / "hooktui" / "hold.sock").exists():
             assert time.monotonic() < deadline, screen()
             time.sleep(0.05)
@@ -162,9 +167,9 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
         taps.append(tap)
         wait_screen("1 held")
         assert "git push --force" in screen()
-        subprocess.run([*tmux, "send-keys", "d"], check=True)
+        subprocess.run([*tmux, "send-keys", "d"], check=True, timeout=60)
         wait_screen("the reason")
-        subprocess.run([*tmux, "send-keys", "Enter"], check=True)  # the offered reason
+        subprocess.run([*tmux, "send-keys", "Enter"], check=True, timeout=60)  # the offered reason
         out, _err, code = finish(tap)
         assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
         wait_screen("⏸ denied")  # the recorded call, marked in the list
@@ -176,7 +181,7 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
         head = decode_head(stream.read_bytes().splitlines()[-1])
         assert head.held.released_by == "dashboard-gone"
     finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=60)
 
 
 def test_a_bad_intercept_gets_one_line(tmp_path, monkeypatch, capsys):
@@ -192,15 +197,19 @@ def test_a_bad_intercept_gets_one_line(tmp_path, monkeypatch, capsys):
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
+        timeout=60,
     )
     assert res.returncode == 2
     assert res.stderr.startswith("hooktui watch: --intercept: ") and res.stderr.count("\n") == 1
-    # A state directory open to others is refused, not used.
+    # A runtime directory open to others is passed over for a private one (issue 19).
     open_dir = tmp_path / "run"
     (open_dir / "hooktui").mkdir(parents=True)
     os.chmod(open_dir / "hooktui", 0o755)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(open_dir))
-    assert watch_cli._holding("tool:Bash") is False
-    err = capsys.readouterr().err
-    assert "open to other users" in err and err.count("\n") == 1
+    server = watch_cli._holding("tool:Bash")
+    try:
+        assert server and not server.path.startswith(str(open_dir))
+        assert not os.stat(os.path.dirname(server.path)).st_mode & 0o077
+    finally:
+        server.close()
     assert not (open_dir / "hooktui" / "hold.sock").exists()

@@ -10,6 +10,7 @@ from hooktui.tap.model import RecordHead, encode_record
 from hooktui.tui.app.watch import WatchApp
 
 from tests.tui.conftest import make_record, varied_records, wait_until, write_stream
+from tests.waits import WAIT_S
 
 SIZE = (120, 36)
 
@@ -181,7 +182,7 @@ async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
         # Written in pieces, as a slow writer would: only the complete line counts.
         for start in range(0, len(line), 1 << 20):
             _append(stream, line[start : start + (1 << 20)])
-        await wait_until(pilot, lambda: app.view.total == 2, timeout=30)
+        await wait_until(pilot, lambda: app.view.total == 2, timeout=WAIT_S)
         assert app.view.entry(1).head.summary == "cat huge.log"
         await wait_until(
             pilot,
@@ -258,28 +259,33 @@ def test_q_exits_on_a_fifo_whose_writer_has_gone(tmp_path: Path) -> None:
     server = f"hooktui-test-{os.getpid()}"
     tmux = ["tmux", "-L", server]
     command = f"{HOOKTUI} watch {fifo}; echo $? > {done}"
-    subprocess.run([*tmux, "new-session", "-d", "-x", "100", "-y", "30", command], check=True)
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-x", "100", "-y", "30", command], check=True, timeout=60
+    )
     try:
         with open(fifo, "wb") as f:  # one writer, then gone
             f.write(b"".join(encode_record(r) for r in varied_records()[:3]))
 
         def screen() -> str:
             return subprocess.run(
-                [*tmux, "capture-pane", "-p"], capture_output=True, text=True
+                [*tmux, "capture-pane", "-p"],
+                capture_output=True,
+                text=True,
+                timeout=60,
             ).stdout
 
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT_S
         while "3/3 shown" not in screen() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert "3/3 shown" in screen()
-        subprocess.run([*tmux, "send-keys", "q"], check=True)
-        deadline = time.monotonic() + 15
+        subprocess.run([*tmux, "send-keys", "q"], check=True, timeout=60)
+        deadline = time.monotonic() + WAIT_S
         while not done.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert done.exists(), "watch did not exit after q"
         assert done.read_text().strip() == "0"
     finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True, timeout=60)
 
 
 async def test_an_anonymous_pipe_is_a_stream(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from textual.widgets import Static, TextArea
 from tests.conftest import process_alive
 from tests.replay.helpers import PYTHON, V1, record_session, write_guard
 from tests.tui.conftest import make_record, wait_until, write_stream
+from tests.waits import WAIT_S
 
 
 @pytest.fixture
@@ -165,7 +166,7 @@ async def test_a_running_hook_is_killed_on_quit_and_on_back(tmp_path: Path, how:
         else:
             await pilot.press("escape")
             assert app.is_running and not isinstance(app.screen, ReproduceScreen)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + WAIT_S
     while process_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not process_alive(pid)
@@ -222,7 +223,11 @@ def test_snapshot_reproduce_screen(
     # The run's own duration differs run to run: the one varying field, fixed here.
     monkeypatch.setattr(reproduce_view, "run_time", lambda ms: "12ms")
     answer = subprocess.run(
-        ["sh", "-c", SH_GUARD], input=b"rm -rf build", capture_output=True, check=True
+        ["sh", "-c", SH_GUARD],
+        input=b"rm -rf build",
+        capture_output=True,
+        check=True,
+        timeout=60,
     ).stdout.decode()
     record = make_record(
         0,
@@ -249,7 +254,7 @@ def test_snapshot_reproduce_screen(
 
 def test_without_colour_the_verdicts_carry_their_marks():
     """NO_COLOR: a red deny would be a dim grey word; the list's marks say it instead."""
-    from hooktui.tap.model import Verdict
+    from hooktui.tap.canonical import Verdict
     from rich.console import Console
 
     table = reproduce_view.verdict_table(

@@ -7,9 +7,9 @@ import re
 from datetime import UTC
 
 from hooktui.tap.model import HookInfo, decode_head, encode_record
+from hooktui.tap.read.decode import decode_head as reader_decode_head
 from hooktui.tap.read.filter import compile_filter
-from hooktui.tap.read.reader import decode_head as reader_decode_head
-from hooktui.tap.read.reader import parse_ts
+from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.view import CallView, make_entries, merge_by_time
 from hooktui.tui.app.widgets.rows import call_row, columns_for, header_row
 from hooktui.tui.cli.format import (
@@ -21,6 +21,7 @@ from hooktui.tui.cli.format import (
 )
 
 from tests.tui.conftest import make_record, varied_records
+from tests.waits import join
 
 
 def _entries(records, source=0):
@@ -231,11 +232,11 @@ def test_watch_streams_read_a_pipe_and_keep_it(tmp_path) -> None:
         with open(fifo, "wb") as w:
             w.write(data)
 
-    th = threading.Thread(target=writer)
+    th = threading.Thread(target=writer, daemon=True)
     th.start()
     streams = LiveStreams([str(fifo)])
     loaded = streams.load()
-    th.join()
+    join(th)
     try:
         assert len(loaded.entries) == 3
         for _ in range(3):

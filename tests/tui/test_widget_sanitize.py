@@ -12,9 +12,10 @@ import io
 from datetime import UTC
 
 from hooktui.replay.report import Result
-from hooktui.tap.model import Blob, HookHead, HookInfo, Outcome, Verdict
+from hooktui.tap.canonical import Outcome, Verdict
+from hooktui.tap.model import Blob, HookHead, HookInfo
+from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.groups import Patterns, Timeline
-from hooktui.tap.read.reader import BadLine
 from hooktui.tap.read.view import Entry
 from hooktui.tui.app.replay_tabs import build_tabs, result_cells
 from hooktui.tui.app.watch_tabs import Loaded, summary_view

@@ -1,0 +1,1 @@
+"""The Textual apps: watch (live) and replay, their screens, keys and `.tcss`."""

@@ -15,10 +15,11 @@ import os
 import threading
 from collections.abc import Callable
 
+from hooktui.tap.read.decode import decode_heads
 from hooktui.tap.read.errlog import TapErrorLog
 from hooktui.tap.read.index import Columns, batch_of, merge_batches
 from hooktui.tap.read.index_load import index_backward, read_tail
-from hooktui.tap.read.reader import LineChunks, decode_heads, is_regular, open_input
+from hooktui.tap.read.lines import LineChunks, is_regular, open_input
 from hooktui.tap.read.tail import Tailer
 from hooktui.tap.read.view import Entry, make_entries
 from hooktui.tui.app.messages import (

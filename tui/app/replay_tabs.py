@@ -20,7 +20,8 @@ from hooktui.replay.compare import (
     TIGHTENED,
 )
 from hooktui.replay.report import Result, side
-from hooktui.tap.model import Blob, Verdict
+from hooktui.tap.canonical import Verdict
+from hooktui.tap.model import Blob
 from hooktui.tui.app.widgets.detail import clip, safe_text
 from hooktui.tui.cli.columns import Cell, decision_cell, short
 from hooktui.tui.cli.format import (

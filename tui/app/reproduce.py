@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from hooktui.tap.model import Record
-from hooktui.tap.read.reader import read_record_at
+from hooktui.tap.read.lines import read_record_at
 from hooktui.tap.read.view import Entry
 from hooktui.tui.app.widgets.detail import DetailPane
 from textual import work

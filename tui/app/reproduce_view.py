@@ -9,7 +9,8 @@ from __future__ import annotations
 import shlex
 
 from hooktui.replay.report import Result
-from hooktui.tap.model import UNSET, Outcome, Record, Verdict
+from hooktui.tap.canonical import UNSET, Outcome, Verdict
+from hooktui.tap.model import Record
 from hooktui.tui.app.replay_tabs import CLASS_LOOK, DIRECTION_LOOK
 from hooktui.tui.app.widgets.detail import clip, safe_text
 from hooktui.tui.cli.columns import decision_cell

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hooktui.tap.read.filter import FilterError
+from hooktui.tap.read.filter_tokens import FilterError
 from hooktui.tui.app.widgets.held import HeldList
 from hooktui.tui.app.widgets.prompt import PathPrompt
 from textual.message import Message

@@ -12,7 +12,7 @@ import os
 import tempfile
 from typing import BinaryIO
 
-from hooktui.tap.read.reader import read_line_at
+from hooktui.tap.read.lines import read_line_at
 from hooktui.tap.read.view import Entry
 from hooktui.tui.app.widgets.prompt import ConfirmPrompt, PathPrompt
 from hooktui.tui.cli.format import count_of

@@ -21,7 +21,7 @@ import os
 from typing import TYPE_CHECKING
 
 from hooktui.tap.model import Record
-from hooktui.tap.read.reader import read_record_at
+from hooktui.tap.read.lines import read_record_at
 from hooktui.tap.read.view import Entry
 from hooktui.tui.cli.format import count_of
 from textual import work

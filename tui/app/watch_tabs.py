@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from hooktui.tap.model import Blob, Record, RecordHead
-from hooktui.tap.read.reader import BadLine, parse_ts, read_line_at, read_record_at
+from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.lines import read_line_at, read_record_at
+from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.view import Entry
 from hooktui.tui.app.widgets.detail import SHOW_LIMIT, clip, safe_text
 from hooktui.tui.cli.columns import decision_cell

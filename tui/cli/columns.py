@@ -160,7 +160,7 @@ def decision_cell(decision: str, effect: str = "", failure: str = "", color: boo
 
 def time_cell(head: RecordHead, tz: tzinfo | None, millis: bool) -> Cell:
     # One clock: rows are in the order hooks answered, so they show that time.
-    from hooktui.tap.read.reader import end_time
+    from hooktui.tap.read.merge import end_time
 
     try:
         text = format_time(end_time(head), tz, millis)

@@ -20,9 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from hooktui.tap.canonical import Call
 from hooktui.tap.guards import GUARDS, guard_path
 from hooktui.tap.install.settings import hooktui_path
-from hooktui.tap.model import Call
 from hooktui.tap.runtimes import Runtime, get_adapter, guests_of
 
 SLOW_TIMEOUT_MS = 2000  # the slow guard's configured timeout

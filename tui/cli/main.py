@@ -26,6 +26,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "main",
         "re-run a recorded session against an edited policy",
     ),
+    "hooks": (
+        "hooktui.tui.cli.hooks",
+        "main",
+        "every configured hook of every runtime here, and whether it fires",
+    ),
+    "try": (
+        "hooktui.tui.cli.try_",
+        "main",
+        "a hand-written request against the configured hooks (a dry run)",
+    ),
     "install": (
         "hooktui.tui.cli.install",
         "install_main",
@@ -33,7 +43,9 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     ),
     "uninstall": ("hooktui.tui.cli.install", "uninstall_main", "restore a runtime's hook settings"),
     "demo": ("hooktui.tui.cli.demo", "main", "real traffic through the real tap, for a first look"),
+    "sql": ("hooktui.tui.cli.fleet.sql", "main", "SQL over streams (DuckDB): the calls view"),
     "export": ("hooktui.tui.cli.fleet.export", "main", "records as OpenTelemetry logs (OTLP/JSON)"),
+    "pull": ("hooktui.tui.cli.fleet.pull", "main", "a team store's records, as recorded"),
 }
 
 

@@ -72,7 +72,9 @@ def _epilog() -> str:
         "Exit status: 0 nothing changed (per --fail-on), 1 something did, 2 bad usage or a "
         "bad session. --fail-on changed (the default): a decision or an effect changed, a "
         "failure differs or a hook is flaky; decision: the same but an effect alone; "
-        "loosened: a call stopped before goes ahead now; none: never."
+        "loosened: a call stopped before goes ahead now; outcome: a tool call's outcome, all "
+        "its hooks together by the runtime's rule, changed; none: never. A folder of request "
+        "files with an `expect` each is a session too (see docs/toolcalls.md)."
     )
 
 
@@ -212,7 +214,18 @@ class Job:
         report.bad_line_errors = list(self.session.bad_line_errors)
         report.left_out = dict(self.left_out)
         report.left_out_hint = self.left_out_hint
+        report.calls = calls_of(self.session, report)
         return report
+
+
+def calls_of(session: Session, report: Report) -> list:
+    """The tool calls whose outcome (all their hooks together) the replay changes."""
+    from hooktui.replay.calls import call_changes
+
+    done = [r for r in report.results if r.after is not None]
+    before = {r.record.id: r.before for r in done}
+    after = {r.record.id: r.after for r in done}
+    return call_changes((e.record for e in session.entries), before, after)
 
 
 def session_path(args: argparse.Namespace) -> str:

@@ -19,7 +19,8 @@ import msgspec
 from hooktui.replay.report import Result, side, to_builtins
 from hooktui.replay.reproduce import edited_record, request_text, shell_command
 from hooktui.replay.session import SessionError
-from hooktui.tap.model import Outcome, Record
+from hooktui.tap.canonical import Outcome
+from hooktui.tap.model import Record
 
 
 def run_one(args: argparse.Namespace, job) -> int:

@@ -24,8 +24,9 @@ from hooktui.replay.compare import (
 )
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import plural
-from hooktui.tap.model import UNSET, Verdict
+from hooktui.tap.canonical import UNSET, Verdict
 from hooktui.tap.read.sanitize import safe_text
+from hooktui.tui.cli.palette import decision_mark, decision_style
 from rich.console import Console
 from rich.text import Text
 
@@ -212,6 +213,25 @@ def _grouped_notes(report: Report) -> list[Text]:
     return out
 
 
+def _call_lines(report: Report) -> list[Text]:
+    """Calls whose outcome changed, then those where only the hook's own answer did."""
+    out = []
+    for c in sorted(report.calls, key=lambda c: not c.changed):
+        line = Text("  ")
+        line.append(f"{clean(c.tool_name or '-', 30)}  {clean(c.summary, 60)}  ", style="bold")
+        line.append(decision_mark(c.before), style=decision_style(c.before))
+        line.append(" → ")
+        line.append(decision_mark(c.after), style=decision_style(c.after))
+        if c.changed:
+            by = f" (now decided by {clean(c.after_by, 40)})" if c.after_by else ""
+            line.append(f"  the call's outcome changes{by}", style="bold yellow")
+        else:
+            by = clean(c.after_by, 40) or "another hook"
+            line.append(f"  unchanged: {by} decides it whatever this hook answers", style="dim")
+        out.append(line)
+    return out
+
+
 def _section(console: Console, title: str, lines: list[Text]) -> None:
     if lines:
         console.print()
@@ -233,6 +253,7 @@ def render_report(console: Console, report: Report) -> None:
     for r in shown:
         for line in change_lines(r):
             console.print(line)
+    _section(console, "tool calls (all their hooks, by the runtime's rule)", _call_lines(report))
     rules = [r for r in report.results if r.rules_changed and r not in shown]
     rules_lines = []
     for r in rules:

@@ -23,10 +23,11 @@ import sys
 from collections.abc import Iterable, Iterator
 
 import msgspec
-from hooktui.tap.read.filter import FilterError, compile_filter, is_empty_filter
+from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.filter import compile_filter, is_empty_filter
 from hooktui.tap.read.filter_terms import help_text
+from hooktui.tap.read.filter_tokens import FilterError
 from hooktui.tap.read.groups import GROUP_FIELDS, SORT_KEYS, Groups
-from hooktui.tap.read.reader import BadLine
 from hooktui.tap.read.sanitize import inert_json, safe_line
 from hooktui.tui.cli.args import RaisingParser, UsageError
 from hooktui.tui.cli.show_read import (
@@ -77,6 +78,12 @@ def _parser() -> RaisingParser:
     )
     p.add_argument(
         "--sort", choices=SORT_KEYS, default="count", help="order of the groups (default: count)"
+    )
+    p.add_argument(
+        "--calls",
+        action="store_true",
+        help="one row per tool call, its hooks beneath it (the winning hook marked ★) and "
+        "their combined outcome by the runtime's rule; JSON: one tool call per line",
     )
     return p
 
@@ -224,6 +231,14 @@ def _report_tap_errors(sources: list[Source]) -> None:
 def _run(args: argparse.Namespace) -> int:
     opts = _options(args)
     sources = sources_of(args.streams, opts.follow)
+    if args.calls or _reads_calls(opts):
+        if opts.follow or opts.group_by is not None:
+            raise Usage(
+                "tool calls are grouped over whole streams: not with --follow or --group-by"
+            )
+        from hooktui.tui.cli.show_calls import run as run_calls
+
+        return run_calls(sources, opts, as_calls=args.calls)
     out = _output(sources, opts)
     tally = Tally()
     ends = _print_what_is_there(sources, opts, out, tally)
@@ -238,6 +253,12 @@ def _run(args: argparse.Namespace) -> int:
             out.text.note("following: new calls appear here as they are recorded (Ctrl-C to stop)")
     follow(sources, ends, Scan(opts, Tally(), merging=False), out, _err)
     return 0
+
+
+def _reads_calls(opts: Options) -> bool:
+    """Does the filter read what only the tool-call grouping fills in (`call:`, ...)?"""
+    fields = getattr(opts.accepts, "fields", None)  # None: not known (not a call term)
+    return fields is not None and "toolcall" in fields
 
 
 def _print_what_is_there(sources: list[Source], opts: Options, out, tally: Tally) -> list:

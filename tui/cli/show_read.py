@@ -14,16 +14,9 @@ from typing import NamedTuple
 
 from hooktui.tap.base.stream import default_stream_path
 from hooktui.tap.model import RecordHead
-from hooktui.tap.read.reader import (
-    STDIN,
-    STREAM_CHUNK,
-    BadLine,
-    LineChunks,
-    is_regular,
-    merge_lazily,
-    open_input,
-    time_keyed,
-)
+from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.lines import STDIN, STREAM_CHUNK, LineChunks, is_regular, open_input
+from hooktui.tap.read.merge import merge_lazily, time_keyed
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tap.read.stats import Stats
 from hooktui.tap.read.tail import Tailer

@@ -19,10 +19,11 @@ from typing import IO
 
 import msgspec
 from hooktui.tap.model import Blob, RecordHead
+from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.groups import Group
-from hooktui.tap.read.reader import BadLine, end_time
+from hooktui.tap.read.merge import end_time
 from hooktui.tap.read.sanitize import safe_line
-from hooktui.tap.read.stats import is_fail_open
+from hooktui.tap.read.tally import is_fail_open
 from hooktui.tui.cli import format as fmt
 from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
 from hooktui.tui.cli.held_text import held_mark

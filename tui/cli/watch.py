@@ -121,7 +121,8 @@ def _first_screen(paths: list[str], tz) -> tuple[First | None, bool]:
 
 
 def _valid_filter(expr: str) -> bool:
-    from hooktui.tap.read.filter import FilterError, compile_filter
+    from hooktui.tap.read.filter import compile_filter
+    from hooktui.tap.read.filter_tokens import FilterError
 
     try:
         compile_filter(expr)
@@ -134,7 +135,7 @@ def _valid_filter(expr: str) -> bool:
 def _holding(expr: str):
     """A HoldServer holding `expr`, or False after saying why not (one line)."""
     from hooktui.tap.hold.server import HoldError, HoldServer
-    from hooktui.tap.read.filter import FilterError
+    from hooktui.tap.read.filter_tokens import FilterError
 
     server = HoldServer()
     try:

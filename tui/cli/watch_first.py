@@ -30,7 +30,7 @@ from typing import NamedTuple
 from hooktui.tap.base.stream import error_log_path
 from hooktui.tap.read.errlog import TapErrorLog
 from hooktui.tap.read.index_load import Tail, read_tail
-from hooktui.tap.read.reader import is_regular
+from hooktui.tap.read.lines import is_regular
 from hooktui.tap.read.view import CallView
 from hooktui.tui.app.widgets.header_text import HeaderState, header_text
 from hooktui.tui.app.widgets.rows import call_row, header_row

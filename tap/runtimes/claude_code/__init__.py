@@ -66,6 +66,13 @@ from hooktui.tap.runtimes.claude_code.events import (
     request_pascal,
 )
 from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, TimeoutRule, Timeouts
+from hooktui.tap.runtimes.merge import (
+    HookSource,
+    MergeRule,
+    SettingsReading,
+    handlers_of,
+    is_number,
+)
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -77,6 +84,15 @@ __all__ = ["RUNTIME", "ClaudeCode", "parse_pascal", "request_pascal"]  # Codex r
 class ClaudeCode(Runtime):
     def detect(self, request: Any) -> bool:
         return isinstance(request, dict) and is_pascal_name(request.get("hook_event_name"))
+
+    def settings_problems(self, data: Any) -> list[tuple[str, str, str]]:
+        """2.1.332's schema: a timeout that is not a number costs the file all its hooks
+        (seen 2026-12-07, like a handler without its command)."""
+        return [
+            (where, "`timeout` is not a number", "file")
+            for where, _, handler in handlers_of(data)
+            if "timeout" in handler and not is_number(handler["timeout"])
+        ]
 
     def parse(self, request: Any) -> Call:
         call = parse_pascal(self, request)
@@ -219,4 +235,55 @@ RUNTIME = ClaudeCode(
     path_keys=("file_path", "notebook_path", "path"),
     shell_tool="Bash",
     read_tool="Read",
+    # Several hooks on one call (2.1.332's bundled code, and its real CLI: tests/e2e/
+    # test_e2e_merge.py): all run at once; the answers fold deny > defer > ask >
+    # allow in the order they finish, and an updatedInput counts when its hook's
+    # decision leads at that moment: the last such to finish wins (#83353). A
+    # failure blocks only with onFailure: block. Identical handlers run once.
+    merge=MergeRule(
+        runs="parallel",
+        order="user, project, local settings, then managed and plugin hooks",
+        rewrite="last_leading",
+        reason="first_finished",
+        dedup="command",
+        basis="2.1.332: its bundled code (the PreToolUse fold) and its real CLI, two hooks "
+        "answering differently on one call (2026-12-07)",
+        unknown="",
+    ),
+    # The sources its /hooks screen names (userSettings, projectSettings,
+    # localSettings, policySettings, pluginHook); the managed folder and its drop-ins
+    # and the cached Admin Console settings as 2.1.332's code reads them.
+    hook_sources=(
+        HookSource(scope="user", base="user", path="settings.json"),
+        HookSource(scope="project", path=".claude/settings.json"),
+        HookSource(scope="local", path=".claude/settings.local.json"),
+        HookSource(
+            scope="managed",
+            base="/",
+            path="/etc/claude-code/managed-settings.json",
+            note="with allowManagedHooksOnly, only managed hooks run",
+        ),
+        HookSource(scope="managed", base="/", path="/etc/claude-code/managed-settings.d/*.json"),
+        HookSource(
+            scope="admin",
+            base="user",
+            path="remote-settings.json",
+            needs="2.1.336+: settings an organization sets in Anthropic's Admin Console",
+            note="the CLI's cached copy; the source itself is Anthropic's server",
+        ),
+        HookSource(scope="plugin", base="user", path="plugins/*/hooks/hooks.json"),
+    ),
+    # Seen in 2.1.332 (2026-12-07): a file that is not JSON, or a handler its schema
+    # refuses (no command, a timeout that is not a number, an unknown type), and no
+    # hook of that file runs; an unknown event is skipped; a matcher that is not a
+    # regular expression never fires.
+    reading=SettingsReading(
+        bad_file="ignores the file",
+        bad_hook="ignores every hook of the file",
+        bad_hook_file=True,
+        unknown_event="skips that event",
+        matcher="claude",
+        bad_matcher="never fires",
+        basis="2.1.332's real CLI (tests/e2e/test_e2e_inventory.py)",
+    ),
 )

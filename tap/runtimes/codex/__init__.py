@@ -51,6 +51,7 @@ from hooktui.tap.runtimes.base import (
 from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
 from hooktui.tap.runtimes.codex.encode import encode
 from hooktui.tap.runtimes.descriptor import Layout, Runtime, TimeoutRule, Timeouts
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -342,6 +343,7 @@ RUNTIME = Codex(
         # codex-rs hooks: HookHandlerConfig (the config.toml `type`), 0.171.
         handler_types=("command", "prompt", "agent", "mcp_tool"),
         shell="the user's login shell",  # seen: /bin/bash -c <command> (root's shell)
+        login_shell=True,  # `$SHELL -lc <command>` (codex-rs hooks, command_runner.rs)
         after_install=(
             "Codex trusts hooks by their definition, and wrapping changed them: re-approve "
             "the hooks in Codex (or run `codex exec --dangerously-bypass-hook-trust` in tests)"
@@ -353,4 +355,35 @@ RUNTIME = Codex(
     path_keys=("path",),
     shell_tool="Bash",
     read_tool="Bash",
+    # Several hooks on one call (codex-rs hooks/src/events/pre_tool_use.rs, and the real
+    # 0.171: tests/e2e/test_e2e_merge.py): all at once; any block blocks, with the first
+    # block reason in configured order; else the updatedInput of the hook that
+    # completed last (not the last configured).
+    merge=MergeRule(
+        runs="parallel",
+        order="user layer ($CODEX_HOME), then the project's, hooks.json before config.toml",
+        precedence=("deny", "allow"),
+        rewrite="last_finished",
+        reason="first_in_order",
+        basis="openai/codex hooks/src/events/pre_tool_use.rs (latest_updated_input: "
+        "completion order) and the real 0.171 with two hooks on one call (2026-12-07)",
+        unknown="",
+    ),
+    hook_sources=(
+        HookSource(scope="user", base="user", path="hooks.json"),
+        HookSource(scope="user", base="user", path="config.toml"),
+        HookSource(scope="project", path=".codex/hooks.json", needs="a trusted project"),
+        HookSource(scope="project", path=".codex/config.toml", needs="a trusted project"),
+    ),
+    # Seen in 0.171 (2026-12-07): a hooks.json that is not JSON, or with a command hook
+    # without its command, runs none of its hooks; an unknown event is skipped.
+    reading=SettingsReading(
+        bad_file="ignores the file",
+        bad_hook="ignores every hook of the file",
+        bad_hook_file=True,
+        unknown_event="skips that event",
+        matcher="claude",
+        bad_matcher="never fires",
+        basis="0.171's real CLI (tests/e2e/test_e2e_inventory.py)",
+    ),
 )

@@ -23,6 +23,7 @@ from hooktui.tap.runtimes.claude_code import parse_pascal
 from hooktui.tap.runtimes.copilot import answers
 from hooktui.tap.runtimes.copilot.words import HTTP_VARS
 from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
 if TYPE_CHECKING:
@@ -94,6 +95,12 @@ def camel_event(r: dict) -> str:
 
 
 class Copilot(Runtime):
+    def settings_problems(self, data: Any) -> list[tuple[str, str, str]]:
+        """A `version` other than 1 makes 1.0.102 skip the whole file, silently."""
+        if isinstance(data, dict) and "version" in data and data["version"] != 1:
+            return [("version", f"version {data['version']!r} is not 1: skipped silently", "file")]
+        return []
+
     def detect(self, request: Any) -> bool:
         if not isinstance(request, dict):
             return False
@@ -256,4 +263,54 @@ RUNTIME = Copilot(
     path_keys=("path", "file_path"),
     shell_tool="bash",
     read_tool="view",
+    # Several hooks on one call (the real 1.0.102, tests/e2e/test_e2e_merge.py; its hook
+    # engine is native code): one after another in source order, each getting the
+    # arguments as the earlier ones rewrote them; the first deny (a crash or non-zero
+    # exit of a preToolUse hook is one) stops the call and the rest never run. The
+    # hooks of one call share the request's timestamp.
+    merge=MergeRule(
+        runs="sequential",
+        order="~/.copilot/hooks, .github/hooks, .claude/settings.json, "
+        ".claude/settings.local.json, .github/copilot/settings.json",
+        chained=True,
+        stops_at=("deny",),
+        precedence=("deny", "ask", "allow"),
+        rewrite="chained",
+        reason="first_in_order",
+        call_keys=("timestamp",),
+        basis="1.0.102's real CLI: two hooks on one call, five sources on one call (2026-12-07)",
+        unknown="",
+    ),
+    hook_sources=(
+        HookSource(scope="policy", base="/", path="/etc/github-copilot/policy.d/*.json"),
+        HookSource(scope="user", base="user", path="hooks/*.json"),
+        HookSource(scope="project", path=".github/hooks/*.json", needs="a trusted folder"),
+        HookSource(
+            scope="guest",
+            path=".claude/settings.json",
+            layout="claude-code",
+            needs="a trusted folder",
+        ),
+        HookSource(
+            scope="guest",
+            path=".claude/settings.local.json",
+            layout="claude-code",
+            needs="a trusted folder",
+        ),
+        HookSource(scope="project", path=".github/copilot/settings.json", needs="a trusted folder"),
+        HookSource(
+            scope="local", path=".github/copilot/settings.local.json", needs="a trusted folder"
+        ),
+    ),
+    # Seen in 1.0.102 (2026-12-07): a file that is not JSON, or whose `version` is not
+    # 1, is skipped without a word (github/copilot-cli#2540); a matcher must match the
+    # whole tool name.
+    reading=SettingsReading(
+        bad_file="skips the file without a word",
+        bad_hook="skips that hook",
+        unknown_event="skips that event",
+        matcher="fullmatch",
+        bad_matcher="never fires",
+        basis="1.0.102's real CLI and its changelog",
+    ),
 )

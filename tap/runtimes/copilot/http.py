@@ -53,6 +53,7 @@ import urllib.parse
 import zlib
 
 from hooktui.tap.base import whatwg
+from hooktui.tap.base.reply import read_body, tls_context
 from hooktui.tap.runtimes.copilot.answers import read_stdout
 from hooktui.tap.runtimes.copilot.http_url import (
     address,
@@ -237,16 +238,17 @@ def post(spec, body: bytes, environ) -> tuple[int | None, bytes, str, str]:
         parts = url_parts(url)
         host, _shown = _host(parts)
         https = parts.scheme.lower() == "https"
-        conn = (http.client.HTTPSConnection if https else http.client.HTTPConnection)(
-            host, parts.port
-        )
+        if https:
+            conn = http.client.HTTPSConnection(host, parts.port, context=tls_context(environ))
+        else:
+            conn = http.client.HTTPConnection(host, parts.port)
         target = request_target(url)
         conn.putrequest("POST", target, skip_host=True, skip_accept_encoding=True)
         for name, value in request_headers(spec, environ, len(body)):
             conn.putheader(name, value)
         conn.endheaders(body)
         reply = conn.getresponse()
-        data = reply.read()
+        data = read_body(reply)
         conn.close()
     except (OSError, http.client.HTTPException, ValueError) as exc:
         return None, b"", str(exc) or type(exc).__name__, ""

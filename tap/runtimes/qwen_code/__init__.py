@@ -58,6 +58,7 @@ from hooktui.tap.runtimes.base import (
 )
 from hooktui.tap.runtimes.claude_code import parse_pascal, request_pascal
 from hooktui.tap.runtimes.descriptor import HttpHooks, Layout, Runtime, Timeouts
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 from hooktui.tap.runtimes.qwen_code.words import HTTP_FAILED, NON_BLOCKING
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see tap/base/jsonio.py)
@@ -114,6 +115,11 @@ def _reason_of(obj: dict) -> str:
 
 
 class QwenCode(Runtime):
+    def combine(self, answers: Any, native_event: str = "") -> Any:
+        from hooktui.tap.runtimes.qwen_code import merge  # readers only
+
+        return merge.combine(answers, self.merge, native_event)
+
     # Its http hooks: qwen_code/http.py (loaded only by the http hook command and install).
     def http_answer(
         self, status: int | None, body: bytes, error: str, content_type: str = "", request=b""
@@ -389,4 +395,44 @@ RUNTIME = QwenCode(
     path_keys=("file_path", "absolute_path", "path"),
     shell_tool="run_shell_command",
     read_tool="read_file",
+    # Several hooks on one call: all at once, answers merged in configured order by
+    # qwen_merge.py (its hookAggregator.ts; the real 0.24.4: tests/e2e/test_e2e_merge.py).
+    # No PreToolUse rewrite in 0.24.4.
+    merge=MergeRule(
+        runs="parallel",
+        order="project, user, system, extensions (hookRegistry.ts), then file order",
+        precedence=("deny", "ask", "allow"),
+        rewrite="ignored",
+        reason="first_in_order",
+        quirk="but the last hook in order to give hookSpecificOutput.permissionDecision "
+        "decides, even over another hook's deny",
+        dedup="name+command",
+        basis="0.24.4: its bundled hookAggregator.ts and its real CLI with two hooks on one "
+        "call (2026-12-07): the last permissionDecision in order wins, even over a deny",
+        unknown="",
+    ),
+    hook_sources=(
+        HookSource(scope="project", path=".qwen/settings.json"),
+        # 0.24.4 reads its sandbox policy from this file first: unparsable, it stops.
+        HookSource(
+            scope="user",
+            base="user",
+            path="settings.json",
+            bad_file="refuses to start (it reads its sandbox policy there first)",
+        ),
+        HookSource(scope="managed", base="/", path="/etc/qwen-code/settings.json"),
+        HookSource(scope="extension", base="user", path="extensions/*/hooks/hooks.json"),
+    ),
+    # Seen in 0.24.4 (2026-12-07): a project file that is not JSON runs no hook (a user
+    # file stops it at start); an unknown
+    # event, a hook without a command or a timeout that is not a number leave the
+    # rest running.
+    reading=SettingsReading(
+        bad_file="ignores the file (and replaces it, keeping a .corrupted copy)",
+        bad_hook="skips that hook",
+        unknown_event="skips that event",
+        matcher="claude",
+        bad_matcher="never fires",
+        basis="0.24.4's real CLI (tests/e2e/test_e2e_inventory.py)",
+    ),
 )

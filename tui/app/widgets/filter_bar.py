@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hooktui.tap.read.filter import FilterError, compile_filter
+from hooktui.tap.read.filter import compile_filter
+from hooktui.tap.read.filter_tokens import FilterError
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical

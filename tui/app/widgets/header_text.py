@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 
-from hooktui.tap.model import DECISIONS
+from hooktui.tap.canonical import DECISIONS
 from hooktui.tap.read.errlog import tap_error_summary
-from hooktui.tap.read.stats import RATE_MINUTES
+from hooktui.tap.read.tally import RATE_MINUTES
 from hooktui.tap.read.view import CallView
 from hooktui.tui.cli.columns import NO_COLOR_STYLES
 from hooktui.tui.cli.format import (

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from datetime import datetime, tzinfo
 
-from hooktui.tap.model import DECISIONS
+from hooktui.tap.canonical import DECISIONS
 from hooktui.tap.read.groups import Minute
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.format import sparkline

@@ -59,7 +59,12 @@ def _spawnable_main() -> None:
 def connect(address: str):
     """(client, the LocalCluster started here or None)."""
     need("distributed")
+    import dask
     from distributed import Client, LocalCluster
+
+    # A loaded machine (or a busy scheduler) can take longer than Dask's 30 s to
+    # connect; a replay would rather wait than fail.
+    dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT_S}s"})
 
     if address == LOCAL or address.startswith(LOCAL + ":"):
         n = _local_workers(address)
@@ -81,31 +86,35 @@ def connect(address: str):
 class Progress:
     """`replaying: parts 3/8 · 412 records/s · ETA 0:42` on stderr when it is a terminal."""
 
-    def __init__(self, phase: str, total_parts: int, total_records: int) -> None:
+    def __init__(self, phase: str, total_parts: int, total_records: int, stream=None) -> None:
         self.phase, self.parts, self.records = phase, total_parts, total_records
         self.done_parts = self.done_records = 0
         self.start = time.monotonic()
-        self.on = sys.stderr.isatty()
+        self.stream = stream if stream is not None else sys.stderr
+        self.on = self.stream.isatty()
 
     def step(self, records: int) -> None:
         self.done_parts += 1
         self.done_records += records
         if not self.on:
             return
-        elapsed = max(time.monotonic() - self.start, 1e-6)
-        rate = self.done_records / elapsed
-        left = (self.records - self.done_records) / rate if rate else 0
-        eta = f"{int(left) // 60}:{int(left) % 60:02d}"
-        sys.stderr.write(
-            f"\r\x1b[K{self.phase}: parts {self.done_parts}/{self.parts} · "
-            f"{rate:,.0f} records/s · ETA {eta}"
-        )
-        sys.stderr.flush()
+        self.stream.write(f"\r\x1b[K{self.line(time.monotonic() - self.start)}")
+        self.stream.flush()
+
+    def line(self, elapsed: float) -> str:
+        """`replaying: parts 3/8 · 412 records/s · ETA 0:42` after `elapsed` seconds."""
+        rate = self.done_records / max(elapsed, 1e-6)
+        text = f"{self.phase}: parts {self.done_parts}/{self.parts}"
+        if self.records:
+            left = (self.records - self.done_records) / rate if rate else 0.0
+            eta = f"{int(left) // 3600}:{int(left) // 60 % 60:02d}:{int(left) % 60:02d}"
+            text += f" · {rate:,.0f} records/s · ETA {eta}"
+        return text
 
     def clear(self) -> None:
         if self.on:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
 
 
 def _gather(client, futures: list, progress: Progress, weights: list[int]) -> list:

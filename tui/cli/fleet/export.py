@@ -30,8 +30,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write recorded calls as OpenTelemetry log records (docs/teams.md).",
     )
     p.add_argument("streams", nargs="*", metavar="STREAM", help="default: the default stream")
-    p.add_argument(
-        "--otlp-json", action="store_true", required=True, help="OTLP/JSON, one request a line"
+    to = p.add_mutually_exclusive_group(required=True)
+    to.add_argument("--otlp-json", action="store_true", help="OTLP/JSON, one request a line")
+    to.add_argument(
+        "--duckdb", metavar="FILE", help="append to FILE's otel_logs (a store for pull)"
     )
     p.add_argument("--batch", type=_batch, default=1000, metavar="N", help="records per request")
     return p
@@ -60,6 +62,24 @@ def mapped(line: bytes) -> dict | None:
         return None
 
 
+def to_duckdb(args: argparse.Namespace) -> int:
+    from hooktui.tui.cli.fleet.store_duckdb import append
+
+    records, bad = [], 0
+    for _, line in lines_of(args.streams):
+        if line.strip():
+            item = mapped(line)
+            if item is None:
+                bad += 1
+            else:
+                records.append(item)
+    held = append(args.duckdb, records)
+    sys.stderr.write(f"hooktui export: {args.duckdb} holds {held} records\n")
+    if bad:
+        sys.stderr.write(f"hooktui export: {bad} lines that are not records left out\n")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     try:
         args = build_parser().parse_args(argv)
@@ -67,6 +87,8 @@ def main(argv: list[str]) -> int:
             from hooktui.tap.base.stream import default_stream_path
 
             args.streams = [default_stream_path()]
+        if args.duckdb:
+            return to_duckdb(args)
         out = sys.stdout.buffer
         batch: list[dict] = []
         bad = 0

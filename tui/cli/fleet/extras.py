@@ -11,7 +11,7 @@ from hooktui.tui.cli.args import UsageError
 EXTRAS = {
     "distributed": ("--cluster", "fleet"),
     "fsspec": ("a stream given as a URL", "fleet"),
-    "duckdb": ("hooktui sql", "sql"),
+    "duckdb": ("this command", "sql"),
 }
 
 

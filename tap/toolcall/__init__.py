@@ -1,0 +1,1 @@
+"""Tool calls: the hooks that answered one call, grouped, and what they came to together."""
