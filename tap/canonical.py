@@ -62,6 +62,16 @@ FAILURES = (
 # What the runtime does after a failure.
 EFFECTS = ("proceeds", "blocks")
 
+
+def fails_open(decision: str, effect: str) -> bool:
+    """A failure the runtime let through: the one rule every count, mark and column uses.
+
+    Only `blocks` stops the call: an effect a record lacks or a reader does not
+    know counts as going ahead, so a guard's silent failure is never hidden.
+    """
+    return decision == "failure" and effect != "blocks"
+
+
 # Request fields beyond the call itself that a runtime may tell its hooks
 # (`Call.details`), by canonical name; any runtime fills the ones it has.
 DETAILS = {
@@ -234,6 +244,6 @@ class Verdict(_Plain):
     @property
     def lets_through(self) -> bool:
         """True when the tool call goes ahead (possibly rewritten)."""
-        if self.decision == "failure":
-            return self.effect != "blocks"
-        return self.decision in ("allow", "modify", "replace")
+        return self.decision in ("allow", "modify", "replace") or fails_open(
+            self.decision, self.effect
+        )

@@ -133,10 +133,23 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
-    """`-n auto` (pyproject's addopts): two workers per core, or what
-    PYTEST_XDIST_AUTO_NUM_WORKERS says. The suite mostly waits on subprocesses."""
+    """`-n auto` (pyproject's addopts): two workers per core this process may use, or
+    what PYTEST_XDIST_AUTO_NUM_WORKERS says. The suite mostly waits on subprocesses."""
     wanted = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
-    return int(wanted) if wanted.isdigit() else 2 * (os.cpu_count() or 1)
+    return int(wanted) if wanted.isdigit() else 2 * usable_cpus()
+
+
+def usable_cpus() -> int:
+    """The cores this process may run on: its CPU affinity, and a cgroup's CPU quota (a
+    container started with --cpus=2 on a big host sees all the host's cores)."""
+    count = len(os.sched_getaffinity(0))
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
+        if quota != "max":
+            count = min(count, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass  # no cgroup v2 quota here
+    return count
 
 
 def process_alive(pid: int) -> bool:

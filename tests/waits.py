@@ -27,49 +27,44 @@ def read_line(pipe: IO[AnyStr], timeout: float = WAIT_S) -> AnyStr:
     it: a later `communicate()` or `read()` of the same pipe gets the rest. Use it
     before any buffered read of that pipe.
     """
-    fd = pipe.fileno()
-    line = bytearray()
-    deadline = time.monotonic() + timeout
-    while not line.endswith(b"\n"):
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([fd], [], [], left)[0]:
-            raise AssertionError(f"no whole line within {timeout}s; read so far: {bytes(line)!r}")
-        byte = os.read(fd, 1)
-        if not byte:
-            break
-        line += byte
-    if isinstance(pipe, io.TextIOBase):
-        return line.decode(pipe.encoding or "utf-8")  # type: ignore[return-value]
-    return bytes(line)  # type: ignore[return-value]
-
-
-def read_some(pipe: IO[bytes] | int, size: int = 1 << 16, timeout: float = WAIT_S) -> bytes:
-    """Up to `size` bytes of a pipe or descriptor as they come (b"" at its end), or
-    AssertionError once `timeout` has passed with none."""
-    fd = pipe if isinstance(pipe, int) else pipe.fileno()
-    if not select.select([fd], [], [], timeout)[0]:
-        raise AssertionError(f"nothing came through the pipe within {timeout}s")
-    return os.read(fd, size)
+    return _read(pipe, timeout, lambda data: data.endswith(b"\n"), size=1)
 
 
 def read_rest(pipe: IO[AnyStr], timeout: float = WAIT_S) -> AnyStr:
     """All that is left in a pipe up to its end (as `pipe.read()` gives it), or
     AssertionError once `timeout` has passed before the end (a process still holding
     it). Use it before any buffered read of that pipe."""
+    return _read(pipe, timeout, lambda data: False)
+
+
+def read_some(pipe: IO[bytes] | int, size: int = 1 << 16, timeout: float = WAIT_S) -> bytes:
+    """Up to `size` bytes of a pipe or descriptor as they come (b"" at its end), or
+    AssertionError once `timeout` has passed with none."""
+    fd = pipe if isinstance(pipe, int) else pipe.fileno()
+    _readable(fd, time.monotonic() + timeout, b"")
+    return os.read(fd, size)
+
+
+def _read(pipe: IO[AnyStr], timeout: float, done, size: int = 1 << 16) -> AnyStr:
+    """The pipe's bytes until `done(bytes so far)` or its end, as the pipe's type."""
     fd = pipe.fileno()
     data = bytearray()
     deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0 or not select.select([fd], [], [], left)[0]:
-            raise AssertionError(f"the pipe stayed open past {timeout}s; read: {bytes(data)!r}")
-        chunk = os.read(fd, 1 << 16)
+    while not done(data):
+        _readable(fd, deadline, data)
+        chunk = os.read(fd, size)
         if not chunk:
             break
         data += chunk
     if isinstance(pipe, io.TextIOBase):
         return data.decode(pipe.encoding or "utf-8")  # type: ignore[return-value]
     return bytes(data)  # type: ignore[return-value]
+
+
+def _readable(fd: int, deadline: float, so_far: bytes | bytearray) -> None:
+    left = deadline - time.monotonic()
+    if left <= 0 or not select.select([fd], [], [], left)[0]:
+        raise AssertionError(f"the pipe gave no more by its deadline; read: {bytes(so_far)!r}")
 
 
 def finish(proc: subprocess.Popen, timeout: float = WAIT_S) -> tuple:

@@ -14,6 +14,7 @@ import shlex
 from collections.abc import Iterable, Iterator
 
 import msgspec
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.inventory import match
 from hooktui.tap.inventory.model import Hook, Usage
 from hooktui.tap.read.lines import LineChunks, open_input
@@ -98,7 +99,7 @@ class _Stats:
             self.last, self.last_t = use.ts, t
         if use.decision == "deny" or (use.decision == "failure" and use.effect == "blocks"):
             self.denies += 1
-        if use.decision == "failure" and use.effect == "proceeds":
+        if fails_open(use.decision, use.effect):
             self.fail_open += 1
         self.durations.append(use.duration_ms)
 

@@ -25,7 +25,8 @@ class BadLine(msgspec.Struct, kw_only=True):
     preview: str  # the first PREVIEW_CHARS characters, decoded with replacement
 
 
-Entry = RecordHead | BadLine
+# What one complete line of a stream decodes to: a record's head, or why it is not one.
+LineHead = RecordHead | BadLine
 
 
 class _StrictHead(RecordHead, kw_only=True):
@@ -116,7 +117,7 @@ def bad_line(line: bytes, offset: int, error: str) -> BadLine:
     return BadLine(offset=offset, length=len(line), error=error, preview=_preview(line))
 
 
-def decode_head(line: bytes, offset: int) -> RecordHead | BadLine:
+def decode_head(line: bytes, offset: int) -> LineHead:
     """The head of one line, or a BadLine saying why not. Never raises."""
     try:
         return _strict_head_decoder.decode(line)
@@ -126,11 +127,11 @@ def decode_head(line: bytes, offset: int) -> RecordHead | BadLine:
         return bad_line(line, offset, f"unreadable: {exc}")
 
 
-def decode_heads(lines: Iterable[tuple[int, bytes]], decode=None) -> list[tuple[int, object]]:
-    """decode_head over (offset, line) pairs, as (offset, entry) pairs. `decode`: a
+def decode_heads(lines: Iterable[tuple[int, bytes]], decode=None) -> list[tuple[int, LineHead]]:
+    """decode_head over (offset, line) pairs, as (offset, head) pairs. `decode`: a
     narrower decoder tried first (the index's); a line it refuses gets decode_head."""
     decode = decode or _strict_head_decoder.decode
-    out: list[tuple[int, RecordHead | BadLine]] = []
+    out: list[tuple[int, LineHead]] = []
     append = out.append
     for offset, line in lines:
         try:
@@ -140,10 +141,10 @@ def decode_heads(lines: Iterable[tuple[int, bytes]], decode=None) -> list[tuple[
     return out
 
 
-def decode_lines(lines: Iterable[tuple[int, bytes]]) -> list[tuple[int, bytes, Entry]]:
-    """(offset, line, entry) for (offset, line) pairs: decode_head, keeping each line."""
+def decode_lines(lines: Iterable[tuple[int, bytes]]) -> list[tuple[int, bytes, LineHead]]:
+    """(offset, line, head) for (offset, line) pairs: decode_head, keeping each line."""
     decode = _strict_head_decoder.decode
-    out: list[tuple[int, bytes, Entry]] = []
+    out: list[tuple[int, bytes, LineHead]] = []
     append = out.append
     for offset, line in lines:
         try:

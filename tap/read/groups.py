@@ -17,11 +17,11 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from hooktui.tap.canonical import DECISIONS
+from hooktui.tap.canonical import DECISIONS, fails_open
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.filter_terms import TEXT_TERMS, getter, term_named
 from hooktui.tap.read.merge import end_time
-from hooktui.tap.read.tally import is_fail_open, nearest_rank
+from hooktui.tap.read.tally import nearest_rank
 
 # What calls can be grouped by: every text term of the filter language.
 GROUP_FIELDS = TEXT_TERMS
@@ -102,7 +102,7 @@ class Groups:
         group.count += 1
         if head.decision == "deny":
             group.deny += 1
-        elif is_fail_open(head):
+        elif fails_open(head.decision, head.effect):
             group.fail_open += 1
         group.durations.append(head.duration_ms)
         group._sorted = None

@@ -22,7 +22,7 @@ from operator import attrgetter
 from typing import Any
 
 from hooktui.tap.model import HookHead, RecordHead
-from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.decode import BadLine, LineHead
 from hooktui.tap.read.merge import end_time, parse_ts
 
 # Interned text columns (field name on RecordHead → column); "hook" is hook.label.
@@ -243,7 +243,7 @@ class Columns:
             return None if raw == _NONE else raw
         return raw
 
-    def head(self, row: int) -> RecordHead | BadLine:
+    def head(self, row: int) -> LineHead:
         """What the index knows of a row, as a head (no id, time text, summary or reason)."""
         if self.is_bad(row):
             return self.bad[self.key(row)]
@@ -268,7 +268,7 @@ def _clamp(n: int) -> int:
 
 
 def batch_of(source: int, items: Iterable[tuple[int, Any]], like: Columns | None = None) -> Columns:
-    """A batch of (offset, RecordHead | BadLine) pairs of one stream, heads kept."""
+    """A batch of (offset, LineHead) pairs of one stream, heads kept."""
     out = like.like() if like is not None else Columns()
     out.add_heads(source, list(items), keep=True)
     return out

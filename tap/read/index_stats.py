@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.read.index import Columns
 from hooktui.tap.read.tally import (
     RATE_MINUTES,
@@ -54,12 +55,8 @@ class ColumnStats(Tally):
             Counter({names[code]: n for code, n in codes.items()}),
             map(cols.duration_ms.__getitem__, calls),
         )
-        failure = cols.tables["decision"].codes.get("failure")
-        if failure in codes:
-            blocks = cols.tables["effect"].codes.get("blocks", -1)
-            self.fail_open += sum(
-                1 for i in calls if decision[i] == failure and effect[i] != blocks
-            )
+        for code, effects in _failing_open(cols, codes).items():
+            self.fail_open += sum(1 for i in calls if decision[i] == code and effect[i] in effects)
         self._version += 1
 
     def _newest_ends(self, count: int) -> list[float]:
@@ -118,3 +115,17 @@ class ColumnStats(Tally):
             if m <= newest:
                 counts[m - oldest] += 1
         return counts
+
+
+def _failing_open(cols: Columns, decisions: Iterable[int]) -> dict[int, frozenset[int]]:
+    """For each decision code given, the effect codes that make it fail open (canonical's
+    rule, asked once per pair of interned names: a row is then two lookups)."""
+    decision_names, effect_names = cols.tables["decision"].values, cols.tables["effect"].values
+    out = {}
+    for code in decisions:
+        effects = frozenset(
+            e for e, name in enumerate(effect_names) if fails_open(decision_names[code], name)
+        )
+        if effects:
+            out[code] = effects
+    return out

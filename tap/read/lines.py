@@ -12,10 +12,10 @@ import stat
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from hooktui.tap.model import Record, RecordHead, record_decoder
+from hooktui.tap.model import Record, record_decoder
 from hooktui.tap.read.decode import (
     BadLine,
-    Entry,
+    LineHead,
     _short_error,
     bad_line,
     decode_heads,
@@ -219,20 +219,20 @@ class LineChunks:
         self.partial = b"".join(parts)
 
 
-def read_batches(fd: int, chunk: int = STREAM_CHUNK) -> Iterator[list[tuple[int, bytes, Entry]]]:
-    """(offset, line, entry) batches of one input read to its end, decoded as they come."""
+def read_batches(fd: int, chunk: int = STREAM_CHUNK) -> Iterator[list[tuple[int, bytes, LineHead]]]:
+    """(offset, line, head) batches of one input read to its end, decoded as they come."""
     for lines in LineChunks(fd, chunk):
         yield decode_lines(lines)
 
 
-def load_stream(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], int]:
-    """Every complete line of `path` as (offset, entry), and the offset consumed."""
+def load_stream(path: str) -> tuple[list[tuple[int, LineHead]], int]:
+    """Every complete line of `path` as (offset, head), and the offset consumed."""
     entries, point = load_stream_point(path)
     return entries, point.offset
 
 
-def load_stream_point(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]], ReadPoint]:
-    """Every complete line of `path` as (offset, entry), and the point a Tailer takes over.
+def load_stream_point(path: str) -> tuple[list[tuple[int, LineHead]], ReadPoint]:
+    """Every complete line of `path` as (offset, head), and the point a Tailer takes over.
 
     Give the point to `Tailer(path, start=point)`: a file rewritten between the
     load and the tailer's first poll is then read again, not skipped.
@@ -245,12 +245,12 @@ def load_stream_point(path: str) -> tuple[list[tuple[int, RecordHead | BadLine]]
     Read in big chunks and decoded chunk by chunk, so memory stays at the heads
     plus one chunk, not the whole file (a stream can be gigabytes).
     """
-    entries: list[tuple[int, RecordHead | BadLine]] = []
+    heads: list[tuple[int, LineHead]] = []
     fd = open_input(path)
     try:
         chunks = LineChunks(fd, _LOAD_CHUNK)
         for lines in chunks:
-            entries += decode_heads(lines)
+            heads += decode_heads(lines)
     finally:
         os.close(fd)
-    return entries, chunks.point
+    return heads, chunks.point

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from hooktui.tap.model import RecordHead
-from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.decode import LineHead
 
 T = TypeVar("T")
 
@@ -78,9 +78,9 @@ def merge_lazily(streams: Sequence[Iterable[tuple[float, int, T]]]) -> Iterator[
 
 
 def merge_by_time(
-    streams: Sequence[Sequence[tuple[int, RecordHead | BadLine]]],
-) -> list[tuple[int, int, RecordHead | BadLine]]:
-    """Entries of several streams merged by when each hook answered, as (stream, offset, entry)."""
+    streams: Sequence[Sequence[tuple[int, LineHead]]],
+) -> list[tuple[int, int, LineHead]]:
+    """Lines of several streams merged by when each hook answered, as (stream, offset, head)."""
     if len(streams) == 1:
         return [(0, off, e) for off, e in streams[0]]
     return list(merge_lazily([time_keyed(s) for s in streams]))

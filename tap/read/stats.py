@@ -7,10 +7,9 @@ whenever it is opened.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any
 
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.merge import end_time
 from hooktui.tap.read.tally import (
@@ -19,7 +18,6 @@ from hooktui.tap.read.tally import (
     SPARK_MINUTES,
     STRAGGLERS,
     Tally,
-    is_fail_open,
     rate_of,
 )
 
@@ -47,26 +45,16 @@ class Stats(Tally):
         self._per_minute: tuple[int, list[int]] | None = None
         self._rate: tuple[int, int, float] | None = None
 
-    def add_all(self, entries: Iterable[Any]) -> None:
-        """Count many entries (anything with a `.head`): a few C-speed passes, not a loop each."""
-        heads = [e.head for e in entries]
-        calls = [h for h in heads if isinstance(h, RecordHead)]
-        self.bad += len(heads) - len(calls)
-        self.add_heads(calls)
-
     def add_heads(self, calls: list[RecordHead]) -> None:
         if not calls:
             return
         self._count([h.decision for h in calls], [h.duration_ms for h in calls])
         if self.decisions["failure"]:
-            self.fail_open += sum(1 for h in calls if is_fail_open(h))
+            self.fail_open += sum(1 for h in calls if fails_open(h.decision, h.effect))
         if self.keep_heads:
             self._heads += calls
             self._per_minute = None
             self._rate = None
-
-    def add(self, entry: Any) -> None:
-        self.add_all((entry,))
 
     # -- over time -----------------------------------------------------------
 

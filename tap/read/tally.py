@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from hooktui.tap.canonical import DECISIONS
-from hooktui.tap.model import RecordHead
 
 # How many minutes of calls-per-minute history the header's sparkline shows.
 SPARK_MINUTES = 30
@@ -24,11 +23,6 @@ STRAGGLERS = 256
 # (past that, the rate is taken over the newest RATE_SAMPLE calls' own span).
 RATE_MINUTES = 5
 RATE_SAMPLE = 5000
-
-
-def is_fail_open(head: RecordHead) -> bool:
-    """A failure the runtime let through (same rule as Verdict.lets_through)."""
-    return head.decision == "failure" and head.effect != "blocks"
 
 
 def nearest_rank(sorted_values: Sequence[float], p: float) -> float | None:

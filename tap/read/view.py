@@ -14,7 +14,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from hooktui.tap.model import RecordHead
@@ -25,11 +25,8 @@ from hooktui.tap.read.index import INDEXED, Columns, end_of, merge_batches
 from hooktui.tap.read.index_heads import FileHeads
 from hooktui.tap.read.index_select import select_indexed
 from hooktui.tap.read.index_stats import ColumnStats
-from hooktui.tap.read.merge import merge_lazily, time_keyed
-from hooktui.tap.read.stats import Stats
-from hooktui.tap.read.tally import SPARK_MINUTES, STRAGGLERS
 
-__all__ = ["SPARK_MINUTES", "STRAGGLERS", "CallView", "Entry", "Stats", "make_entries"]
+__all__ = ["CallView", "Entry"]
 
 
 class Entry:
@@ -82,33 +79,6 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry({self.source}, {self.offset}, {self._head!r})"
-
-
-def make_entries(source: int, items: Iterable[tuple[int, Any]]) -> list[Entry]:
-    """Entries for (offset, RecordHead | BadLine) pairs read from one stream."""
-    return [Entry(source, offset, head) for offset, head in items]
-
-
-def merge_by_time(per_source: list[list[Entry]]) -> list[Entry]:
-    """One list ordered by when each hook answered; each stream keeps its own file order."""
-    if len(per_source) == 1:
-        return list(per_source[0])
-    keyed = [time_keyed(((0, e) for e in es), _head_of) for es in per_source]
-    return [e for _, _, e in merge_lazily(keyed)]
-
-
-def _head_of(entry: Entry) -> Any:
-    return entry.head
-
-
-def as_batch(entries: Columns | Sequence[Entry], like: Columns) -> Columns:
-    """Entries (heads decoded) as a batch of `like`'s tables; a batch stays as it is."""
-    if isinstance(entries, Columns):
-        return entries
-    out = like.like()
-    for e in entries:
-        out.append_head(e.source, e.offset, e.head, keep=True)
-    return out
 
 
 # Entries made for rows asked for, kept so the same row gives the same object.
@@ -234,9 +204,8 @@ class CallView:
             self.files.seed(batch.heads)
             batch.heads = {}
 
-    def add(self, entries: Columns | list[Entry]) -> int:
-        """Append entries or a batch (newest last); returns how many became shown rows."""
-        batch = as_batch(entries, self.index)
+    def add(self, batch: Columns) -> int:
+        """Append a batch (newest last); returns how many became shown rows."""
         if not len(batch):
             return 0
         self._take_heads(batch)
@@ -252,13 +221,12 @@ class CallView:
                 listener(first_row, added)
         return added
 
-    def prepend(self, entries: Columns | list[Entry]) -> int:
-        """Put older entries before all others (indexing toward the start of a stream).
+    def prepend(self, batch: Columns) -> int:
+        """Put older lines before all others (indexing toward the start of a stream).
 
         The filter applies to them as it does to appended ones. Returns how
         many became shown rows.
         """
-        batch = as_batch(entries, self.index)
         count = len(batch)
         if not count:
             return 0
@@ -274,9 +242,8 @@ class CallView:
             listener(count, len(new_rows))
         return len(new_rows)
 
-    def replace_all(self, entries: Columns | list[Entry]) -> None:
-        """Start over with these entries (the initial load)."""
-        batch = as_batch(entries, Columns())
+    def replace_all(self, batch: Columns) -> None:
+        """Start over with this batch (the initial load)."""
         self.files.forget()
         self._made.clear()
         self._take_heads(batch)
@@ -284,9 +251,8 @@ class CallView:
         self.marks.clear()
         self.rebuild()
 
-    def reset_source(self, source: int, entries: Columns | list[Entry]) -> None:
-        """A stream was truncated or replaced: drop what it held, take `entries`."""
-        batch = as_batch(entries, self.index)
+    def reset_source(self, source: int, batch: Columns) -> None:
+        """A stream was truncated or replaced: drop what it held, take `batch`."""
         self.files.forget(source)
         self._made = OrderedDict((k, e) for k, e in self._made.items() if k[0] != source)
         self._take_heads(batch)

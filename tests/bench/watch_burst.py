@@ -28,7 +28,8 @@ from pathlib import Path
 
 from hooktui.tap.model import HookInfo, Record, decode_head, encode_record
 from hooktui.tap.read.filter import compile_filter
-from hooktui.tap.read.view import CallView, Entry
+from hooktui.tap.read.index import batch_of
+from hooktui.tap.read.view import CallView
 from hooktui.tui.app.watch import WatchApp
 from textual import events
 
@@ -131,14 +132,14 @@ async def burst(seconds: float, rate: int) -> tuple[list[float], int, int]:
 
 def filter_100k(n: int = 100_000) -> list[tuple[str, float, int]]:
     rng = random.Random(3)
-    entries = []
+    heads = []
     offset = 0
     for i in range(n):
         line = make_line(i, rng)
-        entries.append(Entry(0, offset, decode_head(line)))
+        heads.append((offset, decode_head(line)))
         offset += len(line)
     view = CallView(["bench.jsonl"])
-    view.replace_all(entries)
+    view.replace_all(batch_of(0, heads))
     out = []
     for expr in ["decision:failure", "tool:Bash -decision:allow latency>20ms", "git", ""]:
         predicate = compile_filter(expr) if expr else None

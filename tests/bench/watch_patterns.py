@@ -79,7 +79,7 @@ async def run(n: int) -> dict[str, object]:
             for _ in range(10):
                 idle.append(await _key_ms(app))
                 await asyncio.sleep(0.02)
-        heads = [app.view.entries[i].head for i in app.view.shown]
+        heads = [app.view.entry(row).head for row in range(len(app.view))]
         by = app.patterns.list.by
     t0 = time.perf_counter()
     Patterns(by).add_all(heads)

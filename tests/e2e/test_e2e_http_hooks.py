@@ -133,8 +133,9 @@ def test_a_failed_post_under_onfailure_block_reads_the_same_to_the_model(sandbox
     )  # fmt: skip
     assert installed.returncode == 0 and "wrapped 1" in installed.stdout, installed.stderr
     tapped_result, tapped_ran, _ = _run(sandbox, "tapped")
-    # Claude quotes the hook between brackets: the URL bare, the wrapping command installed.
-    bracket = re.compile(r"^PreToolUse:Bash hook error: \[[^\n]*\]: ")
+    # Claude quotes the hook between brackets: the URL bare, the wrapping command installed
+    # (which holds brackets and newlines of its own: its fail-closed fallback).
+    bracket = re.compile(r"^PreToolUse:Bash hook error: \[.*\]: ", re.DOTALL)
     assert not tapped_ran and tapped_result["is_error"] == bare_result["is_error"]
     assert bracket.sub("", tapped_result["content"]) == bracket.sub("", bare_result["content"])
     (record,) = wait_for_records(sandbox.stream, 1)

@@ -14,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hooktui.tap.install import files as install_files
 from hooktui.tap.install import settings as inst
 from hooktui.tap.install.wrapper import read_shell
 
@@ -254,7 +255,7 @@ def test_root_editing_another_users_file_keeps_owner_and_mode(tmp_path):
     os.chown(path, 4321, 4322)
     path.chmod(0o640)
     assert run(["install", "claude-code"], project).returncode == 0
-    backup = path.with_name(path.name + inst.BACKUP_SUFFIX)
+    backup = path.with_name(path.name + install_files.BACKUP_SUFFIX)
     for p in (path, backup):
         st = p.stat()
         assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (4321, 4322, 0o640), p

@@ -14,10 +14,11 @@ from hooktui.tap.read.filter import compile_filter, filter_fields
 from hooktui.tap.read.filter_tokens import FilterError
 from hooktui.tap.read.focus import Focus
 from hooktui.tap.read.groups import Groups, timeline
+from hooktui.tap.read.index import batch_of
 from hooktui.tap.read.merge import end_time, parse_ts
 from hooktui.tap.read.sanitize import is_safe, safe_line, safe_text
 from hooktui.tap.read.stats import Stats
-from hooktui.tap.read.view import CallView, make_entries
+from hooktui.tap.read.view import CallView
 
 from tests import records
 
@@ -30,13 +31,13 @@ def head(i: int, **kw):
     return records.head(**fields)
 
 
-def entries(heads, source=0):
-    return make_entries(source, [(i * 100, h) for i, h in enumerate(heads)])
+def batch(heads, source=0):
+    return batch_of(source, [(i * 100, h) for i, h in enumerate(heads)])
 
 
 def view_of(n: int, **kw) -> CallView:
     view = CallView(["s.jsonl"])
-    view.replace_all(entries([head(i, **kw) for i in range(n)]))
+    view.replace_all(batch([head(i, **kw) for i in range(n)]))
     return view
 
 
@@ -75,7 +76,7 @@ def test_times_never_raise(ts):
     parse_ts(ts)
     end_time(h)
     view = CallView(["s"])
-    view.replace_all(entries([head(0), h, head(2)]))
+    view.replace_all(batch([head(0), h, head(2)]))
     assert view.stats.rate() >= 0
     view.stats.per_minute(5)
     timeline([h, head(0)])
@@ -116,11 +117,11 @@ def test_focus_follows_new_rows_until_the_user_moves_away():
     view = view_of(5)
     focus = Focus(view)
     assert focus.following and focus.row == 4
-    view.add(entries([head(10)], 1))
+    view.add(batch([head(10)], 1))
     assert focus.row == 5 and focus.entry.head.id == "r10"
     focus.move_by(-2)
     assert not focus.following and focus.entry.head.id == "r3"
-    view.add(entries([head(11), head(12)], 2))
+    view.add(batch([head(11), head(12)], 2))
     assert focus.entry.head.id == "r3" and focus.new == 2
     focus.move_to(len(view) - 1)  # j to the end does not resume following
     assert not focus.following
@@ -132,7 +133,7 @@ def test_new_count_follows_the_filter():
     view = view_of(3)
     focus = Focus(view)
     focus.move_to(0)
-    view.add(entries([head(20, tool_name="Edit"), head(21), head(22, tool_name="Edit")], 1))
+    view.add(batch([head(20, tool_name="Edit"), head(21), head(22, tool_name="Edit")], 1))
     assert focus.new == 3
     view.set_predicate("tool:Edit", compile_filter("tool:Edit"))
     assert focus.new == 2  # recomputed: only the new rows the filter shows

@@ -4,10 +4,11 @@ and agree on the same calls."""
 
 from __future__ import annotations
 
+from hooktui.tap.read.index import batch_of
 from hooktui.tap.read.index_stats import ColumnStats
 from hooktui.tap.read.stats import Stats
 from hooktui.tap.read.tally import Tally
-from hooktui.tap.read.view import CallView, make_entries
+from hooktui.tap.read.view import CallView
 
 from tests import records
 
@@ -35,7 +36,7 @@ def test_both_are_one_tally_and_agree() -> None:
     stats = Stats()
     stats.add_heads(heads)
     view = CallView(["s.jsonl"])
-    view.replace_all(make_entries(0, [(i * 100, h) for i, h in enumerate(heads)]))
+    view.replace_all(batch_of(0, [(i * 100, h) for i, h in enumerate(heads)]))
     columns = view.stats
     assert isinstance(columns, ColumnStats)
     assert isinstance(stats, Tally) and isinstance(columns, Tally)

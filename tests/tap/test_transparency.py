@@ -188,17 +188,39 @@ def test_non_json_request_is_kept_as_text(tmp_path):
     assert record["runtime"] == "unknown"
 
 
-def test_caller_that_stops_reading_gives_the_hook_a_broken_pipe(tmp_path):
-    stream = tmp_path / "stream.jsonl"
+def _codes_of_yes_cut_off(stream, sigpipe: int) -> list[int]:
+    """Exit codes of bare `yes` and tapped `yes` whose reader goes away after 4 bytes,
+    each started with SIGPIPE unblocked or blocked (SIG_UNBLOCK / SIG_BLOCK): a CI
+    runner may hand its children a blocked SIGPIPE, and the hook must see what it
+    would see bare either way."""
     codes = []
     for command in (["yes"], [HOOKTUI, "tap", "--stream", str(stream), "--", "yes"]):
-        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=lambda: signal.pthread_sigmask(sigpipe, {signal.SIGPIPE}),
+        )
         assert proc.stdout.read(4) == b"y\ny\n"
         proc.stdout.close()
         codes.append(proc.wait(timeout=WAIT_S))
-    assert codes == [-signal.SIGPIPE, -signal.SIGPIPE]
+    return codes
+
+
+def test_caller_that_stops_reading_gives_the_hook_a_broken_pipe(tmp_path):
+    stream = tmp_path / "stream.jsonl"
+    assert _codes_of_yes_cut_off(stream, signal.SIG_UNBLOCK) == [-signal.SIGPIPE] * 2
     (record,) = wait_for_records(stream, 1)
     assert record["signal"] == signal.SIGPIPE
+
+
+def test_a_blocked_sigpipe_reaches_the_hook_blocked_as_bare(tmp_path):
+    stream = tmp_path / "stream.jsonl"
+    bare, tapped = _codes_of_yes_cut_off(stream, signal.SIG_BLOCK)
+    assert bare == tapped == 1  # `yes` sees EPIPE, says so, exits 1
+    (record,) = wait_for_records(stream, 1)
+    assert (record["exit_code"], record["signal"]) == (1, None)
 
 
 def test_caller_that_never_closes_stdin_does_not_keep_the_tap(tmp_path):

@@ -7,10 +7,17 @@ import subprocess
 from pathlib import Path
 
 from hooktui.tap.guards import guard_path
-from hooktui.tui.cli.demo_traffic import ROUND_SIZE, SLOW_SLEEP_MS, SLOW_TIMEOUT_MS, scenarios
+from hooktui.tui.cli.demo_traffic import (
+    CALLS_AT_ONCE,
+    ROUND_SIZE,
+    SLOW_SLEEP_MS,
+    SLOW_TIMEOUT_MS,
+    scenarios,
+)
 from hooktui.tui.cli.format import near_timeout
 
 from tests.conftest import HOOKTUI, wait_for_records
+from tests.waits import WAIT_S
 
 
 def demo(*args: str) -> subprocess.CompletedProcess:
@@ -172,3 +179,29 @@ def test_no_ui_forever_stops_cleanly_on_ctrl_c(tmp_path):
     last = out.splitlines()[-1]
     calls = int(last.split()[0])
     assert calls >= 4 and f"{calls} recorded" in last
+
+
+def test_ctrl_c_drops_the_calls_a_slow_machine_has_queued(tmp_path):
+    """Calls come faster than the taps run (as on a loaded machine): Ctrl-C ends the
+    demo once the calls already running are done, never after the whole queue."""
+    import signal
+
+    stream = tmp_path / "queued.jsonl"
+    proc = subprocess.Popen(
+        [HOOKTUI, "demo", "--no-ui", "--count", "0", "--rate", "1000", "--stream", str(stream)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        wait_for_records(stream, 4)
+        before = len(wait_for_records(stream, 4))
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=WAIT_S)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    after = len(stream.read_bytes().splitlines())
+    assert before <= after <= before + CALLS_AT_ONCE  # only the calls running at Ctrl-C
+    assert f"{after} recorded" in out.splitlines()[-1]

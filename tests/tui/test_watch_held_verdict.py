@@ -14,8 +14,9 @@ import pytest
 from hooktui.tap.hold import answers
 from hooktui.tap.model import decode_head
 from hooktui.tap.read.filter import compile_filter
+from hooktui.tap.read.index import batch_of
 from hooktui.tap.read.lines import load_stream
-from hooktui.tap.read.view import Entry, make_entries
+from hooktui.tap.read.view import Entry
 from hooktui.tui.app.widgets.rows import call_row, columns_for
 from rich.console import Console
 
@@ -75,7 +76,7 @@ def test_counts_and_filters_follow_the_runtimes_verdict(stream: Path) -> None:
 
     view = CallView([str(stream)])
     heads, _ = load_stream(str(stream))
-    view.replace_all(make_entries(0, heads))
+    view.replace_all(batch_of(0, heads))
     assert (view.stats.decisions["deny"], view.stats.decisions["allow"]) == (1, 2)
 
     def ids(expr: str) -> list[str]:

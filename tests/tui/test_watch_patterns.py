@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from hooktui.tap.model import HookHead, HookInfo
-from hooktui.tap.read.view import make_entries
+from hooktui.tap.read.index import batch_of
 from hooktui.tui.app.help import HelpScreen
 from hooktui.tui.app.watch import WatchApp
 from hooktui.tui.app.widgets.patterns import GroupList
@@ -185,7 +185,7 @@ async def test_arriving_calls_are_counted_in_one_redraw_not_one_per_record(strea
         app.patterns.show = lambda *a: (draws.append(a), show(*a))
         heads = [records.head(id=f"x{i}", hook=HookHead(label="burst")) for i in range(300)]
         for i, head in enumerate(heads):  # 300 appends, as a burst delivers them
-            app.view.add(make_entries(0, [(10_000_000 + i, head)]))
+            app.view.add(batch_of(0, [(10_000_000 + i, head)]))
         await wait_until(pilot, lambda: ("burst", 300) in _groups(app))
         assert len(draws) <= 2
 
@@ -197,7 +197,7 @@ async def test_counting_a_big_view_runs_in_a_worker(tmp_path: Path) -> None:
         heads = [
             records.head(id=f"b{i}", decision="deny" if i % 4 else "allow") for i in range(50_000)
         ]
-        app.view.replace_all(make_entries(0, [(i, h) for i, h in enumerate(heads)]))
+        app.view.replace_all(batch_of(0, [(i, h) for i, h in enumerate(heads)]))
         app.action_patterns()
         # The action returns at once: the count is a thread worker's, the view says so.
         assert app._patterns is None and "counting…" in _heading(app)

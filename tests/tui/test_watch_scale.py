@@ -31,11 +31,11 @@ def test_the_first_read_is_the_newest_lines_only(tmp_path: Path) -> None:
     streams = LiveStreams([str(path)])
     try:
         first = streams.load_newest()
-        assert 0 < len(first.entries) < n and first.left > 0
+        assert 0 < len(first.batch) < n and first.left > 0
         assert streams.tailers[0]._offset == path.stat().st_size  # following starts at the end
         posted = []
         streams.index_older(posted.append)
-        assert sum(len(m.batch) for m in posted) + len(first.entries) == n
+        assert sum(len(m.batch) for m in posted) + len(first.batch) == n
         assert [m.left for m in posted][-1] == 0
     finally:
         streams.close()

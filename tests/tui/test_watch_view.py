@@ -9,8 +9,9 @@ from datetime import UTC
 from hooktui.tap.model import HookInfo, decode_head, encode_record
 from hooktui.tap.read.decode import decode_head as reader_decode_head
 from hooktui.tap.read.filter import compile_filter
+from hooktui.tap.read.index import batch_of, merge_batches
 from hooktui.tap.read.merge import parse_ts
-from hooktui.tap.read.view import CallView, make_entries, merge_by_time
+from hooktui.tap.read.view import CallView, Entry
 from hooktui.tui.app.widgets.rows import call_row, columns_for, header_row
 from hooktui.tui.cli.format import (
     format_latency,
@@ -24,18 +25,27 @@ from tests.tui.conftest import make_record, varied_records
 from tests.waits import join
 
 
-def _entries(records, source=0):
+def _heads(records):
     items, offset = [], 0
     for r in records:
         line = encode_record(r)
         items.append((offset, decode_head(line)))
         offset += len(line)
-    return make_entries(source, items)
+    return items
+
+
+def _batch(records, source=0):
+    return batch_of(source, _heads(records))
+
+
+def _lines(records):
+    """The view's handle on each record's line, as the list gets it for a row."""
+    return [Entry(0, offset, head) for offset, head in _heads(records)]
 
 
 def _view(records=None) -> CallView:
     view = CallView(["s.jsonl"])
-    view.replace_all(_entries(records if records is not None else varied_records()))
+    view.replace_all(_batch(records if records is not None else varied_records()))
     return view
 
 
@@ -61,7 +71,7 @@ def test_calls_per_minute_end_at_the_newest_call() -> None:
     view = _view([make_record(i) for i in range(9)])
     per_minute = view.stats.per_minute(3)
     assert per_minute == [0, 0, 9]
-    view.add(_entries([make_record(9)]))  # 02:00:03: a new minute
+    view.add(_batch([make_record(9)]))  # 02:00:03: a new minute
     assert view.stats.per_minute(3) == [0, 9, 1]
 
 
@@ -83,7 +93,7 @@ def test_new_entries_go_through_the_filter() -> None:
     view.set_predicate("tool:Edit", compile_filter("tool:Edit"))
     added = []
     view.on_added.append(lambda first, count: added.append((first, count)))
-    assert view.add(_entries([make_record(20, tool_name="Edit"), make_record(21)])) == 1
+    assert view.add(_batch([make_record(20, tool_name="Edit"), make_record(21)])) == 1
     assert added == [(1, 1)]
     assert len(view) == 2 and view.total == 10
 
@@ -91,7 +101,7 @@ def test_new_entries_go_through_the_filter() -> None:
 def test_bad_lines_show_only_unfiltered() -> None:
     view = _view()
     bad = reader_decode_head(b"not json", 9999)
-    view.add(make_entries(0, [(9999, bad)]))
+    view.add(batch_of(0, [(9999, bad)]))
     assert view.stats.bad == 1
     assert view.entry(len(view) - 1).is_bad
     view.set_predicate("tool:Bash", compile_filter("tool:Bash"))
@@ -112,18 +122,18 @@ def test_marks_survive_filtering_and_marked_only() -> None:
 
 def test_reset_source_drops_only_that_stream() -> None:
     view = CallView(["a", "b"])
-    a = _entries([make_record(0), make_record(2)], source=0)
-    b = _entries([make_record(1), make_record(3)], source=1)
-    view.replace_all(merge_by_time([a, b]))
+    a = _batch([make_record(0), make_record(2)], source=0)
+    b = _batch([make_record(1), make_record(3)], source=1)
+    view.replace_all(merge_batches([a, b]))
     view.toggle_mark(0)  # in stream a
     view.toggle_mark(1)  # in stream b
-    view.reset_source(1, _entries([make_record(5)], source=1))
+    view.reset_source(1, _batch([make_record(5)], source=1))
     assert [view.entry(i).head.id for i in range(len(view))] == [
         "call-00000",
         "call-00002",
         "call-00005",
     ]
-    assert view.marks == {(0, a[0].offset)}
+    assert view.marks == {(0, a.offset[0])}
 
 
 def test_row_of_finds_a_shown_entry() -> None:
@@ -135,7 +145,7 @@ def test_row_of_finds_a_shown_entry() -> None:
 
 
 def test_rows_are_exactly_the_width_and_carry_the_markers() -> None:
-    entries = _entries(varied_records())
+    entries = _lines(varied_records())
     for width in (60, 80, 120, 200):
         assert len(header_row(width).plain) == width
         for entry in entries:
@@ -177,7 +187,7 @@ def test_runtime_default_timeout_is_used_when_the_hook_has_none() -> None:
 
     default = get_adapter("claude-code").default_timeout_ms
     record = make_record(0, duration_ms=(default or 0) * 0.9, hook=HookInfo(label="g"))
-    row = call_row(_entries([record])[0], 120, UTC, marked=False).plain
+    row = call_row(_lines([record])[0], 120, UTC, marked=False).plain
     assert ("◷" in row) == bool(default)
 
 
@@ -238,7 +248,7 @@ def test_watch_streams_read_a_pipe_and_keep_it(tmp_path) -> None:
     loaded = streams.load()
     join(th)
     try:
-        assert len(loaded.entries) == 3
+        assert len(loaded.batch) == 3
         for _ in range(3):
             assert not any(isinstance(m, StreamReset) for m in streams.poll())
     finally:
@@ -250,6 +260,6 @@ def test_the_default_timeout_is_the_runtimes_for_that_event() -> None:
     prompt = make_record(
         0, native_event="UserPromptSubmit", duration_ms=28_000, hook=HookInfo(label="g")
     )
-    assert "◷" in call_row(_entries([prompt])[0], 120, UTC, marked=False).plain
+    assert "◷" in call_row(_lines([prompt])[0], 120, UTC, marked=False).plain
     tool = make_record(1, duration_ms=28_000, hook=HookInfo(label="g"))
-    assert "◷" not in call_row(_entries([tool])[0], 120, UTC, marked=False).plain
+    assert "◷" not in call_row(_lines([tool])[0], 120, UTC, marked=False).plain

@@ -135,12 +135,13 @@ def test_the_detail_summary_shows_what_the_answer_asked_for_and_the_request_told
 
 
 def test_the_header_counts_a_rare_decision_once_one_happens():
+    from hooktui.tap.read.index import batch_of
     from hooktui.tap.read.view import CallView
     from hooktui.tui.app.widgets.header import HeaderState, header_text
 
     view = CallView(["s.jsonl"])
-    view.add([Entry(0, 0, records.head(id="a", decision="allow"))])
+    view.add(batch_of(0, [(0, records.head(id="a", decision="allow"))]))
     assert "defer" not in header_text(view, HeaderState(), width=160).plain
-    view.add([Entry(0, 1, records.head(id="d", decision="defer"))])
+    view.add(batch_of(0, [(1, records.head(id="d", decision="defer"))]))
     assert "defer 1" in header_text(view, HeaderState(), width=160).plain
     assert "defer 1" in header_text(view, HeaderState(), width=80, color=False).plain

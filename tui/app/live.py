@@ -21,7 +21,6 @@ from hooktui.tap.read.index import Columns, batch_of, merge_batches
 from hooktui.tap.read.index_load import index_backward, read_tail
 from hooktui.tap.read.lines import LineChunks, is_regular, open_input
 from hooktui.tap.read.tail import Tailer
-from hooktui.tap.read.view import Entry, make_entries
 from hooktui.tui.app.messages import (
     OlderIndexed,
     RecordsAppended,
@@ -114,7 +113,7 @@ class LiveStreams:
     def poll(self) -> list[Message]:
         """One look at every stream (blocking: run it in a thread)."""
         out: list[Message] = []
-        appended: list[Entry] = []
+        appended = Columns()  # the same columns the load made: the view takes them as they are
         for source, tailer in enumerate(self.tailers):
             try:
                 batch = tailer.poll()
@@ -125,11 +124,10 @@ class LiveStreams:
                 out.append(StreamPresence(source, batch.missing))
             if not batch.lines and not batch.reset:
                 continue
-            entries = make_entries(source, decode_heads(batch.lines))
             if batch.reset:
-                out.append(StreamReset(source, entries))
+                out.append(StreamReset(source, batch_of(source, decode_heads(batch.lines))))
             else:
-                appended.extend(entries)
+                appended.extend(batch_of(source, decode_heads(batch.lines), appended))
         if appended:
             out.append(RecordsAppended(appended))
         # One stat per stream for its tap error log; lines are counted only when it changed.

@@ -8,7 +8,6 @@ for the same stream (`can_replace`), so a burst never queues stale states.
 from __future__ import annotations
 
 from hooktui.tap.read.index import Columns
-from hooktui.tap.read.view import Entry
 from textual.message import Message
 
 
@@ -17,13 +16,13 @@ class StreamsLoaded(Message):
 
     def __init__(
         self,
-        entries: list[Entry] | Columns,
+        batch: Columns,
         missing: list[bool],
         tap_errors: list[int] | None = None,
         left: int = 0,
     ) -> None:
         super().__init__()
-        self.entries = entries
+        self.batch = batch
         self.missing = missing
         # Lines in each stream's tap error log (all 0 when there is none).
         self.tap_errors = tap_errors if tap_errors is not None else [0] * len(missing)
@@ -43,18 +42,18 @@ class OlderIndexed(Message):
 class RecordsAppended(Message):
     """New complete lines at the end of one or more streams (one poll's worth)."""
 
-    def __init__(self, entries: list[Entry]) -> None:
+    def __init__(self, batch: Columns) -> None:
         super().__init__()
-        self.entries = entries
+        self.batch = batch
 
 
 class StreamReset(Message):
-    """A stream was truncated, rotated or recreated: its entries start over."""
+    """A stream was truncated, rotated or recreated: its lines start over."""
 
-    def __init__(self, source: int, entries: list[Entry]) -> None:
+    def __init__(self, source: int, batch: Columns) -> None:
         super().__init__()
         self.source = source
-        self.entries = entries
+        self.batch = batch
 
 
 class StreamPresence(Message):

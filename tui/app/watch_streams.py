@@ -55,7 +55,7 @@ class WatchStreams:
             self._set_tap_errors(source, count)
         self._index_total = message.left
         self.state.indexing = 0.0 if message.left else None
-        self.view.replace_all(message.entries)
+        self.view.replace_all(message.batch)
 
     def on_older_indexed(self, message: OlderIndexed) -> None:
         # Older lines arrive while the newest are shown; a reset stream drops them.
@@ -69,7 +69,7 @@ class WatchStreams:
     def on_records_appended(self, message: RecordsAppended) -> None:
         if self.paused:
             self._held.append(message)
-            self.state.buffered += len(message.entries)
+            self.state.buffered += len(message.batch)
             self._changed()
             return
         self._apply(message)
@@ -101,10 +101,10 @@ class WatchStreams:
     def _apply(self, message: Message) -> None:
         if isinstance(message, RecordsAppended):
             self.calls.stop_following_if_grabbed()
-            self.view.add(message.entries)
+            self.view.add(message.batch)
         elif isinstance(message, StreamReset):
             self.state.indexing = None  # the stream was read again from its start
-            self.view.reset_source(message.source, message.entries)
+            self.view.reset_source(message.source, message.batch)
             self.notify(
                 f"{display_path(self.names[message.source])} was truncated or replaced: reloaded",
                 severity="warning",

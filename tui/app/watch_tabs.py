@@ -14,6 +14,7 @@ from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import Blob, Record, RecordHead
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.lines import read_line_at, read_record_at
@@ -27,7 +28,6 @@ from hooktui.tui.cli.format import (
     effective_timeout_ms,
     format_datetime,
     format_latency,
-    is_fail_open,
     near_timeout,
     pretty_json,
     printable,
@@ -155,7 +155,7 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         grid.add_row("where", _t(where))
         grid.add_row("starts", _t(record.preview))
         return grid
-    fail_open = is_fail_open(record.decision, record.effect)
+    fail_open = fails_open(record.decision, record.effect)
     sent = record.sent_instead  # a person decided at a breakpoint: what the runtime got
     shown = sent.decision if sent is not None else record.decision
     # A span, not the cell's style: a fail-open badge stays the width of its words.

@@ -17,6 +17,7 @@ import math
 from datetime import tzinfo
 from typing import NamedTuple
 
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import RecordHead
 from hooktui.tui.cli.format import (
     FAIL_OPEN_MARK,
@@ -25,7 +26,6 @@ from hooktui.tui.cli.format import (
     effective_timeout_ms,
     format_latency,
     format_time,
-    is_fail_open,
     latency_style,
     near_timeout,
     one_line,
@@ -144,7 +144,7 @@ NO_COLOR_STYLES = {d: look.style(color=False) for d, look in PALETTE.items()}
 
 def decision_cell(decision: str, effect: str = "", failure: str = "", color: bool = True) -> Cell:
     """The decision as a row shows it: a fail-open failure carries its warning mark."""
-    fail_open = is_fail_open(decision, effect)
+    fail_open = fails_open(decision, effect)
     # What failed says more than "failure" (the `failure:` filter term's words).
     label = short(failure if decision == "failure" and failure else decision, 64)
     if color:

@@ -246,6 +246,9 @@ class Tally:
     errors: int = 0  # calls the demo itself could not run
 
 
+CALLS_AT_ONCE = 8
+
+
 class Generator:
     """Runs demo calls at `rate` per second (count 0: until stopped) into `stream`."""
 
@@ -259,6 +262,9 @@ class Generator:
         self.tally = Tally()
         self._lock = threading.Lock()
         self._hooktui = hooktui_path()
+        # At most CALLS_AT_ONCE calls run; a slow machine makes calls late, never queued,
+        # so Ctrl-C ends the demo once those few are done.
+        self._slots = threading.BoundedSemaphore(CALLS_AT_ONCE)
 
     def _one(self, s: Scenario) -> None:
         import json
@@ -278,15 +284,23 @@ class Generator:
         with self._lock:
             self.tally.calls += ok
             self.tally.errors += not ok
+        self._slots.release()
+
+    def _free_slot(self) -> bool:
+        """Waits for a call to finish when CALLS_AT_ONCE are running; False once stopped."""
+        while not self._slots.acquire(timeout=0.1):
+            if self.stop.is_set():
+                return False
+        return True
 
     def run(self) -> Tally:
         """Blocks until `count` calls are done or `stop` is set."""
         start = time.monotonic()
-        with ThreadPoolExecutor(max_workers=8, thread_name_prefix="demo-call") as pool:
+        with ThreadPoolExecutor(CALLS_AT_ONCE, thread_name_prefix="demo-call") as pool:
             i = 0
             while not self.stop.is_set() and (self.count == 0 or i < self.count):
                 due = start + i / self.rate
-                if self.stop.wait(max(0.0, due - time.monotonic())):
+                if self.stop.wait(max(0.0, due - time.monotonic())) or not self._free_slot():
                     break
                 pool.submit(self._one, self.next_call(i))
                 i += 1

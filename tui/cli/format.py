@@ -12,6 +12,7 @@ from datetime import datetime, tzinfo
 from functools import lru_cache
 from typing import Any
 
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.read.sanitize import safe_line, safe_text
 from hooktui.tui.cli.palette import FAIL_OPEN, PALETTE, UNKNOWN
 from rich.color import Color
@@ -48,13 +49,8 @@ def decision_style(decision: str, fail_open: bool = False) -> Style:
     return DECISION_STYLES.get(decision, UNKNOWN_DECISION_STYLE)
 
 
-def is_fail_open(decision: str, effect: str) -> bool:
-    """A failure the runtime let through (same rule as Verdict.lets_through)."""
-    return decision == "failure" and effect != "blocks"
-
-
 def decision_label(decision: str, effect: str = "") -> str:
-    if is_fail_open(decision, effect):
+    if fails_open(decision, effect):
         return f"{FAIL_OPEN_MARK} {decision}"
     return decision
 

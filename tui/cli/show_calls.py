@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from datetime import UTC
 
 import msgspec
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.lines import LineChunks, open_input
 from hooktui.tap.read.merge import parse_ts
@@ -130,7 +131,7 @@ def call_line(call: ToolCall, tz=None) -> Text:
 def hook_line(native_event: str, part, tz=None) -> Text:
     marked = part.role in ("decided", "rewrote")
     line = Text("    " + ("★ " if marked else "  "), style="bold")
-    fail_open = part.decision == "failure" and part.effect != "blocks"
+    fail_open = fails_open(part.decision, part.effect)
     line.append(
         decision_mark(part.decision, fail_open).ljust(10),
         style=decision_style(part.decision, fail_open),

@@ -18,12 +18,12 @@ from datetime import UTC
 from typing import IO
 
 import msgspec
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import Blob, RecordHead
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.groups import Group
 from hooktui.tap.read.merge import end_time
 from hooktui.tap.read.sanitize import safe_line
-from hooktui.tap.read.tally import is_fail_open
 from hooktui.tui.cli import format as fmt
 from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
 from hooktui.tui.cli.held_text import held_mark
@@ -217,7 +217,7 @@ class TextOut:
                 "summary": (f"byte {e.offset}: {e.error} · {e.preview}", style),
                 "decision": ("✗ bad line", style),
             }
-        fail_open = is_fail_open(e)
+        fail_open = fails_open(e.decision, e.effect)
         # What failed says more than "failure".
         word = e.failure if e.decision == "failure" and e.failure else e.decision
         timeout = fmt.effective_timeout_ms(e.runtime, e.hook.timeout_ms, e.native_event)

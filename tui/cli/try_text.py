@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from hooktui.tap.canonical import fails_open
 from hooktui.tap.inventory.trial import Trial
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tap.runtimes import ADAPTERS
@@ -63,7 +64,7 @@ def _planned_line(p, t, roles: dict[str, str], planned_only: bool, home: str) ->
     elif t is None or t.not_run:
         line.append("not run   ", style="grey62")
     else:
-        fail_open = t.decision == "failure" and t.effect != "blocks"
+        fail_open = fails_open(t.decision, t.effect)
         line.append(
             decision_mark(t.decision, fail_open).ljust(10),
             style=decision_style(t.decision, fail_open),

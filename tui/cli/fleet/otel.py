@@ -21,6 +21,8 @@ from __future__ import annotations
 import calendar
 from typing import Any
 
+from hooktui.tap.canonical import fails_open
+
 EVENT_NAME = "hooktui.hook_call"
 SERVICE = "hooktui"
 
@@ -65,7 +67,7 @@ def severity(record: dict[str, Any]) -> int:
     """The severity number of a record (see the module text)."""
     decision = record.get("decision")
     if decision == "failure":
-        return ERROR if record.get("effect") == "blocks" else ERROR2
+        return ERROR2 if fails_open(decision, record.get("effect") or "") else ERROR
     return _BY_DECISION.get(decision, INFO)
 
 
