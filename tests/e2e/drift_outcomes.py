@@ -20,6 +20,12 @@ def _first_line(report) -> str:
     return text.strip().splitlines()[0][:300] if text.strip() else ""
 
 
+def _test_id(nodeid: str) -> str:
+    """The test's id without the `@group` that --dist loadgroup appends to it."""
+    head, at, group = nodeid.rpartition("@")
+    return head if at and not any(c in group for c in "[]/") and "::" not in group else nodeid
+
+
 def pytest_runtest_logreport(report) -> None:
     path = os.environ.get("HOOKTUI_DRIFT_OUTCOMES")
     if not path or os.environ.get("PYTEST_XDIST_WORKER"):
@@ -27,7 +33,7 @@ def pytest_runtest_logreport(report) -> None:
     if report.when != "call" and not (report.failed or report.skipped):
         return
     line = {
-        "test": report.nodeid,
+        "test": _test_id(report.nodeid),
         "when": report.when,
         "outcome": report.outcome,
         "xfail": bool(getattr(report, "wasxfail", "")),
