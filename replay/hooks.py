@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 import msgspec
-from hooktui.replay.session import Entry, SessionError, plural
+from hooktui.replay.session import SessionError, SessionRecord, plural
 from hooktui.tap.command import script_name, split_words
 from hooktui.tap.model import Record
 
@@ -29,7 +29,7 @@ UNNAMED = "(unnamed)"
 
 
 class Selection(msgspec.Struct, kw_only=True):
-    entries: list[Entry]
+    entries: list[SessionRecord]
     left_out: dict[str, int] = {}  # hook name -> records not selected
     hint: str = ""  # how to include them
 
@@ -51,7 +51,7 @@ def _listing(counts: Counter) -> str:
     return ", ".join(f"{name} ({n})" for name, n in counts.most_common())
 
 
-def select_hook(entries: list[Entry], policy: str | None, hook: str | None) -> Selection:
+def select_hook(entries: list[SessionRecord], policy: str | None, hook: str | None) -> Selection:
     """The entries of the hook `policy` replaces (see the module text)."""
     if hook == ALL or (policy is None and hook is None):
         return Selection(entries=list(entries))
@@ -74,7 +74,7 @@ def select_hook(entries: list[Entry], policy: str | None, hook: str | None) -> S
     )
 
 
-def _split(entries: list[Entry], kept: list[Entry], hint: str) -> Selection:
+def _split(entries: list[SessionRecord], kept: list[SessionRecord], hint: str) -> Selection:
     ids = {id(e) for e in kept}
     left = Counter(hook_name(e.record) for e in entries if id(e) not in ids)
     return Selection(entries=kept, left_out=dict(left.most_common()), hint=hint if left else "")

@@ -16,7 +16,7 @@ from hooktui.replay.compare import SKIPPED
 from hooktui.replay.partrun import PartOutput, Shown
 from hooktui.replay.report import Report, Result
 from hooktui.replay.run import Ran, classify
-from hooktui.replay.session import BAD_DETAIL, Entry, SessionError, decode_line, plural
+from hooktui.replay.session import BAD_DETAIL, SessionError, SessionRecord, decode_line, plural
 
 
 def _check(outputs: list[PartOutput]) -> None:
@@ -67,7 +67,7 @@ def _result(index: int, line: int, item: Shown, source: str) -> Result:
     record = decode_line(item.raw)
     if isinstance(record, str):  # the part read it as a record: a part file was altered
         raise SessionError(f"a part holds a line that is not a record ({record})")
-    entry = Entry(line=line, record=record)
+    entry = SessionRecord(line=line, record=record)
     if item.skip or item.run is None:
         result = Result(index=index, line=line, record=record, cls=SKIPPED, skip_reason=item.skip)
     else:

@@ -30,7 +30,7 @@ from hooktui.replay.hooks import hook_name, keep_hooks
 from hooktui.replay.parts import Owned, Part, owned_lines
 from hooktui.replay.policy import policy_argv, skip_reason
 from hooktui.replay.run import Options, Ran, classify, execute, plan_for
-from hooktui.replay.session import BAD_DETAIL, Entry, SessionError, decode_line
+from hooktui.replay.session import BAD_DETAIL, SessionError, SessionRecord, decode_line
 from hooktui.tap.canonical import Outcome
 
 Opener = Callable[[str], BinaryIO]  # a stream's path or URL -> a binary file, seekable
@@ -101,7 +101,7 @@ class Scan(msgspec.Struct, kw_only=True):
 
 class Loaded(msgspec.Struct, kw_only=True):
     part: Part
-    entries: list[Entry] = []
+    entries: list[SessionRecord] = []
     raw: list[bytes] = []
     where: list[tuple[int, int]] = []  # (segment, line within it) per entry
     owned: list[Owned] = []  # per segment
@@ -125,13 +125,13 @@ def load(part: Part, opener: Opener) -> Loaded:
                     if len(loaded.bad_errors) < BAD_DETAIL:
                         loaded.bad_errors.append((s, found.lines, record))
                     continue
-                loaded.entries.append(Entry(line=found.lines, record=record))
+                loaded.entries.append(SessionRecord(line=found.lines, record=record))
                 loaded.raw.append(line)
                 loaded.where.append((s, found.lines))
     return loaded
 
 
-def _names(entry: Entry) -> list[str]:
+def _names(entry: SessionRecord) -> list[str]:
     from hooktui.replay.hooks import _names as names_of
 
     return sorted(names_of(entry.record))
@@ -163,7 +163,7 @@ def selected(loaded: Loaded, job: Job) -> tuple[list[int], Counter]:
     return kept, left
 
 
-def _argv(entry: Entry, job: Job) -> list[str]:
+def _argv(entry: SessionRecord, job: Job) -> list[str]:
     return policy_argv(job.policy) if job.policy is not None else list(entry.record.hook.argv)
 
 

@@ -115,6 +115,9 @@ def skip_reason(record: Record, policy: str | None) -> str:
         return f"the request was redacted ({kinds}); the policy would not see the original"
     if _has_marker(record.request):
         return "the request holds a redaction marker; the policy would not see the original"
+    cut = record.cut if isinstance(record.cut, list) else []
+    if any(c.pointer == "/request" or c.pointer.startswith("/request/") for c in cut):
+        return "the request was longer than the record keeps (HOOKTUI_BODY_CAP): it was cut"
     if record.capture == "digest" and _has_digest(record.request):
         return "captured as digests only: the prompt or tool output is not in the session"
     if policy is None and not record.hook.argv:

@@ -30,7 +30,7 @@ from hooktui.replay.environ import REPLAY_ENV, WRITE_TARGET_SUFFIX, recorded_env
 from hooktui.replay.policy import policy_argv, recorded_argv, recorded_cwd, request_bytes
 from hooktui.replay.report import Result
 from hooktui.replay.run import Options, replay
-from hooktui.replay.session import Entry
+from hooktui.replay.session import SessionRecord
 from hooktui.tap.model import Record
 
 # ---------------------------------------------------------------------------
@@ -173,5 +173,7 @@ def edited_record(record: Record, text: str) -> Record:
 
 def rerun(record: Record, policy: str | None = None, timeout_s: float | None = None) -> Result:
     """Run the hook (or `policy`) on `record`'s request now, once (see the module text)."""
-    report = replay([Entry(line=0, record=record)], Options(policy=policy, timeout_s=timeout_s))
+    report = replay(
+        [SessionRecord(line=0, record=record)], Options(policy=policy, timeout_s=timeout_s)
+    )
     return report.results[0]

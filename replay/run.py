@@ -20,7 +20,7 @@ from hooktui.replay.baseline import baseline, judge
 from hooktui.replay.machine import needs_text
 from hooktui.replay.policy import Plan, build_plan, skip_reason
 from hooktui.replay.report import Report, Result
-from hooktui.replay.session import Entry
+from hooktui.replay.session import SessionRecord
 from hooktui.tap.canonical import Outcome
 
 
@@ -46,14 +46,14 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _skipped(index: int, entry: Entry, why: str) -> Result:
+def _skipped(index: int, entry: SessionRecord, why: str) -> Result:
     return Result(
         index=index, line=entry.line, record=entry.record, cls=compare.SKIPPED, skip_reason=why
     )
 
 
 def replay_record(
-    index: int, entry: Entry, options: Options, *, generation: int | None = None
+    index: int, entry: SessionRecord, options: Options, *, generation: int | None = None
 ) -> Result:
     """Replay one record (options.repeat times) and classify it; never raises for
     what a session holds (a record nested too deep to handle is skipped).
@@ -64,14 +64,16 @@ def replay_record(
         return _skipped(index, entry, "nested too deep to replay (more than about 1,000 levels)")
 
 
-def _replay_record(index: int, entry: Entry, options: Options, generation: int | None) -> Result:
+def _replay_record(
+    index: int, entry: SessionRecord, options: Options, generation: int | None
+) -> Result:
     plan = plan_for(entry, options)
     if isinstance(plan, str):
         return _skipped(index, entry, plan)
     return classify(index, entry, plan, execute(plan, options, generation))
 
 
-def plan_for(entry: Entry, options: Options) -> Plan | str:
+def plan_for(entry: SessionRecord, options: Options) -> Plan | str:
     """What to run for `entry`, or why it is not run (the skip reason)."""
     why = skip_reason(entry.record, options.policy)
     if why:
@@ -103,7 +105,7 @@ def execute(plan: Plan, options: Options, generation: int | None = None) -> list
     ]
 
 
-def classify(index: int, entry: Entry, plan: Plan | Ran, outcomes: list[Outcome]) -> Result:
+def classify(index: int, entry: SessionRecord, plan: Plan | Ran, outcomes: list[Outcome]) -> Result:
     """The Result of `entry` whose hook, run as `plan` said, gave `outcomes`: each judged
     by the record's runtime and compared with today's reading of the recording."""
     record = entry.record
@@ -138,7 +140,7 @@ class Ran(msgspec.Struct, kw_only=True):
 
 
 def replay(
-    entries: Iterable[Entry],
+    entries: Iterable[SessionRecord],
     options: Options,
     *,
     session: str = "",
@@ -157,7 +159,7 @@ def replay(
     results: list[Result] = []
     stop = cancel if cancel is not None else threading.Event()
 
-    def one(item: tuple[int, Entry]) -> Result | None:
+    def one(item: tuple[int, SessionRecord]) -> Result | None:
         # Read before the stop check: on Ctrl-C, `stop` is set before kill_running()
         # (the CLI calls it once this function has raised), so a worker that saw no
         # stop read the count from before the kill, and its hook is killed as it

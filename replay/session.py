@@ -9,6 +9,7 @@ import os
 import sys
 
 import msgspec
+from hooktui.tap.base.ids import names, random_part
 from hooktui.tap.model import Record, record_decoder
 from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device, endless_input
 
@@ -17,14 +18,16 @@ class SessionError(Exception):
     """A session that cannot be replayed; the message is one line for the user."""
 
 
-class Entry(msgspec.Struct, kw_only=True):
+class SessionRecord(msgspec.Struct, kw_only=True):
+    """One recorded call of a session to replay, and where it was."""
+
     line: int  # 1-based line number in the session file
     record: Record
 
 
 class Session(msgspec.Struct, kw_only=True):
     path: str
-    entries: list[Entry]
+    entries: list[SessionRecord]
     lines: int = 0  # complete lines read
     bad_lines: int = 0  # complete lines that are not records
     bad_line_errors: list[tuple[int, str]] = []  # (line, why) for the first BAD_DETAIL
@@ -96,7 +99,7 @@ def load_session(path: str) -> Session:
             if len(session.bad_line_errors) < BAD_DETAIL:
                 session.bad_line_errors.append((number, record))
             continue
-        session.entries.append(Entry(line=number, record=record))
+        session.entries.append(SessionRecord(line=number, record=record))
     if not session.entries:
         if not data.strip():
             raise SessionError(f"{name} is empty: no recorded calls to replay")
@@ -111,7 +114,7 @@ def load_session(path: str) -> Session:
     return session
 
 
-def select(session: Session, filter_expr: str | None) -> list[Entry]:
+def select(session: Session, filter_expr: str | None) -> list[SessionRecord]:
     """The entries matching `filter_expr` (the shared filter language), in file order.
 
     Raises SessionError with the filter's own message on a bad expression.
@@ -128,14 +131,19 @@ def select(session: Session, filter_expr: str | None) -> list[Entry]:
     return [e for e in session.entries if predicate(e.record)]
 
 
-def by_id(entries: list[Entry], wanted: str) -> Entry:
-    """The one entry whose id is `wanted`, or starts with it (a unique prefix)."""
+def by_id(entries: list[SessionRecord], wanted: str) -> SessionRecord:
+    """The one entry whose id is `wanted`, or starts with it, or whose random part does
+    (ids begin with the time, so a short prefix of the whole id names many)."""
     exact = [e for e in entries if e.record.id == wanted]
     if exact:
         return exact[0]
-    found = [e for e in entries if wanted and e.record.id.startswith(wanted)]
+    found = [e for e in entries if names(e.record.id, wanted)]
     if len(found) == 1:
         return found[0]
     if found:
-        raise SessionError(f"--id {wanted!r} names {plural(len(found), 'record')}: give more of it")
+        some = ", ".join(random_part(e.record.id) for e in found[:4])
+        more = ", …" if len(found) > 4 else ""
+        raise SessionError(
+            f"--id {wanted!r} names {plural(len(found), 'record')} ({some}{more}): give more of it"
+        )
     raise SessionError(f"--id {wanted!r}: no such record among {plural(len(entries), 'record')}")

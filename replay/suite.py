@@ -21,7 +21,7 @@ import json
 import os
 from pathlib import Path
 
-from hooktui.replay.session import Entry, Session, SessionError
+from hooktui.replay.session import Session, SessionError, SessionRecord
 from hooktui.tap.canonical import DECISIONS
 from hooktui.tap.model import HookInfo, Record
 from hooktui.tap.runtimes import ADAPTERS, RUNTIMES, detect
@@ -37,7 +37,9 @@ def load_suite(folder: str) -> Session:
     files = sorted(Path(folder).glob("*.json"))
     if not files:
         raise SessionError(f"{folder} is a folder with no *.json case files")
-    entries = [Entry(line=n, record=_record(path, folder)) for n, path in enumerate(files, 1)]
+    entries = [
+        SessionRecord(line=n, record=_record(path, folder)) for n, path in enumerate(files, 1)
+    ]
     return Session(path=folder, entries=entries, lines=len(entries))
 
 

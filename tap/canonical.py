@@ -84,6 +84,7 @@ DETAILS = {
     "is_interrupt": "the tool was interrupted",
     "last_message": "the agent's last message",
     "stop_hook_active": "the agent is already going on because a stop hook said so",
+    "on_failure": "what the hook's own settings make its failure do (block or continue)",
 }
 
 # What an answer makes the runtime do besides its decision (`Verdict.answer_effects`):

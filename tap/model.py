@@ -51,6 +51,7 @@ class Blob(msgspec.Struct, kw_only=True):
     length: int = 0
     sha256: str = ""
     truncated: bool = False
+    tail: str | UnsetType = msgspec.UNSET  # the last bytes, when truncated (tap/record/cut.py)
 
 
 class HookInfo(msgspec.Struct, kw_only=True):
@@ -81,6 +82,15 @@ class Redaction(msgspec.Struct, kw_only=True):
     pointer: str  # JSON pointer into the record, e.g. "/request/tool_input/command"
     kind: str  # a gitleaks rule id ("github-pat", "aws-access-token", ...) or hooktui's own
     digest: str  # short sha256 of the secret, same as in the marker
+
+
+class Cut(msgspec.Struct, kw_only=True):
+    """A string longer than the record keeps: its head and tail around a marker
+    (tap/record/cut.py); these describe it whole."""
+
+    pointer: str  # JSON pointer into the record, e.g. "/tool_output"
+    length: int  # bytes, UTF-8
+    sha256: str
 
 
 class HeldAnswer(msgspec.Struct, kw_only=True):
@@ -160,6 +170,7 @@ class Record(msgspec.Struct, kw_only=True):
     tap_version: str = ""
     tap_error: str = ""  # set when the tap itself hit a problem while recording
     held: Held | UnsetType = msgspec.UNSET
+    cut: list[Cut] | UnsetType = msgspec.UNSET  # strings kept only in part (cut.py)
 
     def __post_init__(self) -> None:
         # Runs for every Record decoded or built: an older record is brought up

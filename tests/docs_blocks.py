@@ -41,8 +41,13 @@ def runtimes_table() -> str:
         layout = runtime.settings
         assert layout is not None  # installable() holds only runtimes with settings
         wraps = "command and http hooks" if layout.http else "command hooks"
+        if layout.hook_files is not None:
+            wraps = "hook files (one per event)"
+        elif layout.runner:
+            wraps = "command hooks, run by hooktui's plugin"
         project = ", ".join(f"`{f}`" for f in layout.project_files)
-        user = ", ".join(f"`~/{layout.user_dir}/{f}`" for f in layout.user_files)
+        home = "/".join(part for part in ("~", layout.user_dir) if part)
+        user = ", ".join(f"`{home}/{f}`" for f in layout.user_files)
         if layout.user_dir_env:
             user += f" (or under `${layout.user_dir_env}`)"
         rows.append(f"| {runtime.title} | `{name}` | {wraps} | {project} | {user} |")
@@ -94,7 +99,7 @@ def layout_table() -> str:
 def merge_table() -> str:
     """Each runtime's rule for several hooks on one call, from its descriptor."""
     rows = ["| runtime | how its hooks on one call run and combine | from |", "|---|---|---|"]
-    for name in registry.RUNTIME_NAMES:
+    for name in registry.RUNTIMES:
         rule = registry.ADAPTERS[name].merge
         text = rule.summary().replace("|", "\\|")
         rows.append(f"| {registry.ADAPTERS[name].title} | {text} | {rule.basis or '–'} |")
@@ -104,7 +109,7 @@ def merge_table() -> str:
 def sources_table() -> str:
     """Where each runtime reads hooks from, in its order, from its descriptor."""
     rows = ["| runtime | its hook sources, in the order it reads them |", "|---|---|"]
-    for name in registry.RUNTIME_NAMES:
+    for name in registry.RUNTIMES:
         runtime = registry.ADAPTERS[name]
         if not runtime.hook_sources:
             rows.append(f"| {runtime.title} | none: {runtime.sources_note} |")

@@ -19,6 +19,9 @@ GUARDS: dict[str, tuple[str, str]] = {
     "slow_guard": ("gemini-cli", "sleeps close to its timeout, then allows"),
     "crashing_guard": ("claude-code", "crashes on tools without a command: fails open"),
     "allow_all": ("fastpace", "allows everything, explicitly"),
+    "cancel_rm_rf": ("cline", "stops the run before an rm -rf"),
+    "no_sudo": ("mistral-vibe", "rewrites a command to drop sudo"),
+    "keep_env_private": ("opencode", "refuses to read .env files"),
 }
 
 

@@ -20,6 +20,8 @@ import posix
 # for judging a long JSON answer whole and for redacting a secret that
 # straddles the cap.
 HEAD = 1 << 20
+# And the last bytes, once the output outgrows the head: the record keeps head and tail.
+TAIL = HEAD // 4
 # `keep` for output kept back while a dashboard may hold the call, and how much.
 KEPT_BACK = -1
 HELD = 4 << 20
@@ -28,12 +30,16 @@ HELD = 4 << 20
 class Capture:
     """One stream's bytes as the tap keeps them. `limit=None` keeps everything."""
 
-    __slots__ = ("_chunks", "_kept", "_sha", "length", "limit", "spill_fd", "spilled")
+    __slots__ = (
+        "_chunks", "_kept", "_sha", "_tail", "_tail_len", "length", "limit", "spill_fd", "spilled"
+    )  # fmt: skip
 
     def __init__(self, limit: int | None = HEAD, spill_fd: int = -1) -> None:
         self._chunks: list[bytes] = []
         self._kept = 0
         self._sha = None  # started once the output outgrows the head
+        self._tail: list[bytes] = []  # the last TAIL bytes or more, past the head
+        self._tail_len = 0
         self.length = 0
         self.limit = limit
         self.spill_fd = spill_fd  # kept back for a dashboard: where it goes past HELD
@@ -67,6 +73,16 @@ class Capture:
             part = data if room >= len(data) else data[:room]
             self._chunks.append(part)
             self._kept += len(part)
+        if room < len(data):  # past the head: the tail rolls on
+            self._tail.append(data)
+            self._tail_len += len(data)
+            while self._tail_len - len(self._tail[0]) >= TAIL:
+                self._tail_len -= len(self._tail.pop(0))
+
+    @property
+    def tail(self) -> bytes:
+        """The last TAIL bytes, when the head does not hold them all (else b"")."""
+        return b"".join(self._tail)[-TAIL:] if self._tail else b""
 
     @property
     def head(self) -> bytes:

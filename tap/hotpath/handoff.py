@@ -27,8 +27,8 @@ def tap_call(
     return TapCall(
         argv=list(opts["command"]),
         request=request,
-        stdout=Captured(out.head, out.length, out.sha256),
-        stderr=Captured(err.head, err.length, err.sha256),
+        stdout=Captured(out.head, out.length, out.sha256, out.tail),
+        stderr=Captured(err.head, err.length, err.sha256, err.tail),
         exit_code=code,
         signal=sig,
         spawn_error=spawn_error,

@@ -79,8 +79,8 @@ def edit(settings: Settings, runtime: Runtime, handlers: list[Handler], transfor
             if span is None:
                 raise InstallError(
                     f"{settings.path}: cannot rewrite the hook at {where(h.path)} in place "
-                    '(in TOML only `command = "..."` lines in [[hooks.<Event>.hooks]] tables '
-                    "are supported); left untouched"
+                    '(in TOML only `command = "..."` lines in [[hooks.<Event>.hooks]] and '
+                    "[[hooks]] tables are supported); left untouched"
                 )
             new = tokens.get(_canonical(value))
             if new is None:

@@ -1,12 +1,13 @@
-"""A backup git must ignore when git ignores the file it is a backup of.
+"""Settings files and git: a backup git never takes, a shared file said to be shared.
 
-A runtime's per-person settings file is kept out of git: it holds what one
-person allows and exports (tokens among them). Its backup, written beside it as
-`<name>.hooktui-backup`, holds the same bytes under a name no ignore rule
-covers, so `git add .` would take it. When git ignores the
-original, the backup's own path goes into the repository's `info/exclude`
-(local to the clone, never committed, never shared). Best effort: without git,
-or outside a repository, there is nothing to keep it out of.
+Install writes a backup beside the file it edits, `<name>.hooktui-backup`,
+under a name no ignore rule covers, so `git add .` would take it: the team's
+file with this machine's state, or a per-person file's tokens. Its own path
+goes into the repository's `info/exclude` instead: local to this clone, never
+committed or shared, and no tracked file (a `.gitignore`) changes for it. The
+backup stays beside its original, where uninstall and the user look for it.
+Best effort: without git, or outside a repository, there is nothing to keep
+it out of.
 """
 
 from __future__ import annotations
@@ -19,17 +20,17 @@ _SPECIAL = "\\*?[!# "  # characters a gitignore pattern reads as syntax
 
 
 def keep_out_of_git(original: Path, backup: Path) -> str | None:
-    """Exclude `backup` when git ignores `original` and not it; the message to show."""
+    """Exclude `backup` from its repository unless git ignores it already; what to say."""
     where = str(original.parent)
-    if _git(where, "check-ignore", "-q", "--", original.name) is None:
-        return None  # not ignored, not a repository, or no git
+    if _git(where, "rev-parse", "--is-inside-work-tree") != "true":
+        return None  # not a repository, or no git
     if _git(where, "check-ignore", "-q", "--", backup.name) is not None:
         return None  # already ignored
     top = _git(where, "rev-parse", "--show-toplevel")
     exclude = _git(where, "rev-parse", "--git-path", "info/exclude")
     if not top or not exclude:
         return None
-    exclude_path = Path(where, exclude)
+    exclude_path = Path(os.path.realpath(Path(where, exclude)))
     rel = os.path.relpath(os.path.realpath(backup), os.path.realpath(top))
     line = "/" + "".join("\\" + c if c in _SPECIAL else c for c in rel.replace(os.sep, "/"))
     try:
@@ -40,7 +41,13 @@ def keep_out_of_git(original: Path, backup: Path) -> str | None:
             f.write(sep + line.encode("utf-8", "surrogateescape") + b"\n")
     except OSError:
         return None
-    return f"git ignores {original.name}: its backup is excluded too ({exclude_path})"
+    return f"the backup is kept out of git (a line in {exclude_path}, this clone's alone)"
+
+
+def tracked(path: Path) -> bool:
+    """Is `path` in git's index: a file everyone with the repository shares?"""
+    found = _git(str(path.parent), "ls-files", "--error-unmatch", "--", path.name)
+    return found is not None
 
 
 def _git(cwd: str, *args: str) -> str | None:
@@ -52,3 +59,27 @@ def _git(cwd: str, *args: str) -> str | None:
     if done.returncode != 0:
         return None
     return done.stdout.decode("utf-8", "surrogateescape").strip()
+
+
+def shared_warning(path: Path, runtime: str, twins: dict[str, str], hooktui: str) -> list[str]:
+    """Lines to say before wrapping a file git tracks, offering the per-person file."""
+    if not tracked(path):
+        return []
+    lines = [
+        f"warning: {path} is tracked by git, a file your team shares: wrapping writes this "
+        f"machine's paths ({hooktui}) into it; do not commit it (`hooktui uninstall "
+        f"{runtime}` restores it byte for byte)"
+    ]
+    twin = twins.get(path.name)
+    if twin and not tracked(path.with_name(twin)):
+        local = path.with_name(twin)
+        lines.append(
+            f"  hooks for you alone belong in {local} (read as well, never tracked): move "
+            f"them there and run `hooktui install {runtime} --settings {local}`"
+        )
+    else:
+        lines.append(
+            f"  hooks for you alone belong in your user-wide settings: `hooktui install "
+            f"{runtime} --user`"
+        )
+    return lines

@@ -71,6 +71,9 @@ def walk(data: Any, runtime: Runtime) -> Walk:
     if not isinstance(data, dict) or "hooks" not in data:
         return out
     hooks = data["hooks"]
+    if layout.hooks_list:
+        _walk_list(out, runtime, hooks)
+        return out
     if not isinstance(hooks, dict):
         out.problems.append(f"hooks is {_kind(hooks)}, not an object of events")
         return out
@@ -92,6 +95,27 @@ def walk(data: Any, runtime: Runtime) -> Walk:
             else:
                 _take(out, runtime, path, event, None, entry)
     return out
+
+
+def _walk_list(out: Walk, runtime: Runtime, hooks: Any) -> None:
+    """`hooks = [{<event_key>: event, <matcher_key>: ..., command...}, ...]`."""
+    layout = runtime.settings
+    if not isinstance(hooks, list):
+        out.problems.append(f"hooks is {_kind(hooks)}, not a list of hooks")
+        return
+    for i, entry in enumerate(hooks):
+        path = ("hooks", i)
+        if not isinstance(entry, dict):
+            out.problems.append(f"{where(path)} is {_kind(entry)}, not an object")
+            continue
+        event = entry.get(layout.event_key)
+        if not isinstance(event, str) or event not in runtime.events:
+            known = ", ".join(runtime.events)
+            out.problems.append(
+                f"{where(path)}.{layout.event_key} is {event!r}, not one of {known}"
+            )
+            continue
+        _take(out, runtime, path, event, entry.get(layout.matcher_key), entry)
 
 
 def _walk_group(out: Walk, runtime: Runtime, path: tuple, event: str, entry: dict) -> None:
@@ -134,7 +158,7 @@ def _has_key(data: Any, dotted: str) -> bool:
 def _take(out: Walk, runtime: Runtime, path: tuple, event: str, matcher: Any, h: dict) -> None:
     layout = runtime.settings
     assert layout is not None
-    kind = h.get(layout.type_key, layout.default_type or None)
+    kind = h.get(layout.type_key, layout.default_type or None) if layout.type_key else "command"
     if kind is None:
         out.problems.append(f"{where(path)} has no {layout.type_key!r}")
         return

@@ -35,7 +35,7 @@ from hooktui.tap.install.files import (
     load_settings,
     write_atomic,
 )
-from hooktui.tap.install.gitignore import keep_out_of_git
+from hooktui.tap.install.gitignore import keep_out_of_git, shared_warning
 from hooktui.tap.install.hooks import Handler, Skipped, Walk, walk, where
 from hooktui.tap.install.refusal import http_module, http_refusal
 from hooktui.tap.install.tapargs import hook_facts as _hook_facts
@@ -111,21 +111,24 @@ def find_settings(
     assert layout is not None
     if settings:
         path = Path(settings)
-        if not path.is_file():
+        if not (path.is_file() or (layout.hook_files is not None and path.is_dir())):
             raise InstallError(f"{path}: no such settings file", code=1)
         return [path]
     groups = candidate_groups(layout, user=user, cwd=cwd, environ=environ)
+    # Hooks that are files live in folders; settings are files.
+    present = Path.is_dir if layout.hook_files is not None else Path.is_file
     for group in groups:
-        with_hooks = [p for p in group if p.is_file() and _has_hooks(p, runtime)]
+        with_hooks = [p for p in group if present(p) and _has_hooks(p, runtime)]
         if with_hooks:
             return with_hooks
     for group in groups:
         for path in group:
-            if path.is_file():
+            if present(path):
                 return [path]
     looked = ", ".join(str(p) for group in groups for p in group)
+    what = "hook files" if layout.hook_files is not None else "settings with hooks"
     raise InstallError(
-        f"no {runtime} settings with hooks found (looked for {looked}); "
+        f"no {runtime} {what} found (looked for {looked}); "
         "use --settings PATH for another file, or --user",
         code=1,
     )
@@ -133,6 +136,10 @@ def find_settings(
 
 def _has_hooks(path: Path, runtime: str) -> bool:
     layout = get_adapter(runtime).settings
+    if layout.hook_files is not None:
+        from hooktui.tap.install import hookfiles
+
+        return hookfiles.has_hooks(path, get_adapter(runtime))
     try:
         return "hooks" in load_settings(path, layout).data
     except InstallError:
@@ -282,6 +289,10 @@ def _read(path: Path, runtime: Runtime) -> tuple[Settings, Walk]:
 
 def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
     runtime = runtime_of(opts.runtime)
+    if runtime.settings.hook_files is not None:
+        from hooktui.tap.install import hookfiles
+
+        return hookfiles.install(path, opts, dry_run=dry_run)
     settings, hooks = _read(path, runtime)
     report = Report(path, skipped=hooks.skipped)
     report.messages += [f"warning: {w}" for w in hooks.warnings]
@@ -306,11 +317,15 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
     new_text, report.changes = edit(settings, runtime, hooks.handlers, wrap)
     if not report.changes:
         report.messages.append(f"{path}: every command hook is already wrapped; nothing to do")
+        report.messages += place_runner(path, runtime, dry_run=dry_run)
         return report
     n = len(report.changes)
+    twins = dict(runtime.settings.local_twins)
+    report.messages += shared_warning(path, runtime.name, twins, opts.hooktui)
     if dry_run:
         report.diff = diff(path, settings.text, new_text)
         report.messages.append(f"dry run: {n} hook(s) would be wrapped; nothing written")
+        report.messages += place_runner(path, runtime, dry_run=True)
         return report
     links = file_stat(path).st_nlink
     backup = _write_with_backup(path, settings, runtime, hooks, new_text)
@@ -324,10 +339,44 @@ def install(path: Path, opts: Options, *, dry_run: bool = False) -> Report:
             "reader ever sees half of it), this name is no longer linked to them, and they "
             "keep the original"
         )
+    report.messages += place_runner(path, runtime)
     if runtime.settings.after_install:
         report.messages.append(f"note: {runtime.settings.after_install}")
-    report.messages += _what_next(opts, runtime, python)
+    report.messages += what_next(opts, runtime, python)
     return report
+
+
+def place_runner(path: Path, runtime: Runtime, *, dry_run: bool = False) -> list[str]:
+    """Put the file that runs these hooks (`settings.runner`: a plugin, for a runtime
+    with no command hooks of its own) beside the settings, or bring ours up to date;
+    a file there that is not ours stays as it is. What to tell the user."""
+    rel = runtime.settings.runner
+    if not rel:
+        return []
+    target = path.parent / rel
+    ours = runtime.runner_text()
+    try:
+        current = target.read_bytes()
+    except FileNotFoundError:
+        current = None
+    except OSError as exc:
+        return [f"warning: {target}: cannot read: {exc.strerror or exc}"]
+    if current == ours:
+        return []
+    what = f"the {runtime.title} plugin that runs these hooks"
+    if current is not None and current.split(b"\n", 1)[0] != ours.split(b"\n", 1)[0]:
+        head = ours.split(b"\n", 1)[0].split(b" (", 1)[0]
+        if not current.startswith(head):
+            return [f"warning: {target} is not hooktui's; left as it is ({what} is not there)"]
+    verb = "update" if current is not None else "write"
+    if dry_run:
+        return [f"dry run: would {verb} {target}, {what}"]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write_atomic(target, ours, follow=False)
+    except OSError as exc:
+        raise _unwritable(target, exc) from None
+    return [f"{target}: {verb}d {what}" if verb == "update" else f"{target}: wrote {what}"]
 
 
 def _write_with_backup(
@@ -367,7 +416,7 @@ def _unwritable(path: Path, exc: OSError) -> InstallError:
     return InstallError(f"{path}: cannot write: {exc.strerror or exc}; left untouched", code=1)
 
 
-def _what_next(opts: Options, runtime: Runtime, python: str | None) -> list[str]:
+def what_next(opts: Options, runtime: Runtime, python: str | None) -> list[str]:
     stream = opts.stream or default_stream_path()
     where_ = f"calls will be recorded in {stream}"
     if not opts.stream:
@@ -394,6 +443,10 @@ def _calls_the_tap(runtime: Runtime, handler: dict) -> bool:
 
 def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report:
     runtime = runtime_of(runtime_name)
+    if runtime.settings.hook_files is not None:
+        from hooktui.tap.install import hookfiles
+
+        return hookfiles.uninstall(path, runtime_name, dry_run=dry_run)
     settings, hooks = _read(path, runtime)
     report = Report(path)
     backup = backup_path(path)
@@ -429,6 +482,11 @@ def uninstall(path: Path, runtime_name: str, *, dry_run: bool = False) -> Report
         write_atomic(path, new, expect=settings.raw)
     except OSError as exc:
         raise _unwritable(path, exc) from None
+    if runtime.settings.runner:
+        report.messages.append(
+            f"note: {path.parent / runtime.settings.runner} stays: it runs these hooks "
+            "(remove it to stop running them)"
+        )
     if saved is not None and new == saved.raw:
         backup.unlink()
         report.messages.append(f"{path}: unwrapped {n} hook(s); restored byte for byte")

@@ -1,7 +1,7 @@
 """TOML as text: where each `command = "..."` of a hook table is, and writing a string.
 
-Only `[[hooks.<Event>.hooks]]` tables with a `command = ...` line are
-understood; anything else is refused by the caller (the edit is checked by
+Only `[[hooks.<Event>.hooks]]` tables (Codex) and `[[hooks]]` tables (one list of
+hooks, each naming its event) with a `command = ...` line are understood; anything else is refused by the caller (the edit is checked by
 parsing the result). Stdlib only.
 """
 
@@ -59,11 +59,13 @@ def _escaped(text: str, k: int) -> bool:
 
 
 def command_spans(text: str, key: str = "command") -> dict[tuple, tuple[int, int]]:
-    """Handler path -> span of its `command = "..."` value, for `[[hooks.E.hooks]]` tables."""
+    """Handler path -> span of its `command = "..."` value, for `[[hooks.E.hooks]]` and
+    `[[hooks]]` tables."""
     assignment = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=[ \t]*")
     spans: dict[tuple, tuple[int, int]] = {}
     groups: dict[str, int] = {}  # event -> index of its last [[hooks.E]]
     inner: dict[tuple, int] = {}  # (event, group) -> index of its last [[hooks.E.hooks]]
+    listed = -1  # index of the last [[hooks]]
     current: tuple | None = None
     offset = 0
     lines = _LINE.findall(text)
@@ -78,7 +80,10 @@ def command_spans(text: str, key: str = "command") -> dict[tuple, tuple[int, int
             parts = _toml_key_parts(m.group(1))
             array = line.lstrip().startswith("[[")
             current = None
-            if array and len(parts) == 2 and parts[0] == "hooks":
+            if array and parts == ["hooks"]:
+                listed += 1
+                current = ("hooks", listed)
+            elif array and len(parts) == 2 and parts[0] == "hooks":
                 groups[parts[1]] = groups.get(parts[1], -1) + 1
             elif array and len(parts) == 3 and parts[0] == "hooks" and parts[2] == "hooks":
                 event = parts[1]

@@ -235,6 +235,19 @@ def wrap_exec(argv: list[str], tap: Tap) -> tuple[str, list[str]]:
     return EXEC_SHELL, ["-c", f"{guard(tap)}{_EXEC_TAIL}", EXEC_NAME, *argv]
 
 
+def script_line(tap: Tap) -> str:
+    """The last line of a wrapper script whose "$@" holds the hook's argv: the tap when
+    it is there, else the hook bare (install for hook files, hookfiles.py)."""
+    return f"{guard(tap)}{_EXEC_TAIL}"
+
+
+def read_script_line(line: str) -> Wrapped | None:
+    """A wrapper script's last line read back (its argv is the script's business)."""
+    m = _EXEC_SCRIPT.fullmatch(line)
+    args = _tap_args(m["args"]) if m else None
+    return Wrapped(_unquote(m["h"]), args, argv=[]) if args is not None else None
+
+
 def _unquote(word: str) -> str:
     return shlex.split(word)[0] if word else ""
 

@@ -25,6 +25,10 @@ def compile_problem(runtime: Runtime, matcher: Any) -> str:
     dialect = runtime.reading.matcher
     if dialect == "none" or _plain(dialect, matcher):
         return ""
+    if dialect == "glob":
+        if not matcher.startswith("re:"):
+            return ""
+        matcher = matcher[3:]
     try:
         re.compile(matcher)
     except re.error as exc:
@@ -42,6 +46,8 @@ def matches(runtime: Runtime, matcher: Any, target: str) -> bool:
     dialect = runtime.reading.matcher
     if dialect == "none":
         return True
+    if dialect == "glob":
+        return _glob(matcher, target)
     if _plain(dialect, matcher):
         return target in matcher.split("|")
     try:
@@ -56,3 +62,19 @@ def matches(runtime: Runtime, matcher: Any, target: str) -> bool:
 def _plain(dialect: str, matcher: str) -> bool:
     """A matcher of plain names (`Bash|Edit`): exact names, for the "claude" dialect."""
     return dialect == "claude" and _NAMES.fullmatch(matcher) is not None
+
+
+def _glob(matcher: str, target: str) -> bool:
+    """The "glob" dialect: an fnmatch pattern, or `re:` and a regular expression matching
+    the whole name, both case-insensitive, against the name as given or its last dotted
+    part (`file_system.bash` is `bash` too)."""
+    names = {target, target.rsplit(".", 1)[-1]}
+    if matcher.startswith("re:"):
+        try:
+            pattern = re.compile(matcher[3:], re.I)
+        except re.error:
+            return False
+        return any(pattern.fullmatch(name) for name in names)
+    import fnmatch  # only for this dialect
+
+    return any(fnmatch.fnmatch(name.lower(), matcher.lower()) for name in names)

@@ -138,6 +138,9 @@ def _walk(data: Any, author: Runtime) -> Iterator[tuple[str, str, Any, dict, str
     file order; `problem` says why the runtime's schema refuses it ("" when fine)."""
     layout = author.settings
     hooks = data.get("hooks") if isinstance(data, dict) else None
+    if layout.hooks_list:
+        yield from _walk_list(hooks, author)
+        return
     if not isinstance(hooks, dict):
         if hooks is not None:
             yield "hooks", "", None, {}, "`hooks` is not an object of events"
@@ -174,9 +177,31 @@ def _walk(data: Any, author: Runtime) -> Iterator[tuple[str, str, Any, dict, str
                 )
 
 
+def _walk_list(hooks: Any, author: Runtime) -> Iterator[tuple[str, str, Any, dict, str]]:
+    """`hooks = [{<event_key>: event, <matcher_key>: ..., command...}]` (a TOML [[hooks]])."""
+    layout = author.settings
+    if not isinstance(hooks, list):
+        if hooks is not None:
+            yield "hooks", "", None, {}, "`hooks` is not a list of hooks"
+        return
+    for i, entry in enumerate(hooks):
+        where = f"hooks[{i}]"
+        if not isinstance(entry, dict):
+            yield where, "", None, {}, "not an object"
+            continue
+        event = entry.get(layout.event_key)
+        problem = _handler_problem(author, entry)
+        if not isinstance(event, str) or event not in author.events:
+            problem = problem or f"{layout.event_key} {event!r} is not one {author.title} knows"
+        event = event if isinstance(event, str) else ""
+        yield where, event, entry.get(layout.matcher_key), entry, problem
+
+
 def _handler_problem(author: Runtime, handler: dict) -> str:
     layout = author.settings
-    kind = handler.get(layout.type_key, layout.default_type or None)
+    kind = (
+        handler.get(layout.type_key, layout.default_type or None) if layout.type_key else "command"
+    )
     if kind is None:
         return f"no {layout.type_key!r}"
     if not isinstance(kind, str) or (kind != "command" and kind not in layout.handler_types):
@@ -188,7 +213,11 @@ def _handler_problem(author: Runtime, handler: dict) -> str:
 
 def _hook(runtime, author, source, path, where, event, matcher, handler, position) -> Hook:
     layout = author.settings
-    kind = handler.get(layout.type_key, layout.default_type or "command")
+    kind = (
+        handler.get(layout.type_key, layout.default_type or "command")
+        if layout.type_key
+        else "command"
+    )
     timeout_value = handler.get(layout.timeout_key)
     applied = runtime.timeouts.applied(timeout_value, event, kind)
     configured = runtime.timeouts.from_settings(timeout_value) is not None

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 
-from hooktui.tap.read.view import CallView, Entry
+from hooktui.tap.read.view import CallView, StreamLine
 
 
 class Focus:
@@ -42,7 +42,7 @@ class Focus:
     # -- reading -------------------------------------------------------------
 
     @property
-    def entry(self) -> Entry | None:
+    def entry(self) -> StreamLine | None:
         return self.view.entry(self.row) if 0 <= self.row < len(self.view) else None
 
     @property

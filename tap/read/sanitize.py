@@ -43,8 +43,6 @@ _ONE_LINE.update({c: "�" for c in BIDI_CONTROLS})
 _MULTI_LINE = {c: _escape(c) for c in (*CONTROLS, *SEPARATORS, *BIDI_CONTROLS)}
 del _MULTI_LINE[ord("\n")], _MULTI_LINE[ord("\t")]
 
-_ALL_UNSAFE = frozenset(chr(c) for c in (*CONTROLS, *SEPARATORS, *BIDI_CONTROLS))
-
 
 def safe_line(text: str) -> str:
     """`text` for one terminal row: no control, escape or bidi character left to act."""
@@ -54,11 +52,6 @@ def safe_line(text: str) -> str:
 def safe_text(text: str) -> str:
     """Multi-line `text` with newlines and tabs kept and every other control as \\xNN / \\uNNNN."""
     return text.translate(_MULTI_LINE)
-
-
-def is_safe(text: str) -> bool:
-    """True when `text` holds nothing the sanitizers would change (bar newlines and tabs)."""
-    return _ALL_UNSAFE.isdisjoint(text.replace("\n", "").replace("\t", ""))
 
 
 # In JSON text these can only stand inside strings, where a \u escape is the same value.

@@ -66,11 +66,6 @@ class Tailer:
     def offset(self) -> int:
         return self._offset
 
-    @property
-    def pending_bytes(self) -> int:
-        """Bytes of a line whose newline has not arrived yet."""
-        return len(self._pending)
-
     def close(self) -> None:
         if self._fd is not None:
             os.close(self._fd)

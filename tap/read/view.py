@@ -6,7 +6,7 @@ Listeners are plain callbacks, so the model is testable without an app. The
 cursor and follow mode live beside it, in `focus.Focus`.
 
 One clock: entries are in the order hooks answered (the order records are
-appended; several streams are merged by it), and `Entry.t` is that time.
+appended; several streams are merged by it), and `StreamLine.t` is that time.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from hooktui.tap.read.index_heads import FileHeads
 from hooktui.tap.read.index_select import select_indexed
 from hooktui.tap.read.index_stats import ColumnStats
 
-__all__ = ["CallView", "Entry"]
+__all__ = ["CallView", "StreamLine"]
 
 
-class Entry:
+class StreamLine:
     """One line of one stream: where it is, and its head (decoded now, or when first read).
 
     The view makes these on demand for the rows asked for; the index itself
@@ -71,14 +71,14 @@ class Entry:
         return end_of(self.head)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Entry):
+        if not isinstance(other, StreamLine):
             return NotImplemented
         return self.key == other.key and self.head == other.head
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"Entry({self.source}, {self.offset}, {self._head!r})"
+        return f"StreamLine({self.source}, {self.offset}, {self._head!r})"
 
 
 # Entries made for rows asked for, kept so the same row gives the same object.
@@ -97,7 +97,7 @@ class CallView:
         self.sources = list(sources)
         self.index = Columns()
         self.files = FileHeads(self.sources)
-        self._made: OrderedDict[tuple[int, int], Entry] = OrderedDict()
+        self._made: OrderedDict[tuple[int, int], StreamLine] = OrderedDict()
         self.shown: array = array("q")  # rows of the index, in display order
         self.marks: set[tuple[int, int]] = set()  # (source, offset)
         self.marked_only = False
@@ -125,10 +125,10 @@ class CallView:
     def total(self) -> int:
         return len(self.index)
 
-    def entry(self, row: int) -> Entry:
+    def entry(self, row: int) -> StreamLine:
         return self._entry_at(self.shown[row])
 
-    def _entry_at(self, i: int) -> Entry:
+    def _entry_at(self, i: int) -> StreamLine:
         # The same object for the same line while it is recent: the list, the
         # focus and the detail pane then agree on "the selected entry".
         index = self.index
@@ -136,7 +136,7 @@ class CallView:
         made = self._made
         entry = made.get(key)
         if entry is None:
-            entry = made[key] = Entry(key[0], key[1], None, self._load_head)
+            entry = made[key] = StreamLine(key[0], key[1], None, self._load_head)
             if len(made) > ENTRIES_KEPT:
                 made.popitem(last=False)
         else:
@@ -157,24 +157,19 @@ class CallView:
         """The index row of (source, offset), shown or not."""
         return self.index.index_of(key)
 
-    def is_marked(self, entry: Entry) -> bool:
+    def is_marked(self, entry: StreamLine) -> bool:
         return (entry.source, entry.offset) in self.marks
 
-    def shown_entries(self) -> list[Entry]:
+    def shown_entries(self) -> list[StreamLine]:
         return [self._entry_at(i) for i in self.shown]
 
-    def marked_entries(self) -> list[Entry]:
+    def marked_entries(self) -> list[StreamLine]:
         index = self.index
         return [
             self._entry_at(i)
             for i in range(len(index))
             if (index.source[i], index.offset[i]) in self.marks
         ]
-
-    def shown_keys(self) -> list[tuple[int, int]]:
-        """(source, offset) of every shown row, in order: a snapshot for a worker."""
-        src, off = self.index.source, self.index.offset
-        return [(src[i], off[i]) for i in self.shown]
 
     def snapshot(self) -> tuple[Columns, array]:
         """The index and a copy of the shown rows: what a worker reads heads of (`read_heads`).

@@ -23,12 +23,13 @@ of `hooktui.tap.model.Record`, which readers decode it with. The runtimes
 
 from __future__ import annotations
 
-import os
 import time
 
 from hooktui.tap.base import jsonio, stream
+from hooktui.tap.base.ids import new_id
 from hooktui.tap.record import digest
-from hooktui.tap.record.blobs import blob_text, finish_blob
+from hooktui.tap.record.blobs import blob_text, finish_blob, tail_text
+from hooktui.tap.record.cut import PARSE_MAX, body_cap, bound, cut_text
 from hooktui.tap.record.hookinfo import escape_bytes, hook_info
 from hooktui.tap.record.judge import ABSENT, Judged, judge
 from hooktui.tap.record.request import load_request
@@ -45,7 +46,7 @@ UNKNOWN = "unknown"  # hooktui.tap.model.UNKNOWN
 # The record's own bookkeeping: no user text, so never redacted or scrubbed.
 _BOOKKEEPING = frozenset(
     {"v", "id", "ts", "capture", "tap_version", "request_format", "runtime", "event"}
-    | {"runtime_version", "decision", "redactions"}
+    | {"runtime_version", "decision", "redactions", "cut"}
 )
 
 
@@ -88,20 +89,35 @@ def build_record(call: TapCall, *, tap_version: str = __version__) -> dict:
     """The record for one call: judged, digested/redacted per `capture`, capped."""
     if call.capture not in CAPTURES:
         raise ValueError(f"unknown capture {call.capture!r}")
-    request, request_format = load_request(call.request)
+    cap = body_cap()
+    request, request_format = _loaded(call.request, cap)
     judged = judge(call, request)
     fields = assemble(call, request, request_format, judged, tap_version)
+    cuts = bound(fields, call.request, call.stdout.length, cap)
+    if cuts:
+        fields["cut"] = cuts
     blobs = {name: blob_text(getattr(call, name)) for name in ("stdout", "stderr")}
     if call.capture == "digest":
         keep_digests_only(fields, judged)
         blobs = {name: ("", "digest") for name in blobs}
-    for name, (text, _encoding) in blobs.items():
-        fields[name] = {"data": text}
+    for name, (text, encoding) in blobs.items():
+        tail = tail_text(getattr(call, name), encoding, cap)
+        fields[name] = {"data": text, "tail": tail} if tail else {"data": text}
     if call.capture != "full":
         redact_fields(fields)
     for name, (_text, encoding) in blobs.items():
-        fields[name] = finish_blob(fields[name]["data"], encoding, getattr(call, name))
+        kept = fields[name]
+        captured = getattr(call, name)
+        fields[name] = finish_blob(kept["data"], encoding, captured, kept.get("tail", ""), cap)
     return fields
+
+
+def _loaded(raw: bytes, cap: int):
+    """The request as the record holds it; past PARSE_MAX it is not parsed (cut.py)."""
+    if len(raw) > PARSE_MAX:
+        cuts: list = []
+        return cut_text(raw.decode("utf-8", "replace"), cap, "/request", cuts), "text"
+    return load_request(raw)
 
 
 def encode_line(fields: dict) -> bytes:
@@ -241,11 +257,6 @@ def default_label(argv: list[str]) -> str:
     from hooktui.tap.command import script_name
 
     return script_name(argv)
-
-
-def new_id(started_at: float) -> str:
-    """Time-sortable and unique: microseconds since the epoch, then randomness."""
-    return f"{int(started_at * 1_000_000):014x}{os.urandom(6).hex()}"
 
 
 def rfc3339(ts: float) -> str:

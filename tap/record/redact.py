@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from hooktui.tap.base.sha import text_sha256_hex
 from hooktui.tap.record import rules
+from hooktui.tap.record.decoded import MAX_DEPTH, encoded_runs
+from hooktui.tap.record.local_rules import ASSIGNMENT
 from hooktui.tap.record.unescape import views
 
 TYPE_CHECKING = False  # not `typing`'s: see tap/base/jsonio.py
@@ -73,9 +75,12 @@ def redact_tree(value: Any, pointer: str = "") -> tuple[Any, list[tuple[str, str
     return _walk(value, pointer, present, found, {}), found
 
 
-def keywords_in(text: str) -> set[str]:
-    """The rule keywords `text` holds (escaped ones too)."""
+def keywords_in(text: str, depth: int = MAX_DEPTH) -> set[str]:
+    """The rule keywords `text` holds (escaped ones too, and base64-encoded ones)."""
     present = _keywords(text)
+    if depth:
+        for _, _, decoded in encoded_runs(text):
+            present |= keywords_in(decoded, depth - 1)
     if "\\" in text and any(h in text for h in _HIDING):
         # A keyword an escape hides overlaps that escape: decode only around them.
         near = "\n".join(_around_escapes(text))
@@ -143,6 +148,7 @@ def _walk(value: Any, pointer: str, present: set[str], found: list, done: dict) 
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
+            named = isinstance(key, str) and isinstance(item, str) and secret_key(key)
             if isinstance(key, str):
                 key, hits = _redact_once(key, present, done)
                 key = _unique(key, out) if hits else key
@@ -150,11 +156,69 @@ def _walk(value: Any, pointer: str, present: set[str], found: list, done: dict) 
                 found.extend((where, kind, digest) for kind, digest in hits)
             else:
                 where = f"{pointer}/{escape_pointer_token(str(key))}"
+            if named and _secret_value(item):  # {"password": "hunter2"}: judged with its key
+                digest = short_digest(item)
+                found.append((where, _ASSIGNMENT_KIND, digest))
+                out[key] = marker(_ASSIGNMENT_KIND, digest)
+                continue
             out[key] = _walk(item, where, present, found, done)
         return out
     if isinstance(value, list):
         return [_walk(v, f"{pointer}/{i}", present, found, done) for i, v in enumerate(value)]
     return value
+
+
+_ASSIGNMENT_KIND = ASSIGNMENT[0]
+# Values under a secret's key that are not one: local_rules' _PLACEHOLDERS, as words
+# (a value judged with its key is checked without loading `re`).
+_PLACEHOLDER_WORDS = frozenset(
+    {"", "null", "none", "nil", "true", "false", "undefined", "redacted", "changeme", "..."}
+)
+# The last words of a key that names a secret: `password`, `api_key`, `DB_TOKEN`,
+# `clientSecret`, `x-api-key` (not `max_tokens`, `token_count`, `tokenizer`).
+_SECRET_WORDS = frozenset(
+    {"password", "passwd", "passphrase", "secret", "token", "credential", "credentials"}
+    | {"apikey", "pat", "pwd"}
+)
+_SECRET_PAIRS = frozenset(
+    {(w, "key") for w in ("api", "access", "private", "secret", "auth", "signing")}
+    | {("encryption", "key"), ("client", "secret")}
+)
+
+
+def secret_key(key: str) -> bool:
+    """Whether a mapping's key names a secret (its value is one, whatever it looks like)."""
+    words = _words(key)
+    return bool(words) and (words[-1] in _SECRET_WORDS or tuple(words[-2:]) in _SECRET_PAIRS)
+
+
+def _words(key: str) -> list[str]:
+    """`DB_TOKEN` -> [db, token], `clientSecret` -> [client, secret], `x-api-key` ->
+    [x, api, key]."""
+    out, word, before = [], "", ""
+    for ch in key:
+        if not ch.isalnum():
+            ch = ""
+        elif ch.isupper() and before.islower():
+            ch = " " + ch
+        if not ch or ch.startswith(" "):
+            if word:
+                out.append(word)
+            word = ch.strip().lower()
+        else:
+            word += ch.lower()
+        before = ch.strip()
+    if word:
+        out.append(word)
+    return out
+
+
+def _secret_value(value: str) -> bool:
+    """A value worth masking: not empty, a placeholder, a variable or a marker."""
+    if len(value.strip()) < 3 or value.startswith("$") or MARKER_PREFIX in value:
+        return False
+    core = value.strip("[]<>()*'\" ").lower()
+    return core not in _PLACEHOLDER_WORDS and set(core) not in ({"x"}, {"*"}, {"."})
 
 
 def _redact_once(text: str, present: set[str], done: dict) -> tuple[str, list]:
@@ -173,9 +237,15 @@ def _unique(key: str, taken: dict) -> str:
     return candidate
 
 
-def _redact(text: str, present: set[str]) -> tuple[str, list[tuple[str, str]]]:
+def _redact(
+    text: str, present: set[str], depth: int = MAX_DEPTH
+) -> tuple[str, list[tuple[str, str]]]:
     """Step 2 and 3 for one string, given the keywords its record holds."""
     findings = _find(text, present)
+    if depth:
+        findings += _encoded_secrets(text, depth)
+    if "\\x" in text:  # bytes that were not UTF-8 (hookinfo.py): as blanks, in place
+        findings += _find(_blank_bytes(text), present)
     if "\\" in text:
         for view in views(text):
             for start, end, kind, secret in _find(view.text, present):
@@ -183,6 +253,26 @@ def _redact(text: str, present: set[str]) -> tuple[str, list[tuple[str, str]]]:
     if not findings:
         return text, []
     return _mask(text, _merge(findings))
+
+
+def _encoded_secrets(text: str, depth: int) -> list[tuple[int, int, str, str]]:
+    """Each base64 run of `text` whose text holds a secret, as a finding (decoded.py)."""
+    found = []
+    for start, end, decoded in encoded_runs(text):
+        present = keywords_in(decoded, depth - 1)
+        if present:
+            hits = _redact(decoded, present, depth - 1)[1]
+            if hits:
+                found.append((start, end, hits[0][0], text[start:end]))
+    return found
+
+
+def _blank_bytes(text: str) -> str:
+    """`text` with each `\\xNN` escape (a byte that was not UTF-8) as four blanks: a
+    secret right beside such a byte is read as the word it is, at the same place."""
+    import re  # only for text that held such a byte: most records never load it
+
+    return re.sub(r"\\\\|\\x[0-9a-fA-F]{2}", lambda m: m[0] if m[0] == "\\\\" else "    ", text)
 
 
 def _find(text: str, present: set[str]) -> list[tuple[int, int, str, str]]:

@@ -15,17 +15,21 @@ class Captured:
     """What the tap kept of one output stream (stdout or stderr).
 
     `head` is the first bytes (all of them when short), `length` how many
-    bytes the hook wrote in all, `sha256` the hex digest of all of them. A tap
-    that holds the whole output may leave `sha256` empty: the recorder hashes
-    `head` then, which must be all `length` bytes.
+    bytes the hook wrote in all, `sha256` the hex digest of all of them, `tail`
+    the last bytes when the head is not all of them. A tap that holds the whole
+    output may leave `sha256` empty: the recorder hashes `head` then, which must
+    be all `length` bytes.
     """
 
-    __slots__ = ("head", "length", "sha256")
+    __slots__ = ("head", "length", "sha256", "tail")
 
-    def __init__(self, head: bytes = b"", length: int | None = None, sha256: str = "") -> None:
+    def __init__(
+        self, head: bytes = b"", length: int | None = None, sha256: str = "", tail: bytes = b""
+    ) -> None:
         self.head = head
         self.length = len(head) if length is None else length
         self.sha256 = sha256
+        self.tail = tail
 
     @property
     def whole(self) -> bool:

@@ -27,11 +27,13 @@ RUNTIMES = (
     "copilot",
     "qwen-code",
     "continue-cli",
+    "mistral-vibe",
+    "cline",
+    "opencode",
     "basis",
     "fastpace",
 )
 UNKNOWN = "unknown"
-RUNTIME_NAMES = RUNTIMES
 
 
 def module_name(runtime: str) -> str:

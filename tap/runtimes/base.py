@@ -38,6 +38,12 @@ def s(d: dict, *keys: str) -> str:
     return ""
 
 
+def native_of(call: Call, events: dict, default: str) -> str:
+    """The call's native event; for a call built without one, the first native name of
+    its canonical event in `events` (else `default`)."""
+    return call.native_event or next((n for n, e in events.items() if e == call.event), default)
+
+
 def is_pascal_name(name: Any) -> bool:
     return isinstance(name, str) and name[:1].isupper() and name.isidentifier()
 

@@ -118,6 +118,18 @@ class HttpHooks(Facts):
     checks_event: bool = False
 
 
+class HookFiles(Facts):
+    """Hooks that are files, one per event, in folders the runtime scans: no settings file
+    (the Layout's project and user "files" are those folders). `names`: a file's event
+    name (matched in any case) -> the native event its requests carry ("" for one the
+    runtime knows but never runs); `extensions`: the endings it runs ("" for none);
+    `waited`: the events whose hooks it waits for (the others run in the background)."""
+
+    names: Mapping[str, str]
+    extensions: tuple[str, ...]
+    waited: frozenset[str] = frozenset()
+
+
 class Layout(Facts):
     """Where a runtime's hook settings live and how they are written.
 
@@ -130,12 +142,21 @@ class Layout(Facts):
     user_dir: str
     user_files: tuple[str, ...]
     user_dir_env: str = ""
+    # A shared project file's per-person twin the runtime also reads, by name in the
+    # same folder ({"settings.json": "settings.local.json"}): install offers it when
+    # the shared file is tracked by git.
+    local_twins: Mapping[str, str] = Factory(dict)
     # What the runtime reads: the file kinds in the order to try them, and the
     # names it always reads as one kind. The kind never comes from the extension.
     formats: tuple[str, ...] = ("json",)
     file_formats: Mapping[str, str] = Factory(dict)
     comments: bool = False  # JSON with // and /* */ comments is accepted
     nested: bool = True  # hooks.<event>[] = {matcher, hooks: [handler]}; else = [handler]
+    # Or one list of hook tables, each naming its event (`hooks = [{event_key: ...}]`,
+    # TOML's [[hooks]]), its matcher under `matcher_key`.
+    hooks_list: bool = False
+    event_key: str = ""
+    matcher_key: str = "matcher"
     command_key: str = "command"
     exec_args_key: str = ""  # exec form: the command plus an argv list, no shell
     timeout_key: str = "timeout"
@@ -170,6 +191,10 @@ class Layout(Facts):
     shell_key: str = ""
     posix_shells: tuple[str, ...] = ()
     strict_events: bool = False  # one unknown event name makes it ignore the whole file
+    hook_files: HookFiles | None = None  # hooks are files in folders, not settings
+    # A file of the runtime's package that runs these hooks, which install puts at this
+    # path beside the settings file (a plugin, for a runtime with no command hooks).
+    runner: str = ""
     after_install: str = ""  # what the user must do after install, if anything
 
 
@@ -405,6 +430,15 @@ class Runtime(Facts):
         (stdout, stderr, exit code); None to post. `spec` is the hook's HttpSpec,
         `request` the body it would post."""
         return None
+
+    def hook_file_argv(self, path: str) -> list[str]:
+        """How the runtime runs the hook file at `path` (runtimes whose hooks are files:
+        `settings.hook_files`): the argv it starts, the file's own path last."""
+        raise NotImplementedError
+
+    def runner_text(self) -> bytes:
+        """The file install puts at `settings.runner` (runtimes that have one)."""
+        raise NotImplementedError
 
     def http_problem(self, handler: dict) -> str:
         """Why install cannot wrap this http hook of the runtime's ("" when it can)."""

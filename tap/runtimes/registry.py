@@ -28,7 +28,6 @@ def _load(name: str) -> Runtime:
 
 
 ADAPTERS: dict[str, Runtime] = {name: _load(name) for name in (*RUNTIMES, UNKNOWN)}
-RUNTIME_NAMES: tuple[str, ...] = RUNTIMES
 
 # PROTOCOLS.md "Telling them apart": the first runtime that claims a request
 # wins, in the order of the priorities each runtime gives its detectors.
@@ -49,7 +48,7 @@ def get_adapter(name: str) -> Runtime:
     try:
         return ADAPTERS[name]
     except (KeyError, TypeError):
-        names = ", ".join(RUNTIME_NAMES)
+        names = ", ".join(RUNTIMES)
         raise ValueError(f"unknown runtime {name!r} (expected one of: {names})") from None
 
 

@@ -1,8 +1,9 @@
 """The verdict-agreement table (docs/verdict-agreement.md), made from the pinned e2e cases.
 
 One row per case of the Claude Code, Codex and Gemini CLI tables (cases.py,
-cases_claude.py, cases_events.py) and of GitHub Copilot CLI's and Qwen Code's
-(cases_chat.py, cases_qwen.py), and of Continue CLI's hook runner
+cases_claude.py, cases_events.py) and of GitHub Copilot CLI's, Qwen Code's, Mistral
+Vibe's, the Cline CLI's and OpenCode's (cases_chat.py, cases_qwen.py, cases_vibe.py,
+cases_cline.py, cases_opencode.py), and of Continue CLI's hook runner
 (cases_continue.py; the 1.5.47 CLI fires no hook): the hook's answer, what the
 real CLI did with it (as the case pins it: the e2e tests fail when the CLI does otherwise), what
 hooktui's record of the call says (the fields the record test checks), and
@@ -24,11 +25,14 @@ from typing import Any
 
 from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.cases_chat import COPILOT, COPILOT_CLAUDE_SETTINGS
+from tests.e2e.cases_cline import CLINE, CLINE_POST_CANCEL
 from tests.e2e.cases_common import RAN, REWROTE
 from tests.e2e.cases_continue import RUNNER_CASES, RunnerCase
 from tests.e2e.cases_events import CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS
+from tests.e2e.cases_opencode import OPENCODE, OPENCODE_CONTINUE
 from tests.e2e.cases_others import CODEX_MORE, GEMINI_EFFECTS
 from tests.e2e.cases_qwen import QWEN
+from tests.e2e.cases_vibe import VIBE, VIBE_STRICT
 from tests.e2e.events import EventCase
 from tests.e2e.flow import Case
 
@@ -49,6 +53,13 @@ CHAT = (
         ("PreToolUse", "PostToolUse"),
     ),
     ("Qwen Code", QWEN, ("PreToolUse", "PostToolUse")),
+    ("Mistral Vibe", [*VIBE, *VIBE_STRICT], ("pre_tool", "post_tool")),
+    ("Cline CLI", [*CLINE, *CLINE_POST_CANCEL], ("tool_call", "tool_result")),
+    (
+        "OpenCode (hooktui's plugin)",
+        [*OPENCODE, *OPENCODE_CONTINUE],
+        ("tool.execute.before", "tool.execute.after"),
+    ),
 )
 _WIDTH = 70  # characters of a hook's answer or a quoted text kept in a cell
 

@@ -105,12 +105,11 @@ def run_batch(
     if cases[0].pre_handler or cases[0].post_handler:  # one group shares its handlers
         handlers = {"pre_handler": cases[0].pre_handler, "post_handler": cases[0].post_handler}
     driver.write_settings(sb, pre, post, pre_timeout, **handlers)
-    settings = driver.settings_path(sb)
-    before = settings.read_bytes()
+    before = driver.settings_bytes(sb)
     if tapped:
         sb.stream.unlink(missing_ok=True)
         _install(driver, sb)
-    installed = settings.read_bytes()
+    installed = driver.settings_bytes(sb)
     steps = [
         {
             "text": f"case {tags[c.name]}",
@@ -244,7 +243,7 @@ def check_records(driver: Driver, tapped: Batch, case: Case) -> None:
     assert verdict.lets_through is ran, f"the runtime {'ran' if ran else 'blocked'}: {brief}"
     if seen.markers == ["marker-rewritten"]:
         post_input = json.loads(seen.post_calls[0]["stdin"])
-        assert rec["updated_input"] == post_input.get("tool_input", post_input.get("toolArgs"))
+        assert rec["updated_input"] == driver.ran_input(post_input)
     for rec in post:
         for key, value in case.post_record.items():
             assert rec[key] == value, f"post record {key}={rec[key]!r}, runtime: {value!r}"
@@ -293,3 +292,41 @@ def pinned_params(runtime: str, cases: list[Case], *, record: bool = False) -> l
             marks.append(pytest.mark.xfail(strict=True, reason=reason))
         params.append(pytest.param(case, id=case.name, marks=marks))
     return params
+
+
+# --- case lists run bare and tapped, one session each, then uninstalled ---------------
+
+
+@dataclass
+class Listed:
+    """One case list's two sessions; `sb` holds the settings as `hooktui uninstall` left
+    them (driver.settings_bytes(sb))."""
+
+    bare: Batch
+    tapped: Batch
+    sb: Sandbox
+
+
+def bare_tapped_uninstalled(
+    driver: Driver, factory, lists: dict[str, list[Case]], pre_timeout: int, prepare=None
+) -> dict[str, Listed]:
+    """Per list: a bare session, a tapped one (the real `hooktui install`), then the real
+    `hooktui uninstall`. `prepare(name, sb)` runs first (answers of other hooks)."""
+    out = {}
+    for name, cases in lists.items():
+        sb = Sandbox(factory.mktemp(f"{driver.cli}-{name}"))
+        if prepare is not None:
+            prepare(name, sb)
+        bare = run_batch(driver, sb, cases, tapped=False, pre_timeout=pre_timeout)
+        tapped = run_batch(driver, sb, cases, tapped=True, pre_timeout=pre_timeout)
+        res = hooktui("uninstall", driver.runtime, "--settings", str(driver.settings_path(sb)))
+        assert res.returncode == 0, res.stderr
+        out[name] = Listed(bare, tapped, sb)
+    return out
+
+
+def list_params(lists: dict[str, list[Case]]) -> list:
+    """(list name, case) parameters of every case of `lists`, by case name."""
+    return [
+        pytest.param(name, case, id=case.name) for name, cases in lists.items() for case in cases
+    ]

@@ -32,7 +32,15 @@ from typing import Any
 
 from tests.e2e.drivers_chat import shared_cache
 from tests.e2e.flow import SHELL_VARS
-from tests.e2e.harness import REPO, Run, Sandbox, cli_version, hook_command, node_modules
+from tests.e2e.harness import (
+    REPO,
+    Run,
+    Sandbox,
+    cli_version,
+    hook_command,
+    node_modules,
+    venvs,
+)
 
 CAPTURED = REPO / "tests" / "tap" / "fixtures" / "captured"
 CAPTURED_ON = "2026-12-03"
@@ -71,7 +79,7 @@ class Spec:
     how: str  # one line: where the hooks were configured, how the CLI ran
     volatile_env: tuple[str, ...] = ()
     suffix: str = ""  # fixture file name suffix (a dialect sharing the folder)
-    captured_on: str = ""  # when its fixtures were last captured ("": CAPTURED_ON)
+    captured_on: str = CAPTURED_ON  # when this runtime's fixtures were (re)captured
 
 
 @dataclass
@@ -150,6 +158,7 @@ def _paths(text: str, sb: Sandbox) -> str:
         (sb.home, HOME),
         (sb.root, "/tmp/e2e"),
         (node_modules(), "/usr/lib/node_modules"),
+        (venvs(), "/usr/lib/venvs"),
         (shared_cache(), f"{HOME}/.cache"),
     ):
         text = text.replace(str(real), shown)
@@ -190,7 +199,7 @@ def fixture(spec: Spec, got: Captured, version: str) -> dict[str, Any]:
     return {
         "runtime": spec.runtime,
         "version": version,
-        "captured_on": spec.captured_on or CAPTURED_ON,
+        "captured_on": spec.captured_on,
         "how": f"{spec.how}; scenario {got.scenario!r}",
         "request": got.request,
         "env": got.env,

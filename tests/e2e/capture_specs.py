@@ -530,3 +530,8 @@ QWEN = Spec(
     ],
 )
 SPECS.append(QWEN)
+
+# Mistral Vibe, the Cline CLI and OpenCode (hooktui's plugin): capture_specs_new.py.
+from tests.e2e.capture_specs_new import NEW_SPECS  # noqa: E402
+
+SPECS.extend(NEW_SPECS)

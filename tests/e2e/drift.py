@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from tests.e2e.drift_table import WATCHED, Watched
-from tests.e2e.harness import CLIS, REPO, cli_version, node_modules
+from tests.e2e.harness import CLIS, REPO, cli_version, node_modules, venvs
 from tests.e2e.shipped import Shipped
 
 _VERSION = re.compile(r"^\d+\.\d+\.\d+\S*$")
@@ -61,6 +61,8 @@ class Finding:
     newest_error: str = ""
     also: dict[str, str] = field(default_factory=dict)
     unknown_events: list[str] = field(default_factory=list)  # shipped, adapter knows not
+    left_alone: list[str] = field(default_factory=list)  # shipped, left alone on purpose
+    why_left: str = ""
     new_events: list[str] = field(default_factory=list)
     gone_events: list[str] = field(default_factory=list)
     new_fields: dict[str, list[str]] = field(default_factory=dict)  # "input Event" -> fields
@@ -101,8 +103,10 @@ class Clock:
 # --- the registry ----------------------------------------------------------------------
 
 
-def newest_version(package: str, timeout: float) -> tuple[str, str]:
+def newest_version(package: str, timeout: float, registry: str = "npm") -> tuple[str, str]:
     """(version, "") of the package's `latest` release, or ("", why not)."""
+    if registry == "pypi":
+        return _newest_on_pypi(package, timeout)
     try:
         res = subprocess.run(
             ["npm", "view", package, "version", "--no-update-notifier"],
@@ -117,6 +121,45 @@ def newest_version(package: str, timeout: float) -> tuple[str, str]:
         why = (res.stderr.strip().splitlines() or ["no version"])[-1]
         return "", f"npm view {package}: {why[:200]}"
     return version, ""
+
+
+def _newest_on_pypi(package: str, timeout: float) -> tuple[str, str]:
+    # Its wheels are for Python 3.12 (harness.CLIS): asked for them whatever runs this.
+    argv = [sys.executable, "-m", "pip", "index", "versions", package, "--python-version"]
+    argv += ["3.12", "--only-binary=:all:", "--disable-pip-version-check"]
+    try:
+        res = subprocess.run(argv, capture_output=True, text=True, timeout=max(1.0, timeout))
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return "", f"pip index versions {package}: {type(exc).__name__}"
+    found = re.search(r"^\S+ \((\S+)\)", res.stdout, re.M)  # "mistral-vibe (3.0.3)"
+    if res.returncode != 0 or not found or not _VERSION.match(found.group(1)):
+        why = (res.stderr.strip().splitlines() or ["no version"])[-1]
+        return "", f"pip index versions {package}: {why[:200]}"
+    return found.group(1), ""
+
+
+def unpack_wheel(package: str, version: str, prefix: Path, timeout: float) -> str:
+    """Download package==version's wheel (no dependencies) and unpack it under
+    prefix/wheel, where what it ships is read; "" when it is there."""
+    import zipfile
+
+    target = prefix / "wheel"
+    if (target / ".done").exists():
+        return ""
+    prefix.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:"]
+    argv += ["--python-version", "3.12", "-d", str(prefix), f"{package}=={version}"]
+    try:
+        res = run_bounded(argv, timeout, env=os.environ.copy())
+    except subprocess.TimeoutExpired:
+        return f"pip download {package}=={version}: not done in {timeout:.0f} s"
+    wheels = sorted(prefix.glob("*.whl"))
+    if res.returncode != 0 or not wheels:
+        return f"pip download {package}=={version}: {(res.stderr.strip() or 'failed')[-300:]}"
+    with zipfile.ZipFile(wheels[-1]) as wheel:
+        wheel.extractall(target)
+    (target / ".done").touch()
+    return ""
 
 
 def install(package: str, version: str, prefix: Path, timeout: float) -> str:
@@ -159,7 +202,9 @@ def run_bounded(argv: list[str], timeout: float, **kw) -> subprocess.CompletedPr
 
 
 def read_shipped(row: Watched, modules: Path) -> Shipped:
-    package = modules / row.package
+    """What the package under `modules` ships (a PyPI CLI's: its venv's site-packages,
+    or an unpacked wheel, `modules` naming either)."""
+    package = _site_packages(row, modules) if row.registry == "pypi" else modules / row.package
     try:
         found = row.shipped(package)
     except Exception as exc:  # a package laid out otherwise: drift to report, not a crash
@@ -167,7 +212,20 @@ def read_shipped(row: Watched, modules: Path) -> Shipped:
     manifest = package / "package.json"
     if manifest.exists():
         found.version = json.loads(manifest.read_text()).get("version", "")
+    dist = sorted(package.glob(f"{row.package.replace('-', '_')}-*.dist-info"))
+    if row.registry == "pypi" and dist:
+        found.version = dist[0].name.removesuffix(".dist-info").split("-")[-1]
     return found
+
+
+def pinned_home(row: Watched) -> Path:
+    """Where .ci/e2e-setup installed the pin: node_modules, or the PyPI CLIs' venvs."""
+    return venvs() if row.registry == "pypi" else node_modules()
+
+
+def _site_packages(row: Watched, where: Path) -> Path:
+    found = sorted(where.glob(f"{row.cli}/lib/python*/site-packages"))
+    return found[0] if found else where
 
 
 def compare(finding: Finding, pinned: Shipped, latest: Shipped | None) -> None:
@@ -177,7 +235,9 @@ def compare(finding: Finding, pinned: Shipped, latest: Shipped | None) -> None:
     finding.shipped_pin = _sizes(pinned)
     finding.shipped_newest = _sizes(latest) if latest else ""
     newest = latest or pinned
-    finding.unknown_events = sorted(newest.events - known) if known else []
+    finding.unknown_events = (
+        sorted(newest.events - known - set(finding.left_alone)) if known else []
+    )
     finding.problems += pinned.problems + (latest.problems if latest else [])
     if latest is None:
         return
@@ -266,25 +326,33 @@ def check(row: Watched, clock: Clock, drift_dir: Path, opts: argparse.Namespace)
     start = time.monotonic()
     cli = CLIS[row.cli]
     finding = Finding(row.cli, row.runtime, row.package, cli.pin)
+    finding.left_alone, finding.why_left = list(row.left_alone), row.why_left
     finding.installed_pin = cli_version(row.cli) or ""
     forced = dict(v.split("=", 1) for v in opts.newest)
     if row.cli in forced:
         finding.newest = forced[row.cli]
     else:
-        finding.newest, finding.newest_error = newest_version(row.package, clock.left(60))
+        finding.newest, finding.newest_error = newest_version(
+            row.package, clock.left(60), row.registry
+        )
     for package in row.also:
         version, _ = newest_version(package, clock.left(60))
         finding.also[package] = version or "?"
-    pinned = read_shipped(row, node_modules()) if finding.installed_pin == cli.pin else None
+    home = pinned_home(row)
+    pinned = read_shipped(row, home) if finding.installed_pin == cli.pin else None
     if pinned is None:
-        finding.problems.append(
-            f"the pin {cli.pin} is not installed under {node_modules()} (.ci/e2e-setup)"
-        )
+        finding.problems.append(f"the pin {cli.pin} is not installed under {home} (.ci/e2e-setup)")
         pinned = Shipped()
     latest = None
     if finding.newest and finding.newest != cli.pin:
         modules = _newest_install(row, finding, clock, drift_dir, opts)
-        if modules is not None:
+        if modules is not None and row.registry == "pypi":
+            latest = read_shipped(row, modules)
+            finding.not_run = (
+                "a PyPI release's cases are not run here: what it ships is read from its "
+                "wheel; .ci/e2e-setup makes its venv when the pin moves"
+            )
+        elif modules is not None:
             latest = read_shipped(row, modules)
             left = clock.left(opts.per_runtime)
             if left < 30:
@@ -305,6 +373,12 @@ def _newest_install(
     if row.cli in given:
         return Path(given[row.cli])
     prefix = drift_dir / row.cli
+    if row.registry == "pypi":
+        error = unpack_wheel(row.package, finding.newest, prefix, clock.left(300))
+        if error:
+            finding.not_run = error
+            return None
+        return prefix / "wheel"
     error = install(row.package, finding.newest, prefix, clock.left(600))
     if error:
         finding.not_run = error
@@ -362,6 +436,8 @@ def _details(f: Finding) -> list[str]:
             f"- events its package ships that the `{f.runtime}` adapter does not know: "
             + ", ".join(f.unknown_events)
         )
+    if f.left_alone:
+        out.append(f"- left alone on purpose ({f.why_left}): " + ", ".join(f.left_alone))
     if f.new_events:
         out.append("- new events since the pin: " + ", ".join(f.new_events))
     if f.gone_events:

@@ -31,11 +31,18 @@ class Watched:
     shipped: Callable[[Path], Shipped]
     tests: tuple[str, ...]  # pytest arguments (files under tests/e2e) that run its cases
     also: tuple[str, ...] = ()  # more packages whose newest release the report names
-    registry: str = "npm"
+    # Events the pin ships that hooktui leaves alone on purpose, and why: not "unknown"
+    # (a newer release's new ones are).
+    left_alone: tuple[str, ...] = ()
+    why_left: str = ""
 
     @property
     def package(self) -> str:
         return CLIS[self.cli].package
+
+    @property
+    def registry(self) -> str:
+        return CLIS[self.cli].registry
 
 
 def _e2e(*names: str) -> tuple[str, ...]:
@@ -144,6 +151,51 @@ def _continue(package: Path) -> Shipped:
     return found
 
 
+def _cline(package: Path) -> Shipped:
+    """The Cline CLI's hook names: the zod enum of `@cline/shared` (a dependency of
+    `cline`, beside it under node_modules), as its .d.ts declares it."""
+    found = Shipped()
+    types = package.parent / "@cline" / "shared" / "dist" / "hooks" / "events.d.ts"
+    if not types.exists():
+        found.problems.append(f"no {types}")
+        return found
+    with read.mapped(types) as data:
+        found.events = read.zod_enum_type(data, "HookEventNameSchema")
+    if not found.events:
+        found.problems.append(f"no HookEventNameSchema in {types}")
+    return found
+
+
+def _opencode(package: Path) -> Shipped:
+    """The plugin hooks OpenCode's binary fires (`.trigger("tool.execute.before", ...)`),
+    in its platform package beside `opencode-ai`."""
+    found = Shipped()
+    binary = package.parent / "opencode-linux-x64" / "bin" / "opencode"
+    if not binary.exists():
+        found.problems.append(f"no {binary}")
+        return found
+    with read.mapped(binary) as data:
+        found.events = read.triggered(data)
+    if not found.events:
+        found.problems.append(f"no plugin hook triggered in {binary}")
+    return found
+
+
+def _vibe(package: Path) -> Shipped:
+    """Mistral Vibe's hook types: `class HookType(StrEnum)` of vibe/core/hooks/models.py
+    (`package`: the folder holding `vibe`, a site-packages or an unpacked wheel)."""
+    found = Shipped()
+    models = package / "vibe" / "core" / "hooks" / "models.py"
+    if not models.exists():
+        found.problems.append(f"no {models}")
+        return found
+    with read.mapped(models) as data:
+        found.events = read.py_str_enum(data, "HookType")
+    if not found.events:
+        found.problems.append(f"no HookType enum in {models}")
+    return found
+
+
 def _version(package: Path) -> str:
     import json
 
@@ -184,4 +236,37 @@ WATCHED = (
         _e2e("test_e2e_qwen.py", "test_e2e_captured.py"),
     ),
     Watched("continue-cli", "continue-cli", _continue, _e2e("test_e2e_continue.py")),
+    Watched(
+        "cline",
+        "cline",
+        _cline,
+        _e2e("test_e2e_cline.py"),
+        left_alone=("pre_compact",),
+        why_left="3.0.65 declares it and never runs it (tap/runtimes/cline)",
+    ),
+    Watched(
+        "opencode",
+        "opencode",
+        _opencode,
+        _e2e("test_e2e_opencode.py"),
+        left_alone=(
+            "chat.headers",
+            "chat.message",
+            "chat.params",
+            "command.execute.before",
+            "experimental.chat.messages.transform",
+            "experimental.chat.system.transform",
+            "experimental.compaction.autocontinue",
+            "experimental.provider.small_model",
+            "experimental.session.compacting",
+            "experimental.text.complete",
+            "file.open",
+            "shell.env",
+            "tab.new",
+            "tool.definition",
+        ),
+        why_left="plugin hooks about no tool call: hooktui's plugin bridges "
+        "tool.execute.before/after and permission.ask",
+    ),
+    Watched("mistral-vibe", "mistral-vibe", _vibe, _e2e("test_e2e_mistral_vibe.py")),
 )

@@ -49,6 +49,11 @@ class Driver:
         """Settings with one PreToolUse and one PostToolUse command hook (timeouts in s)."""
         raise NotImplementedError
 
+    def settings_bytes(self, sb: Sandbox) -> bytes:
+        """The settings as install found and left them (a runtime whose hooks are
+        files gives its hook folder as one value)."""
+        return self.settings_path(sb).read_bytes()
+
     def env(self, sb: Sandbox) -> dict[str, str]:
         raise NotImplementedError
 
@@ -70,6 +75,10 @@ class Driver:
         """How a user points `hooktui install` at these settings without --settings:
         (arguments, environment); install runs in the project folder."""
         raise NotImplementedError
+
+    def ran_input(self, post_request: dict[str, Any]) -> Any:
+        """The tool input a post-tool request says the tool ran with."""
+        return post_request.get("tool_input", post_request.get("toolArgs"))
 
     def normalize(self, content: str) -> str:
         """A tool result without what differs between two identical runs."""

@@ -34,12 +34,13 @@ PORT = 38517
 
 @dataclass(frozen=True)
 class Cli:
-    """One pinned CLI: its npm package, its version, the program to run (relative
-    to node_modules)."""
+    """One pinned CLI: its package, its version, the program to run (relative to
+    node_modules, or for a PyPI package to its own venv under venvs())."""
 
     package: str
     pin: str
     program: str
+    registry: str = "npm"  # or "pypi"
 
 
 CLIS = {
@@ -56,6 +57,10 @@ CLIS = {
     "qwen-code": Cli("@qwen-code/qwen-code", "0.24.4", ".bin/qwen"),
     # Run with `node` (it declares Node 20+); its hook runner is driven from its sources.
     "continue-cli": Cli("@continuedev/cli", "1.5.47", "@continuedev/cli/dist/cn.js"),
+    "cline": Cli("cline", "3.0.65", ".bin/cline"),
+    "opencode": Cli("opencode-ai", "1.18.33", ".bin/opencode"),
+    # A cp312 wheel: its own venv on Python 3.12 (.ci/e2e-setup makes it).
+    "mistral-vibe": Cli("mistral-vibe", "3.0.3", "bin/vibe", registry="pypi"),
     # The first pin, kept to show where 2.1.332 changed (ORACLE.md); installed only
     # on request (`.ci/e2e-setup --with-old`), under an npm alias.
     "claude-code@2.1.197": Cli(
@@ -70,15 +75,32 @@ def node_modules() -> Path:
     return Path(os.environ.get("HOOKTUI_E2E_NODE_MODULES") or REPO / ".ci-e2e" / "node_modules")
 
 
+def venvs() -> Path:
+    """Where the PyPI CLIs live, one venv each (named after the harness key)."""
+    return Path(os.environ.get("HOOKTUI_E2E_VENVS") or node_modules().parent / "venvs")
+
+
 def cli_path(name: str) -> Path:
-    return node_modules() / CLIS[name].program
+    cli = CLIS[name]
+    if cli.registry == "pypi":
+        return venvs() / name / cli.program
+    return node_modules() / cli.program
 
 
 def cli_version(name: str) -> str | None:
-    manifest = node_modules() / CLIS[name].package / "package.json"
+    cli = CLIS[name]
+    if cli.registry == "pypi":  # the installed distribution's own record
+        found = sorted((venvs() / name).glob(f"lib/python*/site-packages/{_dist(cli)}-*.dist-info"))
+        return found[0].name.removesuffix(".dist-info").split("-")[-1] if found else None
+    manifest = node_modules() / cli.package / "package.json"
     if not manifest.exists():
         return None
     return json.loads(manifest.read_text()).get("version")
+
+
+def _dist(cli: Cli) -> str:
+    """A distribution's name as its .dist-info folder spells it."""
+    return cli.package.replace("-", "_")
 
 
 def skip_reason(name: str) -> str | None:
@@ -89,7 +111,8 @@ def skip_reason(name: str) -> str | None:
     version = cli_version(name)
     if not cli_path(name).exists() or version is None:
         flag = " --with-old" if name not in CURRENT else ""
-        return f"{cli.package} is not installed under {node_modules()} (run .ci/e2e-setup{flag})"
+        where = venvs() / name if cli.registry == "pypi" else node_modules()
+        return f"{cli.package} is not installed under {where} (run .ci/e2e-setup{flag})"
     if version != cli.pin and name not in drifting():
         return f"{cli.package} {version} found, the tests are pinned to {cli.pin}"
     if shutil.which("unshare") is None or shutil.which("ip") is None:

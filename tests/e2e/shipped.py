@@ -9,7 +9,10 @@ a runtime uses, and where in its package to look):
 - `zod`: zod objects keyed by `hook_event_name` / `hookEventName` (Claude Code);
 - `json_schemas`: JSON schema documents, one per event and direction (Codex);
 - `ts_interfaces`: TypeScript interfaces `<Event>HookInput` / `<Event>HookOutput`
-  or `<Event>Input` / `<Event>HookOutput` (.ts or .d.ts: Copilot's SDK, Continue).
+  or `<Event>Input` / `<Event>HookOutput` (.ts or .d.ts: Copilot's SDK, Continue);
+- `zod_enum_type`: a zod enum as a .d.ts declares it (Cline);
+- `triggered`: the plugin hooks a bundle fires (OpenCode);
+- `py_str_enum`: a Python StrEnum (Mistral Vibe).
 A reader that finds nothing says so in `problems`: a package whose form changed is
 drift too, and must not read as "no new events".
 """
@@ -79,6 +82,33 @@ def string_array(data: bytes, name: str) -> set[str]:
     if not found:
         return set()
     return {m.decode() for m in re.findall(rb'["\'](\w+)["\']', found.group(1))}
+
+
+def zod_enum_type(data: bytes, name: str) -> set[str]:
+    """The members of `const NAME: z.ZodEnum<{ a: "a"; ... }>` (a .d.ts)."""
+    found = re.search(rb"\b" + name.encode() + rb":\s*z\.ZodEnum<\{([^}]*)\}>", data)
+    if not found:
+        return set()
+    return {m.decode() for m in re.findall(rb'(\w+): "\1"', found.group(1))}
+
+
+def triggered(data: bytes) -> set[str]:
+    """The plugin hooks a bundle fires: the names of its `.trigger("a.b", ...)` calls."""
+    return {m.decode() for m in re.findall(rb'\.trigger\("([a-z][\w.]*)"', data)}
+
+
+def py_str_enum(data: bytes, name: str) -> set[str]:
+    """The values of `class NAME(StrEnum)` whose members are `X = auto()` (lower-cased
+    names) or `X = "x"`."""
+    found = re.search(
+        rb"^class " + name.encode() + rb"\(StrEnum\):\n((?:[ \t]+.*\n|\n)*)", data, re.M
+    )
+    if not found:
+        return set()
+    values = set()
+    for member, value in re.findall(rb"^[ \t]+(\w+) = (auto\(\)|\"[^\"]*\")", found.group(1), re.M):
+        values.add(member.decode().lower() if value == b"auto()" else value.decode().strip('"'))
+    return values
 
 
 # --- zod objects (minified JS) ---------------------------------------------------------

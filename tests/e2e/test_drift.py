@@ -14,7 +14,14 @@ import pytest
 from tests.e2e import drift
 from tests.e2e.drift_table import WATCHED
 from tests.e2e.harness import CLIS, CURRENT, cli_version, node_modules, skip_reason
-from tests.e2e.shipped import Shipped, release_notes, zod
+from tests.e2e.shipped import (
+    Shipped,
+    py_str_enum,
+    release_notes,
+    triggered,
+    zod,
+    zod_enum_type,
+)
 
 ROWS = {row.cli: row for row in WATCHED}
 
@@ -30,7 +37,7 @@ def _pinned(cli: str) -> Shipped:
     reason = skip_reason(cli)
     if reason:
         pytest.skip(reason)
-    found = drift.read_shipped(ROWS[cli], node_modules())
+    found = drift.read_shipped(ROWS[cli], drift.pinned_home(ROWS[cli]))
     assert not found.problems, found.problems
     return found
 
@@ -60,11 +67,29 @@ def test_enums_and_types_of_the_js_clis():
     assert len(_pinned("continue-cli").events) == 17
 
 
+def test_cline_opencode_and_vibe_ship_their_hook_names():
+    assert {"tool_call", "tool_result", "pre_compact"} <= _pinned("cline").events
+    assert {"tool.execute.before", "tool.execute.after"} <= _pinned("opencode").events
+    assert _pinned("mistral-vibe").events == {"pre_tool", "post_tool", "post_agent"}
+
+
 @pytest.mark.parametrize("cli", sorted(ROWS))
 def test_the_adapters_know_every_event_the_pins_ship(cli):
     finding = drift.Finding(cli, ROWS[cli].runtime, ROWS[cli].package, CLIS[cli].pin)
+    finding.left_alone = list(ROWS[cli].left_alone)
     drift.compare(finding, _pinned(cli), None)
     assert finding.unknown_events == []
+    if finding.left_alone:  # each one the pin still ships, and the report says why
+        assert set(finding.left_alone) <= _pinned(cli).events and ROWS[cli].why_left
+
+
+def test_enum_and_trigger_readers_on_small_sources():
+    dts = b'export declare const HookEventNameSchema: z.ZodEnum<{\n    tool_call: "tool_call";\n    agent_end: "agent_end";\n}>;'
+    assert zod_enum_type(dts, "HookEventNameSchema") == {"tool_call", "agent_end"}
+    bundle = b'yield*i.trigger("tool.execute.before",{tool:k},{args:b});d.trigger("chat.params",x)'
+    assert triggered(bundle) == {"tool.execute.before", "chat.params"}
+    py = b'class HookType(StrEnum):\n    POST_AGENT = auto()\n    PRE_TOOL = "pre_tool"\n\n\nclass Other(StrEnum):\n    X = auto()\n'
+    assert py_str_enum(py, "HookType") == {"post_agent", "pre_tool"}
 
 
 def test_zod_keys_and_notes_readers_on_a_small_bundle():

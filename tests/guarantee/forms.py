@@ -40,6 +40,11 @@ SPAWN: dict[str, Spawn] = {
     ),  # that variable lets its http hooks post to 127.0.0.1
     "qwen-code": Spawn("sh", "socket", note="Node child_process"),
     "continue-cli": Spawn("sh", "socket", note="Node execFile: /bin/sh -c"),
+    # Measured 2026-12-07 (a hook reporting its stdin and session, in each real CLI):
+    "mistral-vibe": Spawn("sh", "pipe", leader=True, note="asyncio, start_new_session"),
+    # A hook file: `<its #! interpreter> <file>` (the runtime's hook_file_argv), no shell.
+    "cline": Spawn("file", "socket", note="Bun child_process, the file's own interpreter"),
+    "opencode": Spawn("sh", "socket", leader=True, note="hooktui's plugin: sh -c, detached"),
 }
 
 # Runtimes whose settings `install` cannot edit: their hooks are wrapped by hand
@@ -55,7 +60,8 @@ NOT_INSTALLABLE: dict[str, str] = {
 #   heredoc: the original in a quoted here-document (a runtime that substitutes text)
 #   exec: an argv hook, `/bin/sh -c '<guard> exec <tap> -- "$@"; exec "$@"' hooktui <argv>`
 #   http: an http hook made a command hook: the tap runs `<python> -m hooktui.tap.httphook`
-INSTALL_KINDS = ("command", "bash", "heredoc", "exec", "http")
+#   file: a hook that is a file: a `#!/bin/sh` wrapper under its name, the original beside it
+INSTALL_KINDS = ("command", "bash", "heredoc", "exec", "http", "file")
 # Forms no settings file holds.
 OTHER_KINDS = ("tap", "tap-wait", "held", "try")
 
@@ -89,6 +95,9 @@ FORMS: tuple[Form, ...] = (
     Form("qwen-code", "command", "a command hook under sh"),
     Form("qwen-code", "http", "an http hook"),
     Form("continue-cli", "command", "a command hook under /bin/sh"),
+    Form("mistral-vibe", "command", "a [[hooks]] command under sh"),
+    Form("cline", "file", "a hook file (PreToolUse), wrapped by a script"),
+    Form("opencode", "command", "a command hook of hooktui's plugin, under sh"),
     Form("claude-code", "tap", "`hooktui tap -- CMD` written by hand"),
     Form("claude-code", "tap-wait", "`hooktui tap --wait -- CMD`"),
     Form("claude-code", "held", "a call a dashboard holds, then lets the hook's answer go"),

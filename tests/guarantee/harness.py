@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -225,8 +226,12 @@ def judged(cell: Cell, result: Result) -> Verdict:
 def handler_for(cell: Cell, kind: str, argv: list[str], url: str = "") -> dict:
     """One handler of `kind` (forms.INSTALL_KINDS) as the runtime's settings spell it."""
     layout = cell.runtime.settings
+    if kind == "file":
+        return hook_file(cell, argv)
     timeout = cell.timeout_ms / cell.runtime.timeouts.unit_ms
     h: dict = {layout.type_key: "command"} if layout.type_key else {}
+    if layout.hooks_list:  # one table per hook: its name and its event in it
+        h = {"name": "guard", layout.event_key: guard_event(cell.runtime)}
     h[layout.timeout_key] = int(timeout) if timeout == int(timeout) else timeout
     if kind == "http":
         h[layout.type_key] = layout.http.type
@@ -245,6 +250,21 @@ def handler_for(cell: Cell, kind: str, argv: list[str], url: str = "") -> dict:
     return h
 
 
+def hook_file(cell: Cell, argv: list[str]) -> dict:
+    """A runtime whose hooks are files: the guard event's file, starting the guard, and
+    the same file under a name the runtime does not run, the bare one to compare with
+    (install renames the original). {"file": the bare one, "wraps": what install wraps}."""
+    runtime = cell.runtime
+    native = guard_event(runtime)
+    name = next(f for f, n in runtime.settings.hook_files.names.items() if n == native)
+    folder = settings_path(cell)
+    folder.mkdir(parents=True, exist_ok=True)
+    text = f"#!/bin/sh\nexec {shlex.join(argv)}\n"
+    for path in (folder / name, folder / "guard-bare"):
+        path.write_text(text)
+    return {"file": str(folder / "guard-bare"), "wraps": str(folder / name)}
+
+
 def settings_path(cell: Cell) -> Path:
     layout = cell.runtime.settings
     name = layout.project_files[0].replace("*", "guarantee")
@@ -253,6 +273,10 @@ def settings_path(cell: Cell) -> Path:
 
 def settings_text(cell: Cell, handlers: list[dict], event: str) -> str:
     layout = cell.runtime.settings
+    if layout.hooks_list:  # TOML: one [[hooks]] table per handler
+        return "".join(
+            "[[hooks]]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in h.items()) for h in handlers
+        )
     entries = [{"matcher": "*", "hooks": handlers}] if layout.nested else handlers
     doc: dict = {"hooks": {event: entries}}
     if not layout.nested:
@@ -260,15 +284,25 @@ def settings_text(cell: Cell, handlers: list[dict], event: str) -> str:
     return json.dumps(doc, indent=2)
 
 
+def _toml(value) -> str:
+    return json.dumps(value)  # strings and numbers: TOML reads JSON's spelling of them
+
+
 def install(cell: Cell, handlers: list[dict], extra: tuple[str, ...] = ()) -> list[dict]:
     """The handlers as `install` rewrote them (in place, in the cell's settings file)."""
     path = settings_path(cell)
     path.parent.mkdir(parents=True, exist_ok=True)
     event = guard_event(cell.runtime)
-    path.write_text(settings_text(cell, handlers, event))
+    layout = cell.runtime.settings
+    if layout.hook_files is None:
+        path.write_text(settings_text(cell, handlers, event))
     opts = inst.Options(runtime=cell.form.runtime, hooktui=str(cell.venv.hooktui))
     report = inst.install(path, opts)
     assert report.code == 0 and not report.skipped, (report.messages, report.skipped)
+    if layout.hook_files is not None:  # the files handler_for wrote, now wrappers
+        return [{"file": h["wraps"]} for h in handlers]
+    if layout.hooks_list:
+        return tomllib.loads(path.read_text())["hooks"]
     hooks = json.loads(path.read_text())["hooks"][event]
     return hooks[0]["hooks"] if cell.runtime.settings.nested else hooks
 
@@ -288,6 +322,8 @@ def shell_of(cell: Cell, handler: dict) -> str:
 def argv_of(cell: Cell, handler: dict) -> list[str]:
     """What the runtime starts for `handler`: its argv, or `<shell> -c <text>`."""
     layout = cell.runtime.settings
+    if "file" in handler:  # a hook file, started as the runtime starts one
+        return cell.runtime.hook_file_argv(handler["file"])
     command = handler[layout.command_key]
     if layout.exec_args_key and layout.exec_args_key in handler:
         return [command, *handler[layout.exec_args_key]]

@@ -34,6 +34,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hooktui.tap.install.hookfiles import read_wrapper
 from hooktui.tap.install.wrapper import read_exec, read_shell
 from hooktui.tap.runtimes import RUNTIMES, registry
 
@@ -50,6 +51,8 @@ def candidates(cell) -> dict[str, dict]:
 
     layout = cell.runtime.settings
     argv = write_guard(cell)
+    if layout.hook_files is not None:  # its hooks are files: nothing else to write
+        return {"file": handler_for(cell, "file", argv)}
     kinds = ["command", *layout.posix_shells]
     if layout.exec_args_key:
         kinds.append("exec")
@@ -69,6 +72,8 @@ def candidates(cell) -> dict[str, dict]:
 def classify(runtime, handler: dict) -> str:
     """The kind of line `install` wrote into `handler` (forms.INSTALL_KINDS)."""
     layout = runtime.settings
+    if "file" in handler:
+        return "file" if read_wrapper(Path(handler["file"])) else f"unknown: {handler!r}"
     command = handler.get(layout.command_key)
     args = handler.get(layout.exec_args_key) if layout.exec_args_key else None
     if isinstance(command, str) and isinstance(args, list) and read_exec(command, args):

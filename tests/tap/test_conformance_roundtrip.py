@@ -169,6 +169,44 @@ ROUND_TRIPS = {
         ("claude_post_bash", V("replace", updated_output="x")),
         ("claude_pre_bash", F("exit_code")),
     ],
+    "mistral-vibe": [
+        ("vibe_pre_bash", V("allow")),
+        ("vibe_pre_bash", V("deny", reason="no")),
+        ("vibe_pre_bash", V("modify", updated_input={"command": "ls", "timeout": 120})),
+        ("vibe_pre_bash", F("exit_code")),
+        ("vibe_pre_bash", F("invalid_json")),
+        ("vibe_post_bash", V("allow")),
+        ("vibe_post_bash", V("allow", context="c")),
+        ("vibe_post_bash", V("replace", updated_output="masked")),
+        ("vibe_post_bash", V("replace", updated_output="masked", context="c")),
+        ("vibe_post_agent", V("deny", reason="run the tests first")),
+        ("vibe_post_agent", V("allow")),
+    ],
+    "cline": [
+        ("cline_pre_commands", V("allow")),
+        ("cline_pre_commands", V("allow", context="fyi")),
+        ("cline_pre_commands", V("deny", reason="no rm")),
+        ("cline_pre_commands", V("modify", updated_input={"commands": ["ls"]})),
+        ("cline_pre_commands", V("modify", updated_input={"commands": ["ls"]}, context="c")),
+        ("cline_pre_commands", F("exit_code")),
+        ("cline_pre_commands", F("invalid_json")),
+        ("cline_post_commands", V("allow", context="c")),
+        ("cline_post_commands", V("deny", reason="stop here")),
+        ("cline_task_start", V("allow")),
+    ],
+    "opencode": [
+        ("opencode_before_bash", V("allow")),
+        ("opencode_before_bash", V("deny", reason="no")),
+        ("opencode_before_bash", V("modify", updated_input={"command": "ls"})),
+        ("opencode_before_bash", F("exit_code", "blocks")),
+        ("opencode_before_bash", F("invalid_json", "blocks")),
+        ("opencode_after_bash", V("allow")),
+        ("opencode_after_bash", V("replace", updated_output="masked")),
+        ("opencode_after_bash", F("exit_code")),
+        ("opencode_permission", V("allow")),
+        ("opencode_permission", V("ask")),
+        ("opencode_permission", V("deny", reason="no")),
+    ],
 }
 
 CASES = [
@@ -199,6 +237,14 @@ def test_encode_then_judge_gives_the_verdict_back(runtime, fixture, verdict):
 
 
 IMPOSSIBLE = [
+    ("mistral-vibe", "vibe_pre_bash", V("replace", updated_output="x")),
+    ("mistral-vibe", "vibe_post_bash", V("modify", updated_input=NEW)),
+    ("mistral-vibe", "vibe_pre_bash", F("timeout")),
+    ("cline", "cline_pre_commands", V("replace", updated_output="x")),
+    ("cline", "cline_post_commands", V("modify", updated_input=NEW)),
+    ("cline", "cline_task_start", V("deny", reason="background hooks are not read")),
+    ("opencode", "opencode_before_bash", V("ask")),
+    ("opencode", "opencode_after_bash", V("modify", updated_input=NEW)),
     ("claude-code", "claude_pre_bash", V("replace", updated_output="x")),
     ("claude-code", "claude_post_bash", V("modify", updated_input=NEW)),
     # Bash's output is replaced only by one in its own shape (stdout, stderr, interrupted).

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hooktui.tap.runtimes import (
     ADAPTERS,
-    RUNTIME_NAMES,
     RUNTIMES,
     Adapter,
     detect,
@@ -16,7 +15,7 @@ from hooktui.tap.runtimes import (
 from tests.tap.fixtures import names, out, request
 
 # A runtime's request fixtures are named after its short label: claude_pre_bash, ...
-PREFIXES = {f"{ADAPTERS[name].label}_": name for name in RUNTIME_NAMES}
+PREFIXES = {f"{ADAPTERS[name].label}_": name for name in RUNTIMES}
 ALL_FIXTURES = [(name, runtime) for prefix, runtime in PREFIXES.items() for name in names(prefix)]
 
 
@@ -89,8 +88,7 @@ def test_non_objects_are_unknown(request_):
 
 
 def test_registry():
-    assert RUNTIME_NAMES == RUNTIMES
-    assert set(ADAPTERS) == {*RUNTIME_NAMES, "unknown"}
+    assert set(ADAPTERS) == {*RUNTIMES, "unknown"}
     for name, adapter in ADAPTERS.items():
         assert isinstance(adapter, Adapter)
         assert adapter.name == name

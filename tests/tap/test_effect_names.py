@@ -14,7 +14,7 @@ from hooktui.tap import model
 from hooktui.tap.canonical import ACTIONS
 from hooktui.tap.read import effects
 from hooktui.tap.read.lines import load_stream
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 
 from tests.conftest import HOOKTUI
 
@@ -68,7 +68,7 @@ def test_watch_detail_shows_old_records_effects_by_name() -> None:
     from rich.console import Console
 
     heads, _ = load_stream(str(WRITTEN))
-    entry = Entry(0, *heads[0])
+    entry = StreamLine(0, *heads[0])
     tabs = load_tabs(str(WRITTEN), entry, UTC, color=False)
     console = Console(width=160, record=True, color_system=None, file=open("/dev/null", "w"))
     console.print(tabs["summary"])

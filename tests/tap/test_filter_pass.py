@@ -87,7 +87,7 @@ def test_a_pass_beside_indexing_shows_what_a_synchronous_filter_shows(tmp_path, 
         while passes:
             _step(view, passes, 1000)
         assert view.filter_progress is None
-        assert view.shown_keys() == full.shown_keys(), expr
+        assert [e.key for e in view.shown_entries()] == [e.key for e in full.shown_entries()], expr
         assert view.stats.decisions == full.stats.decisions
         assert view.stats.per_minute() == full.stats.per_minute()
 
@@ -125,8 +125,8 @@ def test_a_new_filter_cancels_the_pass_and_its_pieces_are_dropped(tmp_path, monk
     old.run(late.append, lambda: len(late) >= 1)  # one piece tested, not yet applied
     view.set_predicate("tool:Edit", compile_filter("tool:Edit"))  # the index alone: no pass
     assert old.cancelled and not passes and view.filter_progress is None
-    shown = view.shown_keys()
-    assert view.apply_matches(late[0]) == 0 and view.shown_keys() == shown
+    shown = [e.key for e in view.shown_entries()]
+    assert view.apply_matches(late[0]) == 0 and [e.key for e in view.shown_entries()] == shown
     rest: list[Matched] = []
     old.run(rest.append)
     assert rest == []  # a cancelled pass tests nothing more

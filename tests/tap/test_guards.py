@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from hooktui.tap.canonical import Outcome
+from hooktui.tap.canonical import Call, Outcome
 from hooktui.tap.guards import GUARDS, guard_path
 from hooktui.tap.runtimes import judge_request
 
@@ -217,3 +217,71 @@ def test_allow_all_answers_allow():
 def test_unknown_guard_name():
     with pytest.raises(KeyError):
         guard_path("nope")
+
+
+def _new_runtime_request(runtime: str, tool: str, tool_input: dict) -> dict:
+    """A PreToolUse-time request of a runtime added 2026-12-07, in its own shape."""
+    from hooktui.tap.runtimes import get_adapter
+
+    adapter = get_adapter(runtime)
+    call = Call(
+        runtime=runtime,
+        event="pre_tool_use",
+        tool_name=tool,
+        tool_input=tool_input,
+        session_id="s1",
+        tool_call_id="call-1",
+        cwd="/repo",
+    )
+    return adapter.request_for(call)
+
+
+@pytest.mark.parametrize(
+    ("command", "cancels"),
+    [
+        ("rm -rf build", True),
+        ("rm -fr ~/.cache", True),
+        ("rm -r -f node_modules", True),
+        ("rm --recursive --force dist", True),
+        ("rm -r build", False),
+        ("echo 'rm -rf /'", False),
+        ("ls -la", False),
+    ],
+)
+def test_cancel_rm_rf_stops_the_run_only_before_a_wipe(command, cancels):
+    request = _new_runtime_request("cline", "run_commands", {"commands": ["ls", command]})
+    p = run_guard("cancel_rm_rf", request)
+    v = verdict(request, p, "cline")
+    assert p.returncode == 0
+    assert v.decision == ("deny" if cancels else "allow"), p.stdout
+    if cancels:
+        assert v.answer_effects == {"stop": v.reason} and command in v.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [("sudo apt-get install -y jq", "apt-get install -y jq"), ("sudo -E make", "make")],
+)
+def test_no_sudo_rewrites(command, expected):
+    request = _new_runtime_request("mistral-vibe", "file_system.bash", {"command": command})
+    p = run_guard("no_sudo", request)
+    v = verdict(request, p, "mistral-vibe")
+    assert v.decision == "modify" and v.updated_input["command"] == expected
+
+
+def test_no_sudo_leaves_other_commands_alone():
+    request = _new_runtime_request("mistral-vibe", "file_system.bash", {"command": "make"})
+    p = run_guard("no_sudo", request)
+    assert (p.returncode, p.stdout) == (0, b"")
+    assert verdict(request, p, "mistral-vibe").decision == "allow"
+
+
+@pytest.mark.parametrize(
+    ("path", "denied"),
+    [(".env", True), ("deploy/.env.production", True), ("src/env.py", False), (".envrc", False)],
+)
+def test_keep_env_private_denies_env_reads(path, denied):
+    request = _new_runtime_request("opencode", "read", {"filePath": path})
+    p = run_guard("keep_env_private", request)
+    v = verdict(request, p, "opencode")
+    assert v.decision == ("deny" if denied else "allow")

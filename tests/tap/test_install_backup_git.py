@@ -1,9 +1,10 @@
-"""A backup of a settings file git ignores is ignored too (tap/install/gitignore.py).
+"""Install and git (tap/install/gitignore.py): a backup git never takes, a shared file said.
 
 A per-person settings file (Claude Code's `.claude/settings.local.json`) is kept
-out of git and may hold tokens; install writes its backup beside it under a name
-no ignore rule covers. In a real repository, with the real git: after install,
-`git add -A` must not take the backup; a file git does not ignore gets no rule.
+out of git and may hold tokens; a team's `.claude/settings.json` is tracked. Install
+writes its backup beside either under a name no ignore rule covers. In a real
+repository, with the real git: after install, `git add -A` never takes the backup;
+wrapping a tracked file warns that it is shared and offers the per-person file.
 """
 
 from __future__ import annotations
@@ -82,21 +83,49 @@ def test_the_backup_of_an_ignored_file_is_ignored_too(tmp_path, rel, ignore):
     done = install(repo, settings)
     backup = settings.with_name(settings.name + ".hooktui-backup")
     assert backup.read_bytes() == original
-    assert "its backup is excluded too" in done.stdout, done.stdout
+    assert "kept out of git" in done.stdout, done.stdout
     assert staged(repo) == {".gitignore"}  # neither the file nor its backup, tokens and all
     # Uninstall gives the file back (the rule stays in the clone's own exclude).
     assert hooktui(repo, "uninstall", "claude-code", "--settings", str(settings)).returncode == 0
     assert settings.read_bytes() == original and not backup.exists()
 
 
-def test_a_file_git_does_not_ignore_gets_no_rule(tmp_path):
+def commit_all(repo: Path) -> None:
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "team settings")
+
+
+def test_a_tracked_file_warns_offers_the_local_file_and_its_backup_stays_out(tmp_path):
     repo, settings = repo_with(tmp_path, ".claude/settings.json", "")
-    exclude = repo / ".git" / "info" / "exclude"
-    before = exclude.read_bytes() if exclude.exists() else None
+    commit_all(repo)
+    args = ["install", "claude-code", "--stream", str(tmp_path / "s.jsonl")]
+    dry = hooktui(repo, *args, "--dry-run")
+    assert dry.returncode == 0 and git(repo, "status", "--porcelain") == ""
     done = install(repo, settings)
-    assert "excluded" not in done.stdout
-    assert (exclude.read_bytes() if exclude.exists() else None) == before
-    assert ".claude/settings.json.hooktui-backup" in staged(repo)
+    for out in (dry.stdout, done.stdout):
+        assert f"warning: {settings} is tracked by git" in out, out
+        assert "this machine's paths" in out and "do not commit it" in out
+        local = settings.with_name("settings.local.json")
+        assert f"--settings {local}" in out, out
+    assert "kept out of git" in done.stdout
+    # The tracked file is changed (the warning said so); its backup is never staged.
+    assert staged(repo) == {".claude/settings.json"}
+
+
+def test_a_tracked_local_file_is_not_offered(tmp_path):
+    repo, settings = repo_with(tmp_path, ".claude/settings.json", "")
+    (repo / ".claude" / "settings.local.json").write_text("{}\n")
+    commit_all(repo)
+    done = install(repo, settings)
+    assert "is tracked by git" in done.stdout and "settings.local.json" not in done.stdout
+    assert "hooktui install claude-code --user" in done.stdout
+
+
+def test_an_untracked_file_gets_no_warning_and_its_backup_stays_out(tmp_path):
+    repo, settings = repo_with(tmp_path, ".claude/settings.json", "")
+    done = install(repo, settings)
+    assert "is tracked by git" not in done.stdout and "kept out of git" in done.stdout
+    assert ".claude/settings.json.hooktui-backup" not in staged(repo)
 
 
 def test_outside_a_repository_install_says_nothing_of_git(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 from hooktui.tap import model
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.lines import load_stream
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tap.runtimes import call_of
 from rich.console import Console
 
@@ -107,7 +107,7 @@ def test_watch_shows_every_old_record_in_every_tab(path: Path) -> None:
 
     heads, _ = load_stream(str(path))
     assert heads and not any(isinstance(e, BadLine) for _, e in heads)
-    for entry in (Entry(0, offset, head) for offset, head in heads):
+    for entry in (StreamLine(0, offset, head) for offset, head in heads):
         tabs = load_tabs(str(path), entry, UTC, color=False)
         record = tabs["loaded"].record
         texts = {tab: _text(tabs[tab]) for tab in TABS}
@@ -152,7 +152,7 @@ def test_watch_shows_the_stored_call_not_a_new_reading_of_the_request(tmp_path: 
     path.write_bytes(model.encode_record(rec))
     heads, _ = load_stream(str(path))
     [(offset, head)] = heads
-    entry = Entry(0, offset, head)
+    entry = StreamLine(0, offset, head)
     tabs = load_tabs(str(path), entry, UTC, color=False)
     assert "make stored-input" in _text(tabs["summary"])
     assert "-stored output" in _text(tabs["diff"]) and "+new output" in _text(tabs["diff"])

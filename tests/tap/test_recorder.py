@@ -95,12 +95,12 @@ def test_plain_record_fields():
 def test_the_line_holds_every_record_field_in_order():
     raw = json.dumps({**REQUEST, "permission_mode": "plan"}).encode()
     fields = build_record(call(raw, b'{"decision":"block","reason":"no","systemMessage":"m"}'))
-    optional = ("updated_input", "updated_output", "details", "held")  # absent when unset
+    optional = ("updated_input", "updated_output", "details", "held", "cut")  # absent when unset
     order = [f for f in model.Record.__struct_fields__ if f not in optional or f in fields]
     assert list(fields) == order and "details" in fields
     assert fields["answer_effects"] == {"user_message": "m"}
     assert list(fields["hook"]) == [f for f in model.HookInfo.__struct_fields__ if f != "escaped"]
-    assert list(fields["stdout"]) == list(model.Blob.__struct_fields__)
+    assert list(fields["stdout"]) == [f for f in model.Blob.__struct_fields__ if f != "tail"]
 
 
 def test_ids_are_unique_and_sort_by_time():
@@ -139,8 +139,9 @@ def test_secret_across_the_cap_is_still_masked():
     out = b"x" * (BLOB_CAP - 11) + b" " + token.encode() + b"\n"
     record = build(b"", out)
     assert record.stdout.truncated
-    assert token[:10] not in record.stdout.data
-    assert [r.pointer for r in record.redactions] == ["/stdout/data"]
+    assert token[:10] not in record.stdout.data and token[:10] not in record.stdout.tail
+    # The output's last bytes are kept too (its tail), and masked there as well.
+    assert [r.pointer for r in record.redactions] == ["/stdout/data", "/stdout/tail"]
 
 
 def test_secret_in_binary_output_is_masked_too():

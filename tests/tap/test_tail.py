@@ -32,8 +32,7 @@ def test_torn_line_is_held_until_its_newline(tmp_path):
     first = t.poll()
     assert [off for off, _ in first.lines] == [0]
     assert not first.reset and not first.missing
-    assert t.offset == len(line(0))
-    assert t.pending_bytes == 25
+    assert t.offset == len(line(0))  # the 25 torn bytes are held, not consumed
     assert t.poll().lines == []  # nothing new: still no newline
     append(p, full[25:-1])
     assert t.poll().lines == []  # the rest, but still no newline
@@ -41,7 +40,8 @@ def test_torn_line_is_held_until_its_newline(tmp_path):
     got = t.poll().lines
     assert got == [(len(line(0)), full[:-1])]
     assert t.offset == len(line(0)) + len(full)
-    assert t.pending_bytes == 0
+    append(p, line(2))  # nothing held back is left to stick to the next line
+    assert t.poll().lines == [(len(line(0)) + len(full), line(2)[:-1])]
 
 
 def test_nothing_new_is_an_empty_batch(tmp_path):
@@ -150,7 +150,8 @@ def test_deletion_and_recreation(tmp_path):
     b = t.poll()
     assert b.reset and not b.missing
     assert [(o, decode_head(x, o).id) for o, x in b.lines] == [(0, "r3")]
-    assert t.pending_bytes == 0  # the torn bytes of the deleted file are gone
+    append(p, line(4))  # the torn bytes of the deleted file are gone: nothing sticks to it
+    assert t.poll().lines == [(len(line(3)), line(4)[:-1])]
 
 
 def test_promised_offset_beyond_a_new_shorter_file(tmp_path):
@@ -281,7 +282,7 @@ def test_rewritten_while_a_torn_line_was_pending(tmp_path):
     p = tmp_path / "s.jsonl"
     p.write_bytes(line(0) + line(1)[:20])
     t = Tailer(str(p))
-    assert len(t.poll().lines) == 1 and t.pending_bytes == 20
+    assert len(t.poll().lines) == 1 and t.offset == len(line(0))  # 20 torn bytes held
     new = line(5) + line(6) + line(7)
     with open(p, "r+b") as f:
         f.write(new)

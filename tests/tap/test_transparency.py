@@ -136,15 +136,29 @@ def test_non_utf8_output_is_base64_in_the_record(tmp_path):
     check_blob(record["stdout"], bare.stdout)
 
 
+# A cap above BIG_REQUEST: the record keeps all of it (the default cap would cut
+# the pad: tests/tap/test_record_bounds.py).
+WHOLE = {**os.environ, "HOOKTUI_BODY_CAP": str(4 << 20)}
+PAD = json.loads(BIG_REQUEST)["pad"].encode()
+
+
 def test_hook_that_ignores_a_big_request(tmp_path):
-    bare, _, record = run_both(tmp_path, ["sh", "-c", "echo '{}'"], request=BIG_REQUEST)
+    command = ["sh", "-c", "echo '{}'"]
+    bare, _, record = run_both(tmp_path, command, request=BIG_REQUEST, env=WHOLE)
     assert bare.stdout == b"{}\n"
     # The record keeps the whole request even though the hook read none of it.
     assert record["request"] == json.loads(BIG_REQUEST)
 
 
+def test_a_big_request_the_hook_ignored_is_cut_as_read_whole(tmp_path):
+    """Under the default cap the pad is cut, and described whole: the tap read it all."""
+    _, _, record = run_both(tmp_path, ["sh", "-c", "echo '{}'"], request=BIG_REQUEST)
+    cut = {c["pointer"]: c for c in record["cut"]}["/request/pad"]
+    assert cut["length"] == len(PAD) and cut["sha256"] == hashlib.sha256(PAD).hexdigest()
+
+
 def test_hook_that_reads_part_of_the_request(tmp_path):
-    bare, _, record = run_both(tmp_path, ["head", "-c", "100"], request=BIG_REQUEST)
+    bare, _, record = run_both(tmp_path, ["head", "-c", "100"], request=BIG_REQUEST, env=WHOLE)
     assert bare.stdout == BIG_REQUEST[:100]
     assert record["request"] == json.loads(BIG_REQUEST)
 

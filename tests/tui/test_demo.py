@@ -46,6 +46,7 @@ def test_no_ui_writes_count_records_covering_runtimes_and_decisions(tmp_path):
     guests = [r for r in records if r["runtime"] in ("copilot", "continue-cli")]
     assert {r["runtime"] for r in guests} == {"copilot", "continue-cli"}
     assert all(r["decision"] == "deny" and r["native_event"] == "PreToolUse" for r in guests)
+    assert {"cline", "mistral-vibe", "opencode"} <= runtimes
     decisions = {r["decision"] for r in records}
     assert {"allow", "deny", "modify", "replace", "failure"} <= decisions
     for r in records:
@@ -59,12 +60,16 @@ def test_no_ui_writes_count_records_covering_runtimes_and_decisions(tmp_path):
                 "slow_guard",
                 "crashing_guard",
                 "allow_all",
+                "cancel_rm_rf",
+                "no_sudo",
+                "keep_env_private",
             )
         }
     failures = [r for r in records if r["decision"] == "failure"]
     assert all(r["effect"] == "proceeds" and r["runtime"] == "claude-code" for r in failures)
     modified = [r for r in records if r["decision"] == "modify"]
     assert all("--force" not in r["updated_input"]["command"] for r in modified)
+    assert all(not r["updated_input"]["command"].startswith("sudo") for r in modified)
     replaced = [r for r in records if r["decision"] == "replace"]
     assert all("***" in r["updated_output"] for r in replaced)
     slow = [r for r in records if r["runtime"] == "gemini-cli"]
@@ -127,7 +132,7 @@ def test_one_round_of_scenarios_expects_every_decision():
     nth = scenarios("/repo")
     round_ = [nth(i) for i in range(ROUND_SIZE)]
     assert {s.expect for s in round_} == {"allow", "deny", "modify", "replace", "failure"}
-    assert len({s.runtime for s in round_}) == 5
+    assert len({s.runtime for s in round_}) == 8
     assert all(guard_path(s.guard).exists() for s in round_)
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from hooktui.replay.report import Result
 from hooktui.tap.model import Blob, Held, HookInfo
 from hooktui.tap.read.lines import load_stream
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.replay_tabs import build_tabs
 from hooktui.tui.app.watch import WatchApp
 from hooktui.tui.app.watch_tabs import load_tabs
@@ -86,7 +86,7 @@ def test_a_held_rows_mark_and_the_diff_tab_are_inert(tmp_path: Path) -> None:
     entries, _ = load_stream(str(stream))
     assert len(entries) == 2
     for offset, head in entries:
-        entry = Entry(0, offset, head)
+        entry = StreamLine(0, offset, head)
         for color in (True, False):
             row = call_row(entry, 160, UTC, marked=False, color=color).plain
             assert _inert(row), row
@@ -143,7 +143,7 @@ def test_the_raw_tab_shows_a_line_nested_too_deep_as_text(tmp_path: Path) -> Non
     stream.write_bytes(b'{"deep":' + b"[" * 5000 + b"]" * 5000 + b"}\n")
     entries, _ = load_stream(str(stream))
     ((offset, head),) = entries
-    raw = _shown(load_tabs(str(stream), Entry(0, offset, head), UTC)["raw"])
+    raw = _shown(load_tabs(str(stream), StreamLine(0, offset, head), UTC)["raw"])
     assert "cannot show" not in raw
     assert '{"deep":[[[[' in raw
 

@@ -75,3 +75,23 @@ def test_follow_names_the_log_before_waiting(tmp_path: Path) -> None:
         run.wait_for(b"sleep 50")  # and the recorded rows are shown as usual
     finally:
         assert run.stop() == 0
+
+
+def test_a_stream_the_taps_could_not_write_says_so_and_where(tmp_path: Path) -> None:
+    """A read-only mount: every tap failed, its errors went to the fallback log under
+    XDG_RUNTIME_DIR; `show` names that log, not "record one" (issue 19)."""
+    folder = tmp_path / "readonly"
+    folder.mkdir()
+    stream = folder / "stream.jsonl"
+    readonly = f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder}"
+    tap = f'{readonly} && exec "$@"'
+    done = subprocess.run(
+        ["unshare", "-m", "--", "sh", "-c", tap, "sh",
+         HOOKTUI, "tap", "--wait", "--stream", str(stream), "--", "cat"],
+        input=b"{}", capture_output=True, timeout=60,
+    )  # fmt: skip
+    assert (done.stdout, done.returncode) == (b"{}", 0) and not stream.exists(), done.stderr
+    r = _show(str(stream))
+    assert r.returncode != 0
+    assert "taps could not write it" in r.stderr and "tap-errors.log" in r.stderr
+    assert "record one" not in r.stderr

@@ -70,7 +70,7 @@ async def test_keys_are_answered_while_a_file_filter_is_applied(tmp_path: Path) 
         assert app.view.filter_progress is not None  # the pass is still running
         assert "filtering" in str(app.header.render())
         await wait_until(pilot, lambda: app.view.filter_progress is None, timeout=60)
-        assert [offset for _, offset in app.view.shown_keys()] == _expected(lines)
+        assert [e.offset for e in app.view.shown_entries()] == _expected(lines)
         assert app.calls.following and app.calls.current.offset == _expected(lines)[-1]
         await wait_until(pilot, lambda: "filtering" not in str(app.header.render()))
         assert pieces[0] is not None and pieces[0] < 0.5  # the newest matches came first

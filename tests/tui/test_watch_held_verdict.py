@@ -16,7 +16,7 @@ from hooktui.tap.model import decode_head
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.index import batch_of
 from hooktui.tap.read.lines import load_stream
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.widgets.rows import call_row, columns_for
 from rich.console import Console
 
@@ -64,7 +64,7 @@ def test_heads_carry_what_the_runtime_got_and_what_the_hook_said(stream: Path) -
 def test_row_column_says_deny_and_the_mark_keeps_the_hooks_answer(stream: Path) -> None:
     head = _heads(stream)[0]
     width = 140
-    row = call_row(Entry(0, 0, head), width, UTC, False, color=False).plain
+    row = call_row(StreamLine(0, 0, head), width, UTC, False, color=False).plain
     assert "⏸ denied (hook: allow)" in row
     widths = columns_for(width)
     assert widths.decision  # the decision column is shown at this width

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hooktui.tap.hold.server import HoldServer
 from hooktui.tap.model import decode_head
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.watch import WatchApp
 from hooktui.tui.app.widgets.rows import call_row
 
@@ -61,7 +61,7 @@ async def test_held_calls_come_first_and_keys_decide_them(runtime_dir, tmp_path)
         assert app.focused is app.calls  # back to the list once nothing is held
     heads = [decode_head(line) for line in stream.read_bytes().splitlines()]
     assert sorted(h.held.action for h in heads) == ["allow", "deny"]
-    row = call_row(Entry(0, 0, heads[0]), 120, UTC, False).plain
+    row = call_row(StreamLine(0, 0, heads[0]), 120, UTC, False).plain
     assert "⏸ " in row  # the list marks a held call
 
 

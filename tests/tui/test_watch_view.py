@@ -11,7 +11,7 @@ from hooktui.tap.read.decode import decode_head as reader_decode_head
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.index import batch_of, merge_batches
 from hooktui.tap.read.merge import parse_ts
-from hooktui.tap.read.view import CallView, Entry
+from hooktui.tap.read.view import CallView, StreamLine
 from hooktui.tui.app.widgets.rows import call_row, columns_for, header_row
 from hooktui.tui.cli.format import (
     format_latency,
@@ -40,7 +40,7 @@ def _batch(records, source=0):
 
 def _lines(records):
     """The view's handle on each record's line, as the list gets it for a row."""
-    return [Entry(0, offset, head) for offset, head in _heads(records)]
+    return [StreamLine(0, offset, head) for offset, head in _heads(records)]
 
 
 def _view(records=None) -> CallView:

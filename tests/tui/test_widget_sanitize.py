@@ -16,7 +16,7 @@ from hooktui.tap.canonical import Outcome, Verdict
 from hooktui.tap.model import Blob, HookHead, HookInfo
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.groups import Patterns, Timeline
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.replay_tabs import build_tabs, result_cells
 from hooktui.tui.app.watch_tabs import Loaded, summary_view
 from hooktui.tui.app.widgets.patterns import group_cells
@@ -50,11 +50,11 @@ def test_rows_and_their_decision_cells():
         id="h", decision=HOSTILE, failure=HOSTILE, tool_name=HOSTILE, summary=HOSTILE
     )
     for color in (True, False):
-        _assert_inert(call_row(Entry(0, 0, head), 160, UTC, marked=False, color=color).plain)
+        _assert_inert(call_row(StreamLine(0, 0, head), 160, UTC, marked=False, color=color).plain)
     failing = records.head(id="f", decision="failure", failure=HOSTILE, effect="proceeds")
-    _assert_inert(call_row(Entry(0, 0, failing), 160, UTC, marked=False).plain)
+    _assert_inert(call_row(StreamLine(0, 0, failing), 160, UTC, marked=False).plain)
     bad = BadLine(offset=0, length=9, error=HOSTILE, preview=HOSTILE)
-    _assert_inert(call_row(Entry(0, 0, bad), 160, UTC, marked=False).plain)
+    _assert_inert(call_row(StreamLine(0, 0, bad), 160, UTC, marked=False).plain)
 
 
 def test_the_detail_summary_and_its_highlighted_json():
@@ -65,7 +65,7 @@ def test_the_detail_summary_and_its_highlighted_json():
         reason=HOSTILE,
         hook=HookInfo(label=HOSTILE, argv=["./guard", HOSTILE]),
     )
-    loaded = Loaded(Entry(0, 0, None), "s.jsonl", record, b"")
+    loaded = Loaded(StreamLine(0, 0, None), "s.jsonl", record, b"")
     text = _shown(summary_view(loaded, UTC))
     _assert_inert(text)
     assert "\\x9b2J" in text and "\\u202e" in text  # shown, not acted on
@@ -112,7 +112,7 @@ def test_sizes_are_counted_in_words_that_agree():
     record = make_record(1, stdout=Blob(data="x", length=1))
     from hooktui.tui.app.watch_tabs import response_view
 
-    loaded = Loaded(Entry(0, 0, None), "s.jsonl", record, b"{}")
+    loaded = Loaded(StreamLine(0, 0, None), "s.jsonl", record, b"{}")
     assert "1 byte" in _shown(response_view(loaded)) and "1 bytes" not in _shown(
         response_view(loaded)
     )
@@ -125,7 +125,7 @@ def test_the_detail_summary_shows_what_the_answer_asked_for_and_the_request_told
     record = make_record(1, decision="allow")
     record.answer_effects = {"user_message": "heads up", "watch_paths": ["a.txt"], HOSTILE: HOSTILE}
     record.details = {"permission_mode": "plan", "effort": {"level": "high"}}
-    loaded = Loaded(Entry(0, 0, None), "s.jsonl", record, b"")
+    loaded = Loaded(StreamLine(0, 0, None), "s.jsonl", record, b"")
     text = _shown(summary_view(loaded, UTC))
     _assert_inert(text)
     rows = {" ".join(line.split()[:2]): line for line in text.splitlines()}

@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from hooktui.replay.report import Report
 from hooktui.replay.run import Options
-from hooktui.replay.session import Entry
+from hooktui.replay.session import SessionRecord
 from hooktui.tap.model import Record
 from hooktui.tui.app.replay_screen import ReplayScreen
 from hooktui.tui.cli.format import count_of
@@ -68,7 +68,7 @@ def open_replay(
     `left_out` counts, by hook, the calls not among them (said in the header,
     with `left_out_hint` on how to include them).
     """
-    entries = [Entry(line=i + 1, record=rec) for i, rec in enumerate(records)]
+    entries = [SessionRecord(line=i + 1, record=rec) for i, rec in enumerate(records)]
 
     def start(answer: str | None) -> None:
         if answer is None:
@@ -101,7 +101,7 @@ class ReplayApp(App[Report | None]):
 
     def __init__(
         self,
-        entries: list[Entry],
+        entries: list[SessionRecord],
         options: Options,
         *,
         session: str = "",

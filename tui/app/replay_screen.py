@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from hooktui.replay.report import Report, Result
 from hooktui.replay.run import Options, replay
-from hooktui.replay.session import Entry
+from hooktui.replay.session import SessionRecord
 from hooktui.tap.read import filter_terms
 from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.palette import BindingCommands
@@ -57,7 +57,7 @@ class ReplayScreen(ChangeCursor, Screen):
 
     def __init__(
         self,
-        entries: list[Entry],
+        entries: list[SessionRecord],
         options: Options,
         *,
         session: str = "",

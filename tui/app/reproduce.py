@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from hooktui.tap.model import Record
 from hooktui.tap.read.lines import read_record_at
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.widgets.detail import DetailPane
 from textual import work
 from textual.binding import Binding, BindingType
@@ -68,7 +68,7 @@ class WatchReproduce:
         self._read_for_reproduce(entry, what)
 
     @work(thread=True, exclusive=True, group="reproduce-read")
-    def _read_for_reproduce(self, entry: Entry, what: str) -> None:
+    def _read_for_reproduce(self, entry: StreamLine, what: str) -> None:
         try:
             record = read_record_at(self.paths[entry.source], entry.offset)
         except OSError as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 
 from hooktui.replay.report import Result
+from hooktui.tap.base.ids import random_part
 from hooktui.tap.canonical import UNSET, Outcome, Verdict
 from hooktui.tap.model import Record
 from hooktui.tui.app.replay_tabs import CLASS_LOOK, DIRECTION_LOOK
@@ -41,7 +42,7 @@ def call_head(record: Record) -> Text:
     if record.summary:
         first.append(f"  {_field(' '.join(record.summary.split()), 200)}")
     first.append(f"  · {_field(record.runtime, 40)} · hook {_field(record.hook.label or '-', 60)}")
-    first.append(f"  · id {_field(record.id, 40)}", style="dim")
+    first.append(f"  · id {_field(random_part(record.id), 40)}", style="dim")
     second = Text(no_wrap=True, overflow="ellipsis", style="grey62")
     cwd = record.hook.cwd or record.cwd
     if cwd:

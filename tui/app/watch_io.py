@@ -13,13 +13,13 @@ import tempfile
 from typing import BinaryIO
 
 from hooktui.tap.read.lines import read_line_at
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.widgets.prompt import ConfirmPrompt, PathPrompt
 from hooktui.tui.cli.format import count_of
 from textual import work
 
 
-def write_lines(out: BinaryIO, entries: list[Entry], paths: list[str]) -> None:
+def write_lines(out: BinaryIO, entries: list[StreamLine], paths: list[str]) -> None:
     """Copy each entry's line, byte for byte, newline included, into `out`.
 
     One open file per stream (not one per line): `w` on 100k shown records.
@@ -56,7 +56,7 @@ class WatchIO:
         self._copy(entry)
 
     @work(thread=True, group="copy")
-    def _copy(self, entry: Entry) -> None:
+    def _copy(self, entry: StreamLine) -> None:
         try:
             line = read_line_at(self.paths[entry.source], entry.offset)
         except OSError as exc:
@@ -106,7 +106,7 @@ class WatchIO:
         self._write(path, entries, replace=False)
 
     @work(thread=True, group="write")
-    def _write(self, path: str, entries: list[Entry], replace: bool) -> None:
+    def _write(self, path: str, entries: list[StreamLine], replace: bool) -> None:
         try:
             if replace:
                 # A new file renamed over the old one: the old one is whole until the end.

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from hooktui.tap.model import Record
 from hooktui.tap.read.lines import read_record_at
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.cli.format import count_of
 from textual import work
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 class WatchReplay:
     """Mixed into WatchApp: it has `paths`, `names`, `view`, `calls` and `notify`."""
 
-    def replay_entries(self) -> list[Entry]:
+    def replay_entries(self) -> list[StreamLine]:
         """What `r` reads: the marked calls if any, else the shown ones."""
         marked = self.view.marked_entries()
         return marked or self.view.shown_entries()
@@ -48,7 +48,9 @@ class WatchReplay:
         self._load_for_replay(entries, self.calls.current, bool(marked))
 
     @work(thread=True, exclusive=True, group="replay-load")
-    def _load_for_replay(self, entries: list[Entry], focused: Entry | None, marked: bool) -> None:
+    def _load_for_replay(
+        self, entries: list[StreamLine], focused: StreamLine | None, marked: bool
+    ) -> None:
         from hooktui.tui.app.watch_replay_scope import Scope
 
         records = [r for r in map(self._read_record, entries) if r is not None]
@@ -58,7 +60,7 @@ class WatchReplay:
             scope = Scope(records, cursor, marked=marked)
         self.call_from_thread(self._ask_policy, scope)
 
-    def _read_record(self, entry: Entry) -> Record | None:
+    def _read_record(self, entry: StreamLine) -> Record | None:
         try:
             record = read_record_at(self.paths[entry.source], entry.offset)
         except OSError:

@@ -19,7 +19,7 @@ from hooktui.tap.model import Blob, Record, RecordHead
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.lines import read_line_at, read_record_at
 from hooktui.tap.read.merge import parse_ts
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.widgets.detail import SHOW_LIMIT, clip, safe_text
 from hooktui.tui.cli.columns import decision_cell
 from hooktui.tui.cli.format import (
@@ -61,7 +61,7 @@ EFFECT_TEXT = {
 class Loaded(msgspec.Struct):
     """What the worker read for one entry."""
 
-    entry: Entry
+    entry: StreamLine
     path: str
     record: Any  # Record | BadLine
     line: bytes
@@ -335,7 +335,7 @@ def _syntax(text: str) -> Syntax:
 
 
 def load_tabs(
-    path: str, entry: Entry, tz: tzinfo | None, color: bool = True
+    path: str, entry: StreamLine, tz: tzinfo | None, color: bool = True
 ) -> dict[str, RenderableType]:
     """Read the entry's record back from its stream and build every tab (a worker runs it)."""
     record: Any = read_record_at(path, entry.offset)

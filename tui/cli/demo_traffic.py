@@ -151,6 +151,9 @@ _PLAIN_OUTPUTS = [
 _READ_PATHS = ["src/app.py", "README.md", "tests/test_api.py", "pyproject.toml"]
 # The runtimes that run the deny guard's hooks too (its runtime's settings).
 _GUESTS = guests_of(GUARDS["deny_force_push"][0])
+_WIPES = ["rm -rf build", "rm -fr ~/.cache/pip", "rm -r -f node_modules"]
+_SUDO = ["sudo apt-get install -y jq", "sudo -E make install", "sudo systemctl restart nginx"]
+_ENV_FILES = [".env", ".env.local", "deploy/.env.production"]
 
 
 def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
@@ -203,6 +206,17 @@ def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
 
         return make
 
+    def shaped(
+        guard: str, expected: str, tool: str, values: list[str], shape: Callable[[str], Any]
+    ) -> Callable[[int], Scenario]:
+        """Calls whose tool input is in the runtime's own shape (`shape(value)`)."""
+
+        def make(i: int) -> Scenario:
+            req = rq.make(guard, "pre_tool_use", tool, shape(pick(values, i)))
+            return rq.scenario(guard, expected, req)
+
+        return make
+
     _ROUND = [
         shell("deny_force_push", _FORCE_PUSHES, "deny"),
         shell("deny_force_push", _SAFE_COMMANDS, "allow"),
@@ -214,12 +228,15 @@ def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
         shell("drop_force", _BUILD_COMMANDS, "allow", CONFIGURED_TIMEOUT_MS),
         output(_PLAIN_OUTPUTS, "allow"),
         read("allow_all", "allow", absolute=False),
+        shaped("cancel_rm_rf", "deny", "shell", _WIPES, lambda c: {"commands": [c]}),
+        shell("no_sudo", _SUDO, "modify"),
+        shaped("keep_env_private", "deny", "read", _ENV_FILES, lambda p: {"filePath": p}),
     ]
     return lambda i: _ROUND[i % len(_ROUND)](i)
 
 
 # Calls in one round of scenarios(): every decision at least once.
-ROUND_SIZE = 9 + len(_GUESTS)
+ROUND_SIZE = 12 + len(_GUESTS)
 
 
 def tap_argv(s: Scenario, stream: str, *, wait: bool, hooktui: str | None = None) -> list[str]:

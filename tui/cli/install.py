@@ -25,7 +25,12 @@ def _parser(name: str, install: bool) -> argparse.ArgumentParser:
         "--user",
         action="store_true",
         help="the user-wide settings ("
-        + ", ".join(f"~/{get_adapter(n).settings.user_dir}" for n in installable())
+        + ", ".join(
+            dict.fromkeys(
+                "/".join(p for p in ("~", get_adapter(n).settings.user_dir) if p)
+                for n in installable()
+            )
+        )
         + ")",
     )
     if install:

@@ -15,9 +15,9 @@ from hooktui.replay.report import FAIL_ON, Report, to_json
 from hooktui.replay.run import Options, replay
 from hooktui.replay.session import (
     STDIN,
-    Entry,
     Session,
     SessionError,
+    SessionRecord,
     by_id,
     load_session,
     plural,
@@ -99,7 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
         "record. Default with --policy: the hook the policy replaces (same script name)",
     )
     p.add_argument("--filter", metavar="EXPR", help="replay only the records matching EXPR")
-    p.add_argument("--id", metavar="ID", help="replay the one record with this id (or id prefix)")
+    p.add_argument(
+        "--id",
+        metavar="ID",
+        help="replay the one record with this id (or a unique prefix of it or of its random part)",
+    )
     p.add_argument(
         "--edit",
         action="store_true",
@@ -191,7 +195,7 @@ class Job:
     def __init__(
         self,
         session: Session,
-        entries: list[Entry],
+        entries: list[SessionRecord],
         options: Options,
         *,
         left_out: dict[str, int] | None = None,

@@ -49,9 +49,9 @@ def run_one(args: argparse.Namespace, job) -> int:
 
 
 def _run_edited(job, record: Record):
-    from hooktui.replay.session import Entry
+    from hooktui.replay.session import SessionRecord
 
-    job.entries = [Entry(line=job.entries[0].line, record=record)]
+    job.entries = [SessionRecord(line=job.entries[0].line, record=record)]
     return job.run()
 
 

@@ -125,12 +125,22 @@ def sources_of(paths: list[str], follow: bool) -> list[Source]:
             except OSError as exc:  # a symlink loop, a component not a directory: not "missing"
                 raise Usage(f"cannot read {shown}: {exc.strerror}") from exc
         if missing and not follow:
-            raise Usage(
-                f"no stream at {shown} (record one with `hooktui install ...` or `hooktui demo`)"
-            )
+            raise Usage(_no_stream(path, shown))
         name = "stdin" if path == STDIN else os.path.basename(path)
         sources.append(Source(path, name, is_regular(path)))
     return sources
+
+
+def _no_stream(path: str, shown: str) -> str:
+    """Why there is no stream: never recorded, or taps failed to write it (issue 19:
+    after a read-only mount, `show` said "record one" while a log named the stream)."""
+    from hooktui.tap.read.errlog import TapErrorLog, tap_error_summary
+
+    errors = TapErrorLog(path)
+    if errors.check():
+        where = safe_line(errors.path)
+        return f"no stream at {shown}: taps could not write it ({tap_error_summary(errors.count)} in {where})"
+    return f"no stream at {shown} (record one with `hooktui install ...` or `hooktui demo`)"
 
 
 def read(sources: list[Source], ends: list, scan: Scan) -> Iterator[list[Item]]:

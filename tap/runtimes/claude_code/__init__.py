@@ -199,6 +199,7 @@ RUNTIME = ClaudeCode(
         user_dir=".claude",
         user_dir_env="CLAUDE_CONFIG_DIR",
         user_files=("settings.json",),
+        local_twins={"settings.json": "settings.local.json"},
         exec_args_key="args",
         handler_types=("command", "http", "mcp_tool", "prompt", "agent"),  # PROTOCOLS.md
         async_key="async",

@@ -6,7 +6,7 @@ from datetime import tzinfo
 from typing import ClassVar
 
 from hooktui.tap.read.focus import Focus
-from hooktui.tap.read.view import CallView, Entry
+from hooktui.tap.read.view import CallView, StreamLine
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.rows import call_row
 from rich.text import Text
@@ -24,7 +24,7 @@ class CallList(LineList):
     class Opened(Message):
         """Enter on a row: the detail pane should take focus."""
 
-        def __init__(self, entry: Entry | None) -> None:
+        def __init__(self, entry: StreamLine | None) -> None:
             super().__init__()
             self.entry = entry
 
@@ -67,7 +67,7 @@ class CallList(LineList):
     # -- the selected entry --------------------------------------------------
 
     @property
-    def current(self) -> Entry | None:
+    def current(self) -> StreamLine | None:
         return self.focus_model.entry
 
     def action_open(self) -> None:

@@ -10,7 +10,7 @@ from datetime import tzinfo
 from types import SimpleNamespace
 
 from hooktui.tap.model import RecordHead
-from hooktui.tap.read.view import Entry
+from hooktui.tap.read.view import StreamLine
 from hooktui.tui.cli.columns import (
     TIME,
     WATCH_COLUMNS,
@@ -75,7 +75,9 @@ def header_row(width: int) -> Text:
     return titles_row(WATCH_COLUMNS, width)
 
 
-def call_row(entry: Entry, width: int, tz: tzinfo | None, marked: bool, color: bool = True) -> Text:
+def call_row(
+    entry: StreamLine, width: int, tz: tzinfo | None, marked: bool, color: bool = True
+) -> Text:
     """The watch row for one entry, exactly `width` cells wide."""
     head = entry.head
     mark = (MARK_MARK if marked else " ", MARKED)
