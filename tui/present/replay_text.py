@@ -24,7 +24,9 @@ from hooktui.replay.compare import (
 )
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import plural
+from hooktui.tap.base.ids import random_part
 from hooktui.tap.canonical import UNSET, Verdict, fails_open
+from hooktui.tap.read.last_words import last_line, stderr_words
 from hooktui.tap.read.sanitize import safe_text
 from hooktui.tui.present.palette import (
     CLASS_LOOK,
@@ -115,7 +117,7 @@ def record_head(r: Result, label: Text | None = None) -> Text:
     head.append(clean(rec.tool_name or rec.native_event or rec.event, 60), style="bold")
     if rec.summary:
         head.append(f"  {clean(rec.summary, 120)}")
-    head.append(f"  [{clean(rec.runtime, 30)} {clean(rec.id, 40)}]", style="dim")
+    head.append(f"  [{clean(rec.runtime, 30)} {clean(random_part(rec.id), 40)}]", style="dim")
     return head
 
 
@@ -133,12 +135,17 @@ def change_lines(r: Result) -> list[Text]:
     lines.append(verdict_line("before", r.before))
     if r.before.decision == "failure" and r.before.failure_detail:
         lines.append(Text(f"    was     {clean(r.before.failure_detail)}", style="dim"))
+    if r.before.decision == "failure" and (said := stderr_words(r.record.stderr)):
+        lines.append(Text(f"    stderr  {clean(said)}", style="dim"))
     run = f" (run {r.run_index + 1})" if len(r.runs) > 1 else ""
     lines.append(verdict_line("after", r.after))
     if run:
         lines[-1].append(run, style="dim")
     if r.after is not None and r.after.decision == "failure" and r.after.failure_detail:
         lines.append(Text(f"    why     {clean(r.after.failure_detail)}", style="red"))
+    if r.after is not None and r.after.decision == "failure" and r.outcome is not None:
+        if said := last_line(r.outcome.stderr):
+            lines.append(Text(f"    stderr  {clean(said)}", style="red"))
     if len(r.runs) > 1 and r.flaky:
         decisions = clean(", ".join(v.decision for v in r.runs))
         lines.append(Text(f"    runs    {decisions}", style="magenta"))
