@@ -27,6 +27,14 @@ def label(opts: Options, h: Handler, argv: list[str]) -> str:
     return h.event
 
 
+def label_of(args: list[str]) -> str:
+    """The label a tap line's options give its records ("" when they give none)."""
+    for i, word in enumerate(args[:-1]):
+        if word == "--label":
+            return args[i + 1]
+    return ""
+
+
 def url_place(h: Handler) -> str:
     """Host and path of an http hook's URL (no query: it may hold a token)."""
     url = next(v for k, v in h.handler.items() if isinstance(v, str) and "://" in v)

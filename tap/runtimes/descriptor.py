@@ -158,6 +158,7 @@ class Layout(Facts):
     event_key: str = ""
     matcher_key: str = "matcher"
     command_key: str = "command"
+    name_key: str = ""  # a handler's own name, where it has one (`MergeRule.dedup`)
     exec_args_key: str = ""  # exec form: the command plus an argv list, no shell
     timeout_key: str = "timeout"
     # Keys read, in turn, when `timeout_key` is absent (Copilot: `timeout`, seconds too).

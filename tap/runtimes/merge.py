@@ -39,7 +39,8 @@ class MergeRule(Facts):
       the hooks that gave the decision), or "joined" (every hook's reason, one a line,
       in order, even an allow's).
     - `dedup`: identical handlers on one event run once ("command", "name+command"),
-      or "" (each runs).
+      or a hook whose name (`Layout.name_key`) an earlier hook has, on any event, is
+      skipped ("name"), or "" (each runs).
     - `call_keys`: request keys all hooks of one call share when the runtime gives no
       call id (grouping by the request then); `window_ms`: how far apart in time the
       hooks of one call may start (parallel) or follow each other (sequential).

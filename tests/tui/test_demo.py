@@ -14,7 +14,7 @@ from hooktui.tui.cli.demo_traffic import (
     SLOW_TIMEOUT_MS,
     scenarios,
 )
-from hooktui.tui.cli.format import near_timeout
+from hooktui.tui.present.format import near_timeout
 
 from tests.conftest import HOOKTUI, wait_for_records
 from tests.waits import WAIT_S

@@ -22,23 +22,23 @@ from hooktui.tui.app.watch_keys import WATCH_BINDINGS
 from hooktui.tui.app.watch_patterns import WatchPatterns
 from hooktui.tui.app.watch_replay import WatchReplay
 from hooktui.tui.app.watch_streams import WatchStreams
-from hooktui.tui.app.watch_tabs import TAB_TITLES, load_tabs
 from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.detail import DetailPane, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
-from hooktui.tui.app.widgets.header import ColumnHeader, HeaderState, StatsHeader
+from hooktui.tui.app.widgets.header import ColumnHeader, StatsHeader
 from hooktui.tui.app.widgets.held import HeldPanel
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.patterns import PatternsPanel
-from hooktui.tui.cli.format import printable
-from hooktui.tui.cli.watch_first import (
+from hooktui.tui.present.call_tabs import TAB_TITLES, load_tabs
+from hooktui.tui.present.first_screen import (
     COMPACT_BELOW,
     DETAIL_SHARE,
     First,
-    display_path,
     footer_line,
     row_width,
 )
+from hooktui.tui.present.format import display_path, printable
+from hooktui.tui.present.header import HeaderState
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult

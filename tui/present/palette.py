@@ -5,7 +5,9 @@ weight, so a row reads the same under NO_COLOR, in a CI log or to a
 colour-blind reader. Deny and modify differ in hue (red against blue), not only
 in shade, and a failure the runtime let through (a guard silently bypassed) is
 the loudest look of all. `show`, watch's rows and header, and replay use this
-table; nothing else names a decision's colour.
+table; nothing else names a decision's colour. Replay's comparison classes and
+directions have their looks here too (`CLASS_LOOK`, `DIRECTION_LOOK`), for its
+screen, header and `--format text` alike.
 """
 
 from __future__ import annotations
@@ -13,6 +15,16 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
+from hooktui.replay.compare import (
+    CHANGED,
+    EFFECT_CHANGED,
+    FAILED,
+    LOOSENED,
+    REASON_ONLY,
+    SKIPPED,
+    TIGHTENED,
+    UNCHANGED,
+)
 from rich.style import Style
 
 
@@ -67,3 +79,19 @@ def decision_style(decision: str, fail_open: bool = False, color: bool = True) -
 def decision_mark(decision: str, fail_open: bool = False, word: str = "") -> str:
     """'✗ deny', '⚠ timeout' (a fail-open failure, named by what failed): symbol and word."""
     return f"{look(decision, fail_open).symbol} {word or decision}"
+
+
+# What a replay found, record by record: a symbol or word and a style for each
+# comparison class, and the direction a decision moved (replay's screen, header and text).
+CLASS_LOOK = {
+    UNCHANGED: ("=", "grey50"),
+    REASON_ONLY: ("~ reason", "deep_sky_blue1"),
+    CHANGED: ("≠", "bold gold1"),
+    EFFECT_CHANGED: ("≈ effect", "gold1"),
+    FAILED: ("✗ failed", "bold dark_orange"),
+    SKIPPED: ("- skipped", "grey50 italic"),
+}
+DIRECTION_LOOK = {
+    LOOSENED: ("▲ loosened", "bold white on red3"),
+    TIGHTENED: ("▼ tightened", "bold green3"),
+}

@@ -1,7 +1,7 @@
 """The stats header's text: what is shown, what was decided, how fast, and whether it is live.
 
 Textual-free (Rich only): the watch app's header widget and the first screen
-`hooktui watch` draws before Textual loads (`hooktui.tui.cli.watch_first`) both use it.
+`hooktui watch` draws before Textual loads (`first_screen.py`) both use it.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from hooktui.tap.canonical import DECISIONS
 from hooktui.tap.read.errlog import tap_error_summary
 from hooktui.tap.read.tally import RATE_MINUTES
 from hooktui.tap.read.view import CallView
-from hooktui.tui.cli.columns import NO_COLOR_STYLES
-from hooktui.tui.cli.format import (
+from hooktui.tui.present.columns import NO_COLOR_STYLES
+from hooktui.tui.present.format import (
     DECISION_STYLES,
     FAIL_OPEN_MARK,
     FAIL_OPEN_STYLE,
