@@ -126,10 +126,11 @@ class SettingsReading(Facts):
     event name it does not know (`Layout.strict_events`: the whole file). `matcher`:
     how it reads a matcher: "claude" ("" or "*": every tool; only letters, digits, `_`
     and `|`: exact names; else a regular expression searched in the name),
-    "regex_or_literal" (a regular expression searched; one that cannot compile is
-    compared literally), "fullmatch" (a regular expression matching the whole name),
-    "glob" (an fnmatch pattern, or `re:` and a regular expression matching the whole
-    name, either case-insensitive), "none" (no matchers). `bad_matcher`: what a matcher that cannot compile does.
+    "regex" (a regular expression searched), "regex_or_literal" (the same, but one
+    that cannot compile is compared literally), "fullmatch" (a regular expression
+    matching the whole name), "glob" (an fnmatch pattern, or `re:` and a regular
+    expression matching the whole name, either case-insensitive), "none" (no
+    matchers). `bad_matcher`: what a matcher that cannot compile does.
     `basis`: where these come from (its schema, its code, its real CLI).
     """
 
