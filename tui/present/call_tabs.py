@@ -17,6 +17,7 @@ import msgspec
 from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import Blob, Record, RecordHead
 from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.last_words import stderr_words
 from hooktui.tap.read.lines import read_line_at, read_record_at
 from hooktui.tap.read.merge import end_time, parse_ts
 from hooktui.tap.read.view import StreamLine
@@ -190,6 +191,8 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         if record.failure_detail:
             why += f": {record.failure_detail}"
         grid.add_row("failed", _t(why, style="dark_orange"))
+        if said := stderr_words(record.stderr):
+            grid.add_row("stderr", _t(said, style="dark_orange"))  # the crash's last line
         grid.add_row(
             "then",
             _t(
