@@ -39,3 +39,16 @@ async def test_the_row_and_the_summary_say_what_the_crash_printed(tmp_path: Path
         await wait_until(pilot, lambda: "KeyError: 'cmd'" in _summary(app))
         line = next(x for x in _summary(app).splitlines() if "KeyError" in x)
         assert line.split() == ["stderr", "KeyError:", "'cmd'"]
+
+
+async def test_the_summary_shows_the_ids_random_part_to_type(tmp_path: Path) -> None:
+    guard = tmp_path / "guard.py"
+    guard.write_text(CRASHES)
+    stream = tmp_path / "s.jsonl"
+    tap(stream, "claude-code", [PYTHON, str(guard)], request_for("claude-code", "ls", "/"))
+    (record,) = wait_for_records(stream, 1)
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_until(pilot, lambda: app.loaded and "record" in _summary(app))
+        line = next(x for x in _summary(app).splitlines() if x.startswith("record"))
+        assert f"· id {record['id'][14:]} ({record['id']})" in line, line
