@@ -50,6 +50,9 @@ from textual.widgets import Footer, Static
 
 # The header is redrawn at most this often during a burst (percentiles sort).
 HEADER_INTERVAL = 0.1
+# While following, rates end at the clock: the header is redrawn this often (seconds)
+# with no record arriving, so an idle stream's rate falls as the minutes pass.
+CLOCK_TICK = 5.0
 # The focused call's detail is built before the app's first frame up to this line length.
 FIRST_DETAIL_BYTES = 4 << 20
 
@@ -180,6 +183,7 @@ class WatchApp(
             lines = 3 if self.state.tap_errors else 2
             self.columns.show(row_width(len(self.view), width, height, lines))
         if self.live:
+            self.set_interval(CLOCK_TICK, self._changed)
             self._follow_streams()
         else:
             self._load_once()
@@ -238,6 +242,7 @@ class WatchApp(
         calls = self.calls
         state.following = calls.following
         state.new = calls.new
+        state.now = time.time() if self.live else None
         self.header.show(self.view, state)
         self._update_empty()
 

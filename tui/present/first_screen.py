@@ -17,6 +17,7 @@ rest of this screen.
 from __future__ import annotations
 
 import os
+import time
 from datetime import tzinfo
 from typing import NamedTuple
 
@@ -119,6 +120,7 @@ def first_screen(
     state = HeaderState()
     state.title = display_path(path)
     state.indexing = 0.0 if first.tail.start else None
+    state.now = time.time()  # drawn only when following: rates end at the clock
     if first.tap_errors:
         state.tap_errors = [(display_path(error_log_path(path)), first.tap_errors)]
     header = header_text(view, state, width, color).split("\n")

@@ -57,7 +57,9 @@ PALETTE: dict[str, DecisionLook] = {
     "replace": DecisionLook("deep_sky_blue1", "⇄", False, plain=("italic", "underline")),
     "failure": DecisionLook("dark_orange", "!", True, plain=("bold",)),
 }
-FAIL_OPEN = DecisionLook("white", "⚠", True, bgcolor="red3", plain=("bold",))
+# Pure white on red3, 5.4:1 (WCAG AA asks 4.5): "white" is the terminal theme's
+# light grey, 2.8:1 on red (tests/tui/test_warning_contrast.py).
+FAIL_OPEN = DecisionLook("grey100", "⚠", True, bgcolor="red3", plain=("bold",))
 UNKNOWN = DecisionLook("grey62", "·", False, plain=("dim",))
 
 
@@ -92,6 +94,6 @@ CLASS_LOOK = {
     SKIPPED: ("- skipped", "grey50 italic"),
 }
 DIRECTION_LOOK = {
-    LOOSENED: ("▲ loosened", "bold white on red3"),
+    LOOSENED: ("▲ loosened", "bold grey100 on red3"),  # as FAIL_OPEN: 5.4:1
     TIGHTENED: ("▼ tightened", "bold green3"),
 }
