@@ -12,9 +12,11 @@ built into the interpreter: nothing to load).
 The cache can make redaction cheaper, never different:
 - an entry is only ever written after the pattern it rebuilds compared equal
   (flags, source and compiled code: `_sre`'s own equality) to `re.compile`'s;
-- each entry carries the sha256 of its bytes and its own source and flags, so
-  a torn, corrupt or stale entry is not used; a file of another build is
-  another file; one not owned by this user, or writable by others, is not read;
+- the file carries the sha256 of its body, checked before the body is
+  unmarshalled (a corrupt count made `marshal` allocate 16 GiB: 6-37 s of each
+  recorder), and each entry the sha256 of its bytes and its own source and
+  flags, so a torn, corrupt or stale entry is not used; a file of another build
+  is another file; one not owned by this user, or writable by others, is not read;
 - whenever anything is off (absent, unreadable, corrupt, a failing
   `_sre.compile`), `re.compile` compiles the pattern as it always did.
 Writes (save(), called by the recorder after its record is appended) go to a
@@ -30,7 +32,7 @@ import sys
 
 from hooktui.tap.base.cpython import sha256, sre_args, sre_build, sre_code_size, sre_compile
 
-_FORMAT = b"hooktui sre cache 1\n"
+_FORMAT = b"hooktui sre cache 2\n"  # then the body's sha256, then the body
 # The engine's code words, as bytes (None: an engine this cache does not know, so `re`).
 _CODE_ITEM = {2: "H", 4: "I"}.get(sre_code_size())
 _MAX_ENTRIES = 4096  # a file past this is started afresh (old hooktui versions' rules)
@@ -64,7 +66,8 @@ def compile(source: str, flags: int):  # noqa: A001 - the name says what `re.com
 
 
 def cache_path() -> str | None:
-    """`$XDG_CACHE_HOME/hooktui/` (XDG default `~/.cache`), one file per Python build."""
+    """`$XDG_CACHE_HOME/hooktui/` (XDG default `~/.cache`), one file per Python build
+    and format."""
     base = os.environ.get("XDG_CACHE_HOME") or ""
     if not os.path.isabs(base):  # the XDG spec says relative values are to be ignored
         home = os.path.expanduser("~")
@@ -72,7 +75,10 @@ def cache_path() -> str | None:
             return None
         base = os.path.join(home, ".cache")
     build = sha256(_BUILD.encode()).hexdigest()[:16]
-    return os.path.join(base, "hooktui", f"sre-{sys.implementation.cache_tag}-{build}.bin")
+    # The format in the name too: two hooktui versions on one machine keep a file each,
+    # rather than each overwriting the other's (every call of both cold).
+    name = f"sre{_FORMAT.split()[-1].decode()}-{sys.implementation.cache_tag}-{build}.bin"
+    return os.path.join(base, "hooktui", name)
 
 
 def save() -> None:
@@ -96,7 +102,7 @@ def save() -> None:
             entry = _checked_entry(key, pattern)
             if entry is not None:
                 entries[key] = entry
-        _write(path, _FORMAT + marshal.dumps(entries))
+        _write(path, file_bytes(entries))
     except (OSError, ValueError):
         return
     finally:
@@ -133,13 +139,20 @@ def _read(path: str) -> dict | None:
         return None
     finally:
         os.close(fd)
-    if not data.startswith(_FORMAT):
+    digest, body = data[len(_FORMAT) : len(_FORMAT) + 32], data[len(_FORMAT) + 32 :]
+    if not data.startswith(_FORMAT) or sha256(body).digest() != digest:
         return None
     try:
-        entries = marshal.loads(memoryview(data)[len(_FORMAT) :])
+        entries = marshal.loads(body)
     except Exception:  # EOFError, ValueError, TypeError: a file it cannot vouch for
         return None
     return entries if isinstance(entries, dict) else None
+
+
+def file_bytes(entries: dict) -> bytes:
+    """The cache file holding `entries`: the format line, the body's sha256, the body."""
+    body = marshal.dumps(entries)
+    return _FORMAT + sha256(body).digest() + body
 
 
 def _trusted(st: os.stat_result) -> bool:

@@ -10,6 +10,7 @@ but the time it takes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -190,8 +191,29 @@ def test_a_corrupt_entry_is_not_used_and_the_rest_are(cache_home, where) -> None
     else:  # its code's literal `A` (`\bA3-`) made `@`: a valid program, another one
         at = data.index(ord("A").to_bytes(cpython.sre_code_size(), sys.byteorder), at + len(source))
     data[at] ^= 0x01
-    path.write_bytes(bytes(data))
+    # The file's own digest made whole again: each entry's is what is left to catch it.
+    body = bytes(data[len(sre_cache._FORMAT) + 32 :])
+    path.write_bytes(sre_cache._FORMAT + hashlib.sha256(body).digest() + body)
     assert 0 < _all_like_re() < len(SOURCES)
+
+
+@pytest.mark.parametrize("room", [0, 32], ids=["bare", "after-a-digests-room"])
+def test_a_body_declaring_a_huge_list_is_not_unmarshalled(cache_home, room) -> None:
+    """A count of 2**31 items (one flipped byte) made `marshal` allocate 16 GiB and let
+    go of it item by item: 6-37 s of each recorder (issue 19). A body is vouched for
+    (its sha256) before it is unmarshalled."""
+    import tracemalloc
+
+    path = _warm(cache_home)
+    path.write_bytes(sre_cache._FORMAT + bytes(room) + b"[\xff\xff\xff\x7f")
+    _forget()
+    tracemalloc.start()
+    try:
+        assert sre_cache._read(str(path)) is None
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20
 
 
 def test_an_entry_filed_under_another_pattern_is_not_used(cache_home) -> None:
@@ -199,18 +221,17 @@ def test_an_entry_filed_under_another_pattern_is_not_used(cache_home) -> None:
 
     path = _warm(cache_home)
     data = path.read_bytes()
-    head = b"hooktui sre cache 1\n"
-    entries = marshal.loads(data[len(head) :])
+    entries = marshal.loads(data[len(sre_cache._FORMAT) + 32 :])
     keys = list(entries)
     swapped = {keys[0]: entries[keys[1]], keys[1]: entries[keys[0]]}
-    path.write_bytes(head + marshal.dumps(entries | swapped))
+    path.write_bytes(sre_cache.file_bytes(entries | swapped))  # a file vouched for
     assert _all_like_re() == len(SOURCES) - 2
 
 
 def test_garbage_a_foreign_file_and_one_others_may_write_are_not_read(cache_home) -> None:
     path = _warm(cache_home)
     good = path.read_bytes()
-    path.write_bytes(b"hooktui sre cache 1\n" + os.urandom(4000))
+    path.write_bytes(sre_cache._FORMAT + os.urandom(4000))
     assert _all_like_re() == 0
     path.write_bytes(good)
     _forget()

@@ -12,7 +12,7 @@ from hooktui.tap.hold.server import HoldServer
 from hooktui.tap.model import decode_head
 from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.watch import WatchApp
-from hooktui.tui.app.widgets.rows import call_row
+from hooktui.tui.present.rows import call_row
 
 from tests.hold_helpers import finish, private_runtime_dir, start_tap
 from tests.tui.conftest import wait_until
@@ -163,6 +163,7 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
         while not (Path(runtime_dir) / "hooktui" / "hold.sock").exists():
             assert time.monotonic() < deadline, screen()
             time.sleep(0.05)
+        wait_screen("● intercept  tool:Bash")  # armed: marked in the header, not only a toast
         tap = start_tap(stream, runtime_dir)
         taps.append(tap)
         wait_screen("1 held")

@@ -83,6 +83,8 @@ class WatchHold:
     def _breakpoint_shown(self) -> None:
         expr = self.hold.expr if self.hold is not None else ""
         self.sub_title = f"⏸ holding {expr}" if expr else ""
+        self.state.breakpoint = expr  # the header marks it for as long as it is armed
+        self._changed()
         self.notify(f"holding calls matching {expr}" if expr else "breakpoint cleared")
 
     # -- the queue ---------------------------------------------------------------

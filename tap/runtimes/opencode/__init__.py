@@ -207,7 +207,9 @@ RUNTIME = OpenCode(
     settings=Layout(
         project_files=(".opencode/command-hooks.json",),
         user_dir=".config/opencode",
-        user_dir_env="",
+        # OpenCode's config folder, where the plugin also looks (XDG's rule).
+        user_dir_env="XDG_CONFIG_HOME",
+        user_dir_env_child="opencode",
         user_files=("command-hooks.json",),
         runner="plugins/hooktui-command-hooks.js",
         after_install=(
@@ -231,7 +233,7 @@ RUNTIME = OpenCode(
         HookSource(scope="user", base="user", path="command-hooks.json"),
     ),
     reading=SettingsReading(
-        bad_file="refuses every call it guards (the plugin fails closed)",
+        bad_file="fails closed: it refuses every call it guards (hooktui's plugin)",
         bad_hook="skips that hook",
         unknown_event="skips that event",
         matcher="fullmatch",
