@@ -17,7 +17,7 @@ import msgspec
 from hooktui.tap.base.ids import random_part
 from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import Blob, Record, RecordHead
-from hooktui.tap.read.decode import BadLine
+from hooktui.tap.read.decode import BadLine, nests_deeper
 from hooktui.tap.read.last_words import stderr_words
 from hooktui.tap.read.lines import read_line_at, read_record_at
 from hooktui.tap.read.merge import end_time, parse_ts
@@ -347,6 +347,8 @@ def raw_view(loaded: Loaded) -> RenderableType:
         style="dim",
     )
     try:
+        if nests_deeper(line):  # indenting it would cost the square of its depth
+            raise RecursionError
         pretty = msgspec.json.format(line, indent=2).decode("utf-8", "replace")
         pretty = clip(pretty)
     except (msgspec.DecodeError, RecursionError):  # not JSON, or nested past what msgspec reads
