@@ -75,6 +75,13 @@ class HookInfo(msgspec.Struct, kw_only=True):
     # Absent when there are none.
     escaped: list[str] | UnsetType = msgspec.UNSET
 
+    @property
+    def command(self) -> str:
+        """The command line that ran, shell-quoted (the filter's `command:`)."""
+        import shlex  # here: the tap's recorder imports this module on every call
+
+        return shlex.join(self.argv)
+
 
 class Redaction(msgspec.Struct, kw_only=True):
     """One secret taken out of the record before it touched disk."""
@@ -247,6 +254,14 @@ def _upgrade(record: Record) -> None:
 class HookHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     label: str = ""
     timeout_ms: int | None = None
+    argv: list[str] = []  # with runtime and label, which hook this is (group by hook)
+
+    @property
+    def command(self) -> str:
+        """The command line that ran, shell-quoted (the filter's `command:`)."""
+        import shlex  # here: the tap's recorder imports this module on every call
+
+        return shlex.join(self.argv)
 
 
 class SentHead(msgspec.Struct, omit_defaults=True, kw_only=True):

@@ -11,15 +11,17 @@ def test_verdict_agreement_table_is_fresh() -> None:
     assert agreement.spliced(text) == text, "stale: run `python -m tests.e2e.agreement`"
 
 
-def test_the_table_has_a_row_per_case_of_the_five_runtimes() -> None:
+def test_the_table_has_a_row_per_case_of_the_six_runtimes() -> None:
     rows = agreement.rows()
     chat = {title for title, _, _ in agreement.CHAT}
-    assert {r[0] for r in rows} == {"Claude Code", "Codex", "Gemini CLI", *chat}
+    continue_cli = "Continue CLI (its hook runner; the CLI fires none)"
+    assert {r[0] for r in rows} == {"Claude Code", "Codex", "Gemini CLI", *chat, continue_cli}
     count = sum(
         len(agreement.MAIN[n]) + len(agreement.PINNED[n]) + len(agreement.EVENT_CASES[n])
         for n, _ in agreement.RUNTIMES
     )
     count += sum(len(cases) for _, cases, _ in agreement.CHAT)
+    count += len(agreement.RUNNER_CASES)
     assert len(rows) == count + 1  # and Codex's session-end-clamped (cases_others.py)
     table = agreement.table()
     assert table.count("\n") == len(rows) + 2

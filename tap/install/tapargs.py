@@ -11,7 +11,7 @@ from hooktui.tap.command import script_name
 from hooktui.tap.httphook.spec import from_line as http_from_line
 from hooktui.tap.install.hooks import Handler
 from hooktui.tap.install.wrapper import Tap, starts_direct
-from hooktui.tap.runtimes.descriptor import Runtime
+from hooktui.tap.runtimes.descriptor import Runtime, timeout_setting
 
 if TYPE_CHECKING:
     from hooktui.tap.install.settings import Options
@@ -27,6 +27,14 @@ def label(opts: Options, h: Handler, argv: list[str]) -> str:
     return h.event
 
 
+def label_of(args: list[str]) -> str:
+    """The label a tap line's options give its records ("" when they give none)."""
+    for i, word in enumerate(args[:-1]):
+        if word == "--label":
+            return args[i + 1]
+    return ""
+
+
 def url_place(h: Handler) -> str:
     """Host and path of an http hook's URL (no query: it may hold a token)."""
     url = next(v for k, v in h.handler.items() if isinstance(v, str) and "://" in v)
@@ -35,7 +43,8 @@ def url_place(h: Handler) -> str:
 
 def timeout_ms(runtime: Runtime, h: Handler) -> int | None:
     kind = runtime.settings.http.type if h.http else "command"
-    return runtime.timeouts.applied(h.handler.get(runtime.settings.timeout_key), h.event, kind)
+    setting = timeout_setting(runtime.settings, h.handler)
+    return runtime.timeouts.applied(setting, h.event, kind)
 
 
 def hook_facts(runtime: Runtime, h: Handler) -> tuple[str, ...]:
@@ -43,7 +52,7 @@ def hook_facts(runtime: Runtime, h: Handler) -> tuple[str, ...]:
     is the runtime's default (none is set), that its failure blocks the action."""
     layout = runtime.settings
     facts: tuple[str, ...] = ()
-    if runtime.timeouts.from_settings(h.handler.get(layout.timeout_key)) is None:
+    if runtime.timeouts.from_settings(timeout_setting(layout, h.handler)) is None:
         facts += ("--timeout-default",)
     key, value = layout.fail_closed
     if key and key in h.handler and h.handler[key] == value:

@@ -40,6 +40,7 @@ class Hook(msgspec.Struct, kw_only=True, omit_defaults=True):
     event: str  # the runtime's own event name
     matcher: str = ""  # "" = every tool (or the event has none)
     handler_type: str = "command"
+    name: str = ""  # the handler's own name, where the runtime gives hooks one
     command: str = ""  # the hook's own command (unwrapped), or its URL
     label: str = ""  # the label its records carry
     wrapped: bool = False  # it runs through `hooktui tap`

@@ -16,10 +16,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from hooktui.tap.canonical import Call
 from hooktui.tap.install.files import InstallError, load_settings
+from hooktui.tap.install.tapargs import label_of
 from hooktui.tap.install.wrapper import read_exec, read_shell
 from hooktui.tap.inventory import match
+from hooktui.tap.inventory.folders import fails_of, read_folder
 from hooktui.tap.inventory.model import Hook, Inventory, Problem, SourceFile
 from hooktui.tap.inventory.sources import paths_of
 from hooktui.tap.runtimes import ADAPTERS, RUNTIMES
@@ -60,6 +61,8 @@ def _read_runtime(
                 hook.rank = rank
             out.files.append(sf)
             hooks += found
+    if runtime.settings.hook_files is not None:
+        _in_path_order(hooks)
     _mark_duplicates(runtime, hooks)
     out.hooks += hooks
 
@@ -81,6 +84,8 @@ def read_file(
     if not source.readable:
         sf.state = "unreadable"
         return sf, []
+    if author.settings.hook_files is not None:
+        return sf, read_folder(author, sf, path, first)
     if not path.is_file():
         sf.state = "missing"
         return sf, []
@@ -232,6 +237,7 @@ def _hook(runtime, author, source, path, where, event, matcher, handler, positio
         event=event,
         matcher=matcher if isinstance(matcher, str) else ("" if matcher is None else str(matcher)),
         handler_type=str(kind),
+        name=_name(layout, handler),
         command=command,
         label=label,
         wrapped=wrapped,
@@ -240,6 +246,11 @@ def _hook(runtime, author, source, path, where, event, matcher, handler, positio
         fails=_fails(runtime, event, handler),
         is_async=any(handler.get(k) is True for k in keys if k),
     )
+
+
+def _name(layout, handler: dict) -> str:
+    name = handler.get(layout.name_key) if layout.name_key else None
+    return name if isinstance(name, str) else ""
 
 
 def _command(author: Runtime, handler: dict, kind: str, event: str, matcher: Any):
@@ -255,7 +266,7 @@ def _command(author: Runtime, handler: dict, kind: str, event: str, matcher: Any
         own = shlex.join([text, *args]) if isinstance(args, list) else text
         return own, _label(event, matcher), False
     own = wrapped.original if wrapped.original is not None else shlex.join(wrapped.argv or [])
-    return own, _tap_label(wrapped.args) or _label(event, matcher), True
+    return own, label_of(wrapped.args) or _label(event, matcher), True
 
 
 def _label(event: str, matcher: Any) -> str:
@@ -265,20 +276,9 @@ def _label(event: str, matcher: Any) -> str:
     return event
 
 
-def _tap_label(args: list[str]) -> str:
-    for i, word in enumerate(args[:-1]):
-        if word == "--label":
-            return args[i + 1]
-    return ""
-
-
 def _fails(runtime: Runtime, event: str, handler: dict) -> str:
-    if event not in runtime.events:
-        return ""
     key, value = runtime.settings.fail_closed if runtime.settings else ("", None)
-    configured = bool(key) and handler.get(key) == value
-    call = Call(runtime=runtime.name, event=runtime.event_of(event), native_event=event)
-    return "closed" if runtime.fails_closed(call, configured) else "open"
+    return fails_of(runtime, event, bool(key) and handler.get(key) == value)
 
 
 def _event_problems(runtime: Runtime, author: Runtime, hooks: list[Hook], sf: SourceFile) -> None:
@@ -306,6 +306,13 @@ def _matcher_problems(runtime: Runtime, hooks: list[Hook], sf: SourceFile) -> No
             hook.ignored = hook.ignored or why
 
 
+def _in_path_order(hooks: list[Hook]) -> None:
+    """Hook files run in the order of their full paths, whatever folder holds them."""
+    hooks.sort(key=lambda hook: os.path.join(hook.path, hook.where))
+    for position, hook in enumerate(hooks):
+        hook.position = position
+
+
 def _mark_duplicates(runtime: Runtime, hooks: list[Hook]) -> None:
     """Identical hooks on one event that the runtime runs once: the later ones shadow
     nothing, they are shadowed (the first one in the runtime's order runs)."""
@@ -316,10 +323,17 @@ def _mark_duplicates(runtime: Runtime, hooks: list[Hook]) -> None:
     for hook in hooks:
         if hook.ignored or hook.handler_type != "command":
             continue
-        key = (hook.event, hook.matcher, hook.command)
+        by_name = dedup == "name"
+        key = (hook.name,) if by_name else (hook.event, hook.matcher, hook.command)
         first = seen.get(key)
         if first is None:
             seen[key] = hook
             continue
         hook.shadowed_by = f"{first.path} {first.where}"
+        if by_name:
+            hook.ignored = (
+                f"{first.where} of {first.path} has its name {hook.name!r}: "
+                f"{runtime.title} skips this one"
+            )
+            continue
         hook.ignored = f"an identical hook runs instead ({first.where} of {first.path}): {runtime.title} runs it once"

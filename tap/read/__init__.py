@@ -10,4 +10,5 @@ not a record becomes a `BadLine` that costs only itself.
 - filter*.py: the filter language (tokens, parser, terms, evaluation, a pass over the index)
 - index*.py: the columns every line's head is kept in; view.py, focus.py: the watch model
 - stats.py, tally.py, groups.py: counts, latencies, rates, patterns; errlog.py: the tap's error log
+- last_words.py: the last line a failed hook wrote to stderr (its error)
 """

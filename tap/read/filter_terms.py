@@ -52,6 +52,7 @@ TERMS: tuple[Term, ...] = (
     ),
     Term("native", "text", "native_event", "the runtime's own event name", "native:PreToolUse"),
     Term("hook", "text", "hook.label", "the hook's label", "hook:guard", ("label",)),
+    Term("command", "text", "hook.command", "the hook's command line", "command:guard.py"),
     Term("session", "text", "session_id", "the session id", "session:abc*", ("session_id",)),
     Term("agent", "text", "agent_id", "the (sub)agent id", "agent:x", ("agent_id",)),
     Term(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 from array import array
 from collections import Counter
 from collections.abc import Iterable
@@ -31,12 +32,13 @@ MAX_TIMELINE_MINUTES = 7 * 24 * 60
 
 
 class Group:
-    """The calls that share one value of the grouped field."""
+    """The calls that share one value of the grouped field (for `hook`: one hook)."""
 
-    __slots__ = ("_sorted", "count", "deny", "durations", "fail_open", "key")
+    __slots__ = ("_sorted", "count", "deny", "durations", "fail_open", "key", "terms")
 
-    def __init__(self, key: str) -> None:
-        self.key = key
+    def __init__(self, key: str, terms: tuple[tuple[str, str], ...] = ()) -> None:
+        self.key = key  # what a person reads
+        self.terms = terms  # (term, value) pairs naming the group, when one value does not
         self.count = 0
         self.deny = 0
         self.fail_open = 0
@@ -56,9 +58,16 @@ class Group:
             self._sorted = sorted(self.durations)
         return nearest_rank(self._sorted, p)
 
+    def filter(self, by: str) -> str:
+        """The filter expression selecting exactly this group's calls."""
+        if not self.terms:
+            return group_filter(by, self.key)
+        return " ".join(group_filter(term, value) for term, value in self.terms)
+
     def as_dict(self) -> dict[str, object]:
         return {
             "key": self.key,
+            **dict(self.terms),
             "count": self.count,
             "deny": self.deny,
             "deny_rate": round(self.deny_rate, 4),
@@ -91,14 +100,14 @@ class Groups:
         if term is None or term.name not in GROUP_FIELDS:
             raise ValueError(f"cannot group by '{by}' (one of: {', '.join(GROUP_FIELDS)})")
         self.by = term.name
-        self._value = getter(term)
-        self._groups: dict[str, Group] = {}
+        self._value = _hook_identity if term.name == "hook" else getter(term)
+        self._groups: dict[object, Group] = {}
 
     def add(self, head: RecordHead) -> None:
         key = self._value(head)
         group = self._groups.get(key)
         if group is None:
-            group = self._groups[key] = Group(key)
+            group = self._groups[key] = _hook_group(key) if self.by == "hook" else Group(key)
         group.count += 1
         if head.decision == "deny":
             group.deny += 1
@@ -121,6 +130,18 @@ class Groups:
     def rows(self, sort: str = "count", reverse: bool = False) -> list[Group]:
         """The groups, most calls first by default (`sort`: one of SORT_KEYS)."""
         return sorted(self._groups.values(), key=_sort_key(sort), reverse=reverse)
+
+
+def _hook_identity(head: RecordHead) -> tuple[str, str, tuple[str, ...]]:
+    """Which hook answered: the same label may name other commands, or another runtime's."""
+    return (head.runtime, head.hook.label, tuple(head.hook.argv))
+
+
+def _hook_group(identity: tuple[str, str, tuple[str, ...]]) -> Group:
+    runtime, label, argv = identity
+    command = shlex.join(argv)
+    key = " · ".join(part for part in (label or "(no label)", runtime, command) if part)
+    return Group(key, (("hook", label), ("runtime", runtime), ("command", command)))
 
 
 class Minute(NamedTuple):

@@ -25,7 +25,8 @@ from hooktui.tap.model import HookHead, RecordHead
 from hooktui.tap.read.decode import BadLine, LineHead
 from hooktui.tap.read.merge import end_time, parse_ts
 
-# Interned text columns (field name on RecordHead → column); "hook" is hook.label.
+# Interned text columns (field name on RecordHead → column); "hook" is the hook's
+# label and argv, as one interned value (`_hook_value`): which hook ran.
 TEXT_COLUMNS = (
     "runtime",
     "event",
@@ -49,6 +50,17 @@ _CODE_TYPE = {n: "H" for n in ("runtime", "event", "native_event", "decision", "
 _NONE = -(2**31)  # exit_code / signal: None
 _BAD = 1  # flags: the line is not a record
 _TIMED_OUT = 2
+
+
+def _hook_value(hook: HookHead) -> Any:
+    """The interned value of a hook: its label alone, or (label, *argv)."""
+    return (hook.label, *hook.argv) if hook.argv else hook.label
+
+
+def _hook_head(value: Any) -> HookHead:
+    if isinstance(value, tuple):
+        return HookHead(label=value[0], argv=list(value[1:]))
+    return HookHead(label=value)
 
 
 class Strings:
@@ -132,7 +144,7 @@ class Columns:
         self.flags.append(_TIMED_OUT if head.timed_out else 0)
         tables, text = self.tables, self.text
         for name in TEXT_COLUMNS:
-            value = head.hook.label if name == "hook" else getattr(head, name)
+            value = _hook_value(head.hook) if name == "hook" else getattr(head, name)
             text[name].append(tables[name].code(value))
         if keep:
             self.heads[(source, offset)] = head
@@ -163,7 +175,7 @@ class Columns:
             table = self.tables[name]
             codes, code = table.codes, table.code
             if name == "hook":
-                values = [h.hook.label for h in heads]
+                values = [_hook_value(h.hook) for h in heads]
             else:
                 values = list(map(attrgetter(name), heads))
             get = codes.get
@@ -235,7 +247,7 @@ class Columns:
         """The field `name` of a row as RecordHead has it (INDEXED names only)."""
         if name in self.text:
             text = self.tables[name].values[self.text[name][row]]
-            return HookHead(label=text) if name == "hook" else text
+            return _hook_head(text) if name == "hook" else text
         if name == "timed_out":
             return bool(self.flags[row] & _TIMED_OUT)
         raw = getattr(self, name)[row]

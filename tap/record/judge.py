@@ -46,7 +46,16 @@ class Judged:
     this runtime treats it.
     """
 
-    __slots__ = ("call", "verdict", "problem", "version", "timeout_ms", "timeout_source", "fails")
+    __slots__ = (
+        "call",
+        "verdict",
+        "problem",
+        "version",
+        "timeout_ms",
+        "timeout_source",
+        "fails",
+        "timed_out",
+    )
 
     def __init__(self, call: Any, verdict: dict, problem: str = "") -> None:
         self.call = call
@@ -56,6 +65,7 @@ class Judged:
         self.timeout_ms: int | None = None
         self.timeout_source = ""
         self.fails = ""
+        self.timed_out = False  # the runtime stopped the hook for its timeout
 
 
 def judge(call: TapCall, request: Any) -> Judged:
@@ -63,10 +73,12 @@ def judge(call: TapCall, request: Any) -> Judged:
     from hooktui.tap import runtimes
     from hooktui.tap.canonical import UNSET, Call
 
-    outcome = _outcome(call)
+    ran_out = timed_out(call, call.timeout_ms)
     try:
         reader = runtimes.reader_of(request, call.runtime, os.environ)
         version = reader.version_in(os.environ)
+        ran_out = timed_out(call, applied_timeout_ms(call, reader, request, version))
+        outcome = _outcome(call, ran_out)
         runtime, canonical, verdict = runtimes.judge_request(
             request, outcome, reader.name, version, call.fail_closed
         )
@@ -84,6 +96,7 @@ def judge(call: TapCall, request: Any) -> Judged:
     for name in ("updated_input", "updated_output"):
         if judged.verdict[name] is UNSET:
             judged.verdict[name] = ABSENT
+    judged.timed_out = ran_out
     _spawn_error_is_a_failure(call, judged.verdict)
     if runtime is not None:
         # The fallback reader (a runtime that tripped on the request) has no version.
@@ -92,7 +105,21 @@ def judge(call: TapCall, request: Any) -> Judged:
     return judged
 
 
-def _outcome(call: TapCall) -> Any:
+def applied_timeout_ms(call: TapCall, reader: Any, request: Any, version: str) -> int | None:
+    """The timeout the runtime that called applies to this hook: the configured one, else
+    its own default for the event. The settings may be another runtime's (Copilot runs
+    Claude Code's hooks, with its own 30 s where Claude's default is 600 s): install
+    passed that one's default, flagged as a default (`--timeout-default`)."""
+    if call.timeout_ms is not None and not call.timeout_default:
+        return call.timeout_ms
+    try:
+        default = reader.timeout_for(reader.parse(request).native_event, version)
+    except Exception:  # a request the runtime cannot read: the timeout install passed
+        default = None
+    return default if default is not None else call.timeout_ms
+
+
+def _outcome(call: TapCall, ran_out: bool) -> Any:
     from hooktui.tap.canonical import Outcome
 
     return Outcome(
@@ -100,7 +127,7 @@ def _outcome(call: TapCall) -> Any:
         stderr=call.stderr.head,
         exit_code=call.exit_code,
         signal=call.signal,
-        timed_out=timed_out(call),
+        timed_out=ran_out,
         duration_ms=call.duration_ms,
         spawn_error=call.spawn_error,
     )
@@ -130,20 +157,18 @@ def describe_hook(judged: Judged, call: TapCall, runtime: Any) -> None:
     judged.fails = "closed" if closed else "open"
 
 
-def timed_out(call: TapCall) -> bool:
-    """Did the runtime stop this hook for its timeout?
+def timed_out(call: TapCall, timeout_ms: int | None) -> bool:
+    """Did the runtime stop this hook for its timeout (`timeout_ms`, the one it applies)?
 
-    The watchdog knows (`killed`). Otherwise the tap cannot see the runtime's
-    clock, only its signal: a hook that died by a signal the tap forwarded, at
-    (or within 5 % before) the configured `--timeout-ms`, was killed for
-    running too long. The runtime's clock started when it spawned the tap:
-    the tap's own start-up (`startup_ms`) counts too.
+    The watchdog knows when the runtime killed the tap itself (`killed`). Otherwise the
+    tap cannot see the runtime's clock, only its signal: a hook that died by a signal
+    the tap passed on, at (or within 5 % before) the timeout, was killed for running
+    too long. The runtime's clock started when it spawned the tap: the tap's own
+    start-up (`startup_ms`) counts too.
     """
+    ran = call.duration_ms + call.startup_ms
     if call.killed is not None:
-        return call.killed
+        return call.killed or bool(timeout_ms and ran >= timeout_ms * 0.95)
     return bool(
-        call.timeout_ms
-        and call.signal is not None
-        and call.forwarded
-        and call.duration_ms + call.startup_ms >= call.timeout_ms * 0.95
+        timeout_ms and call.signal is not None and call.forwarded and ran >= timeout_ms * 0.95
     )

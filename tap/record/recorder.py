@@ -31,7 +31,7 @@ from hooktui.tap.record import digest
 from hooktui.tap.record.blobs import blob_text, finish_blob, tail_text
 from hooktui.tap.record.cut import PARSE_MAX, body_cap, bound, cut_text
 from hooktui.tap.record.hookinfo import escape_bytes, hook_info
-from hooktui.tap.record.judge import ABSENT, Judged, judge, timed_out
+from hooktui.tap.record.judge import ABSENT, Judged, judge
 from hooktui.tap.record.request import load_request
 from hooktui.tap.record.tapcall import CAPTURES, TapCall
 from hooktui.tap.version import __version__
@@ -153,7 +153,7 @@ def assemble(
         "reason": v["reason"],
         "exit_code": call.exit_code,
         "signal": call.signal,
-        "timed_out": timed_out(call),
+        "timed_out": judged.timed_out,
         "duration_ms": round(call.duration_ms, 3),
         "failure": v["failure"],
         "failure_detail": _failure_detail(call, v),

@@ -12,6 +12,7 @@ from `registry.py`:
   environment first, when given); never raises
 - judge_request(request, outcome, runtime=None): (runtime, call, verdict); never raises
 - installable(): the runtimes whose settings `hooktui install` edits
+- guests_of(host): the runtimes that run `host`'s hooks too
 - suggest(name): the runtime a mistyped name most likely meant
 """
 
@@ -25,6 +26,7 @@ RUNTIMES = (
     "cursor",
     "copilot",
     "qwen-code",
+    "continue-cli",
     "mistral-vibe",
     "cline",
     "opencode",

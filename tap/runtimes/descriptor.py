@@ -158,8 +158,11 @@ class Layout(Facts):
     event_key: str = ""
     matcher_key: str = "matcher"
     command_key: str = "command"
+    name_key: str = ""  # a handler's own name, where it has one (`MergeRule.dedup`)
     exec_args_key: str = ""  # exec form: the command plus an argv list, no shell
     timeout_key: str = "timeout"
+    # Keys read, in turn, when `timeout_key` is absent (Copilot: `timeout`, seconds too).
+    more_timeout_keys: tuple[str, ...] = ()
     type_key: str = "type"
     default_type: str = ""  # the handler type when none is written ("": it must be written)
     # Every handler type the runtime runs (values of `type_key`). Only `command`
@@ -196,6 +199,15 @@ class Layout(Facts):
     after_install: str = ""  # what the user must do after install, if anything
 
 
+def timeout_setting(layout: Layout, handler: Mapping[str, Any]) -> Any:
+    """A handler's timeout as its runtime reads it: the first of the layout's timeout keys
+    it holds (None when it holds none)."""
+    for key in (layout.timeout_key, *layout.more_timeout_keys):
+        if handler.get(key) is not None:
+            return handler[key]
+    return None
+
+
 class Runtime(Facts):
     """One runtime: its facts (the fields) and its reading of the protocol (the methods).
 
@@ -220,6 +232,9 @@ class Runtime(Facts):
     # Variables only this runtime sets for its hooks (`NAME` or `NAME=prefix`, as
     # version_env, which counts too): when one is set, this runtime may have called.
     caller_env: tuple[str, ...] = ()
+    # Runtimes whose hook settings this one runs too, sending their payloads from its own
+    # environment (Copilot and Continue run Claude Code's `.claude/settings.json`).
+    guest_of: tuple[str, ...] = ()
     timeouts: Timeouts = Factory(Timeouts)
     budget_ms: int | None = None  # a latency goal without a kill (fastpace: 50 ms)
     settings: Layout | None = None  # None: `hooktui install` cannot edit its settings

@@ -39,7 +39,8 @@ class MergeRule(Facts):
       the hooks that gave the decision), or "joined" (every hook's reason, one a line,
       in order, even an allow's).
     - `dedup`: identical handlers on one event run once ("command", "name+command"),
-      or "" (each runs).
+      or a hook whose name (`Layout.name_key`) an earlier hook has, on any event, is
+      skipped ("name"), or "" (each runs).
     - `call_keys`: request keys all hooks of one call share when the runtime gives no
       call id (grouping by the request then); `window_ms`: how far apart in time the
       hooks of one call may start (parallel) or follow each other (sequential).
@@ -125,10 +126,11 @@ class SettingsReading(Facts):
     event name it does not know (`Layout.strict_events`: the whole file). `matcher`:
     how it reads a matcher: "claude" ("" or "*": every tool; only letters, digits, `_`
     and `|`: exact names; else a regular expression searched in the name),
-    "regex_or_literal" (a regular expression searched; one that cannot compile is
-    compared literally), "fullmatch" (a regular expression matching the whole name),
-    "glob" (an fnmatch pattern, or `re:` and a regular expression matching the whole
-    name, either case-insensitive), "none" (no matchers). `bad_matcher`: what a matcher that cannot compile does.
+    "regex" (a regular expression searched), "regex_or_literal" (the same, but one
+    that cannot compile is compared literally), "fullmatch" (a regular expression
+    matching the whole name), "glob" (an fnmatch pattern, or `re:` and a regular
+    expression matching the whole name, either case-insensitive), "none" (no
+    matchers). `bad_matcher`: what a matcher that cannot compile does.
     `basis`: where these come from (its schema, its code, its real CLI).
     """
 

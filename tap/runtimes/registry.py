@@ -57,6 +57,11 @@ def installable() -> tuple[str, ...]:
     return tuple(name for name in RUNTIMES if ADAPTERS[name].settings is not None)
 
 
+def guests_of(host: str) -> tuple[str, ...]:
+    """The runtimes that run `host`'s hooks too (each judges them by its own rules)."""
+    return tuple(name for name in RUNTIMES if host in ADAPTERS[name].guest_of)
+
+
 def suggest(name: str, choices: tuple[str, ...] = RUNTIMES) -> str | None:
     """The runtime a mistyped or shortened name most likely means (`claude` -> claude-code)."""
     lowered = name.lower()

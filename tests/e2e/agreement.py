@@ -3,8 +3,9 @@
 One row per case of the Claude Code, Codex and Gemini CLI tables (cases.py,
 cases_claude.py, cases_events.py) and of GitHub Copilot CLI's, Qwen Code's, Mistral
 Vibe's, the Cline CLI's and OpenCode's (cases_chat.py, cases_qwen.py, cases_vibe.py,
-cases_cline.py, cases_opencode.py): the hook's answer, what the real CLI did with
-it (as the case pins it: the e2e tests fail when the CLI does otherwise), what
+cases_cline.py, cases_opencode.py), and of Continue CLI's hook runner
+(cases_continue.py; the 1.5.47 CLI fires no hook): the hook's answer, what the
+real CLI did with it (as the case pins it: the e2e tests fail when the CLI does otherwise), what
 hooktui's record of the call says (the fields the record test checks), and
 whether they agree (a case whose `disagreement` is set is a strict expected
 failure of the record test until the adapter reads it as the runtime did).
@@ -26,6 +27,7 @@ from tests.e2e.cases import MAIN, PINNED
 from tests.e2e.cases_chat import COPILOT, COPILOT_CLAUDE_SETTINGS
 from tests.e2e.cases_cline import CLINE, CLINE_POST_CANCEL
 from tests.e2e.cases_common import RAN, REWROTE
+from tests.e2e.cases_continue import RUNNER_CASES, RunnerCase
 from tests.e2e.cases_events import CLAUDE_EVENTS, CODEX_EVENTS, GEMINI_EVENTS
 from tests.e2e.cases_opencode import OPENCODE, OPENCODE_CONTINUE
 from tests.e2e.cases_others import CODEX_MORE, GEMINI_EFFECTS
@@ -75,6 +77,8 @@ def rows() -> list[tuple[str, str, str, str, str, str]]:
             out.append((title, f"{event_case.event}: {event_case.name}", *_event_case(event_case)))
     for title, cases, (pre, post) in CHAT:
         out += [(title, case.name, *_tool_case(case, pre, post)) for case in cases]
+    title = "Continue CLI (its hook runner; the CLI fires none)"
+    out += [(title, case.name, *_runner_case(case)) for case in RUNNER_CASES]
     return out
 
 
@@ -107,6 +111,23 @@ def _tool_case(case: Case, pre: str, post_event: str) -> tuple[str, str, str, st
         did += f"; the model read {_quote(case.content_has)}"
     record = case.post_record if post else case.record
     return answer, did, _record(record, case.disagreement), _agrees(record, case.disagreement)
+
+
+def _runner_case(case: RunnerCase) -> tuple[str, str, str, str]:
+    """What Continue's runner returned: would it run the tool, and why not."""
+    if case.threw:
+        did = "threw: nothing decided (the tool would run)"
+    elif case.blocked:
+        did = f"blocked; reason {_quote(case.reason)}"
+    elif case.decision == "ask":
+        did = "passed on `ask`"
+    elif case.updated:
+        did = "passed on the rewritten input"
+    else:
+        did = "nothing blocked (the tool would run)"
+    if case.timeout != 30:
+        did += f" (timeout {case.timeout} s)"
+    return _answer(case.answer), did, _record(case.record), _agrees(case.record, "")
 
 
 def _event_case(case: EventCase) -> tuple[str, str, str, str]:

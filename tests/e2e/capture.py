@@ -61,6 +61,8 @@ class Scenario:
     env: dict[str, str] = field(default_factory=dict)
     timeout: float = 90
     interrupt_after: float | None = None  # seconds: SIGINT to the CLI, as Ctrl-C
+    # stream-json input sent mid-run (netns_run._feed_later): {wait_for, text, then}
+    stdin_feed: list[dict[str, Any]] | None = None
 
 
 @dataclass
@@ -112,6 +114,7 @@ def run_scenario(
         timeout=scenario.timeout,
         stdin=scenario.stdin,
         interrupt_after=scenario.interrupt_after,
+        stdin_feed=_placed(scenario.stdin_feed, sb) if scenario.stdin_feed else None,
     )
     for answer in sb.hooks.glob("*.answer.json"):
         answer.unlink()

@@ -12,7 +12,9 @@ from tests.e2e.drivers_chat import COPILOT as _COPILOT
 from tests.e2e.drivers_chat import QWEN as _QWEN
 from tests.e2e.harness import Sandbox, cli_path
 
-CLAUDE_EVENTS = (
+# The 34 events of 2.1.197 (the first pin; an event it does not know would void its
+# settings), and 2.1.335's Interrupt beside them for the current pin.
+CLAUDE_197_EVENTS = (
     "PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification UserPromptSubmit "
     "UserPromptExpansion SessionStart SessionEnd Stop StopFailure SubagentStart SubagentStop "
     "PreCompact PostCompact PreModelSwitch PostModelSwitch PermissionRequest PermissionDenied "
@@ -20,6 +22,7 @@ CLAUDE_EVENTS = (
     "WorktreeCreate WorktreeRemove InstructionsLoaded CwdChanged FileChanged DirectoryAdded "
     "MessageDisplay PreSkillShellCommand"
 ).split()
+CLAUDE_EVENTS = [*CLAUDE_197_EVENTS, "Interrupt"]
 
 
 def _call(tool: str, /, **tool_input: Any) -> dict[str, Any]:
@@ -68,10 +71,48 @@ sleep 3
 _SKILL = "---\nname: hello\ndescription: say hello\n---\nHello output: !`echo skill-ran`\n"
 _COMMAND = "---\ndescription: greet\n---\nGreet the user: $ARGUMENTS\n"
 
+
+# stream-json in and out: prompts (and control requests) on stdin, one session.
+_STREAM_JSON = (
+    "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+    "--allowedTools", "Bash",
+)  # fmt: skip
+
+
+def interrupt_feed(*, then: str = "") -> list[dict]:
+    """stream-json input: a prompt; once its tool runs (the `started` file), an SDK
+    client's interrupt request; once the Interrupt hook is called, a second prompt,
+    whose tool leaves `second`; then (and once `then` exists, if given) hang up. The
+    second turn keeps the session up while the hook answers."""
+    interrupt = {"type": "control_request", "request_id": "e2e-interrupt"}
+    interrupt["request"] = {"subtype": "interrupt"}
+    feed = [
+        {"text": _user_lines("run the command")},
+        {"wait_for": "started", "text": json.dumps(interrupt) + "\n"},
+        {"wait_for": "{root}/hooks/Interrupt.calls.jsonl", "text": _user_lines("again")},
+        {"wait_for": "second", "text": ""},
+    ]
+    return feed + ([{"wait_for": then, "text": ""}] if then else [])
+
+
+# A turn stopped by a client (2.1.335+: Interrupt fires; Ctrl-C in -p mode exits instead).
+INTERRUPTED = Scenario(
+    "interrupt",
+    _claude(*_STREAM_JSON),
+    steps=[
+        _call("Bash", command="touch started && sleep 20", description="wait"),
+        _call("Bash", command="touch second", description="again"),
+    ],
+    stdin_feed=interrupt_feed(),
+    timeout=60,
+)
+
+
 CLAUDE = Spec(
     runtime="claude-code",
     cli="claude-code",
     folder="claude-code",
+    captured_on="2026-12-07",  # 2.1.337
     events=CLAUDE_EVENTS,
     write_hooks=_claude_hooks,
     env=_CLAUDE.env,
@@ -121,15 +162,7 @@ CLAUDE = Spec(
         ),
         Scenario(
             "commands",
-            _claude(
-                "--input-format",
-                "stream-json",
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--allowedTools",
-                "Bash",
-            ),
+            _claude(*_STREAM_JSON),
             # The model switch first: PostModelSwitch runs after it, unawaited, and a
             # session that ends right away can end before it.
             stdin=_user_lines("/model claude-sonnet-4-5", "/hello", "/greet bob", "/compact"),
@@ -142,6 +175,7 @@ CLAUDE = Spec(
             _claude("hi", "-w", "feat1", "--output-format", "json"),
             answers=lambda sb: {"WorktreeCreate": {"stdout": f"{_worktree(sb)}\n"}},
         ),
+        INTERRUPTED,
     ],
 )
 
@@ -160,7 +194,7 @@ CLAUDE_197 = Spec(
     runtime="claude-code",
     cli="claude-code@2.1.197",
     folder="claude-code-2.1.197",
-    events=CLAUDE_EVENTS,
+    events=CLAUDE_197_EVENTS,
     write_hooks=_claude_hooks,
     env=_CLAUDE.env,
     how=CLAUDE.how,
@@ -387,7 +421,7 @@ COPILOT_CLAUDE = Spec(
     cli="copilot",
     folder="copilot",
     suffix=".claude-settings",
-    events=CLAUDE_EVENTS,
+    events=CLAUDE_197_EVENTS,
     write_hooks=_copilot_claude_hooks,
     env=_COPILOT.env,
     how="copilot -p --trust-folder against a fake Chat Completions model on 127.0.0.1; every "

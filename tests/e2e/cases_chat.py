@@ -51,6 +51,15 @@ _CP_DENIED = "Denied by preToolUse hook: "
 _CP_EXIT2 = _CP_DENIED + "hook exited with code 2"
 _CP_ERRORED = 'Denied by preToolUse hook from "{source}" (hook errored)'
 FAILED_CLOSED = {"decision": "failure", "effect": "blocks"}
+REFUSED_ARGS = {**FAILED_CLOSED, "failure": "unsupported"}  # new args the tool refuses
+# New args Copilot 1.0.102 refuses for its `bash` tool, and what the model reads.
+_BAD_ARGS = (
+    ("missing-command", {"description": "x"}, 'Invalid input: "command": Required'),
+    ("wrong-type", {"command": 5}, 'Invalid input: "command": Expected string, received number'),
+    ("not-an-object", [1], "Invalid input: Expected JSON object but got array"),
+    ("null", None, "Invalid input: Expected JSON object but got null"),
+    ("not-json", "not json", "Invalid input: expected ident at line 1 column 2"),
+)
 FAILED_OPEN = {"decision": "failure", "effect": "proceeds"}
 
 
@@ -89,6 +98,26 @@ def copilot_cases(source: str) -> list[Case]:
             REWROTE,
             "rewritten-ran",
             record={"decision": "modify", "updated_input": _RW},
+        ),
+        # A string is read as JSON (seen 2026-12-07)...
+        chat_case(
+            "modifiedArgs-as-a-json-string",
+            {"stdout": J({"permissionDecision": "allow", "modifiedArgs": J(_RW)})},
+            REWROTE,
+            "rewritten-ran",
+            record={"decision": "modify", "updated_input": _RW},
+        ),
+        # ...and new args the tool refuses, or that are no object (null too), refuse the
+        # call: the tool never runs and the model reads why (seen 2026-12-07).
+        *(
+            chat_case(
+                f"modifiedArgs-{name}",
+                {"stdout": J({"permissionDecision": "allow", "modifiedArgs": args})},
+                None,
+                said,
+                record=REFUSED_ARGS,
+            )
+            for name, args, said in _BAD_ARGS
         ),
         # Exit 2 denies whatever was printed; stderr is not the reason.
         chat_case(
@@ -249,5 +278,18 @@ COPILOT_CLAUDE_SETTINGS = [
         REWROTE,
         "rewritten-ran",
         record={"decision": "modify", "updated_input": _RW},
+    ),
+    # Claude's updatedInput is read as Copilot's modifiedArgs, null aside (seen 2026-12-07).
+    chat_runs(
+        "claude-updatedInput-null-ignored",
+        {"stdout": J(specific("PreToolUse", permissionDecision="allow", updatedInput=None))},
+        record={"decision": "allow"},
+    ),
+    chat_case(
+        "claude-updatedInput-refused",
+        {"stdout": J(specific("PreToolUse", permissionDecision="allow", updatedInput={}))},
+        None,
+        'Invalid input: "command": Required',
+        record=REFUSED_ARGS,
     ),
 ]

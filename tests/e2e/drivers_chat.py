@@ -30,6 +30,30 @@ def _text(content: Any) -> str:
     return content or ""
 
 
+def claude_layout(
+    matcher: str,
+    pre: str,
+    post: str,
+    pre_timeout: int,
+    pre_handler: dict[str, Any] | None = None,
+    post_handler: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Claude's settings layout with one PreToolUse and one PostToolUse command hook;
+    `pre_handler`, `post_handler`: more keys for the handler (None removes one)."""
+
+    def hooks(command: str, timeout: int, extra: dict[str, Any] | None) -> list[Any]:
+        handler = {"type": "command", "command": command, "timeout": timeout, **(extra or {})}
+        handler = {k: v for k, v in handler.items() if v is not None}
+        return [{"matcher": matcher, "hooks": [handler]}]
+
+    return {
+        "hooks": {
+            "PreToolUse": hooks(pre, pre_timeout, pre_handler),
+            "PostToolUse": hooks(post, 30, post_handler),
+        }
+    }
+
+
 class ChatDriver(Driver):
     """What Copilot and Qwen Code share: the wire format, the tool result, install here."""
 
@@ -86,13 +110,27 @@ class Copilot(ChatDriver):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".github" / "hooks" / "e2e.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
-        def hook(command: str, timeout: int) -> dict[str, Any]:
-            return {"type": "command", "bash": command, "timeoutSec": timeout}
+    def write_settings(
+        self,
+        sb: Sandbox,
+        pre: str,
+        post: str,
+        pre_timeout: int = 30,
+        pre_handler: dict[str, Any] | None = None,
+        post_handler: dict[str, Any] | None = None,
+    ) -> None:
+        """`pre_handler`, `post_handler`: more keys for the handler; None removes one."""
+
+        def hook(command: str, timeout: int, extra: dict[str, Any] | None) -> dict[str, Any]:
+            handler = {"type": "command", "bash": command, "timeoutSec": timeout, **(extra or {})}
+            return {k: v for k, v in handler.items() if v is not None}
 
         settings = {
             "version": 1,
-            "hooks": {"preToolUse": [hook(pre, pre_timeout)], "postToolUse": [hook(post, 30)]},
+            "hooks": {
+                "preToolUse": [hook(pre, pre_timeout, pre_handler)],
+                "postToolUse": [hook(post, 30, post_handler)],
+            },
         }
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -170,14 +208,16 @@ class CopilotClaudeSettings(Copilot):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".claude" / "settings.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
-        def hooks(command: str, timeout: int) -> list[dict[str, Any]]:
-            handler = {"type": "command", "command": command, "timeout": timeout}
-            return [{"matcher": self.matcher, "hooks": [handler]}]
-
-        settings = {
-            "hooks": {"PreToolUse": hooks(pre, pre_timeout), "PostToolUse": hooks(post, 30)}
-        }
+    def write_settings(
+        self,
+        sb: Sandbox,
+        pre: str,
+        post: str,
+        pre_timeout: int = 30,
+        pre_handler: dict[str, Any] | None = None,
+        post_handler: dict[str, Any] | None = None,
+    ) -> None:
+        settings = claude_layout(self.matcher, pre, post, pre_timeout, pre_handler, post_handler)
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings, indent=2) + "\n")
@@ -240,14 +280,16 @@ class QwenCode(ChatDriver):
     def settings_path(self, sb: Sandbox) -> Path:
         return sb.project / ".qwen" / "settings.json"
 
-    def write_settings(self, sb: Sandbox, pre: str, post: str, pre_timeout: int = 30) -> None:
-        def hooks(command: str, timeout: int) -> list[dict[str, Any]]:
-            handler = {"type": "command", "command": command, "timeout": timeout}
-            return [{"matcher": self.matcher, "hooks": [handler]}]
-
-        settings = {
-            "hooks": {"PreToolUse": hooks(pre, pre_timeout), "PostToolUse": hooks(post, 30)}
-        }
+    def write_settings(
+        self,
+        sb: Sandbox,
+        pre: str,
+        post: str,
+        pre_timeout: int = 30,
+        pre_handler: dict[str, Any] | None = None,
+        post_handler: dict[str, Any] | None = None,
+    ) -> None:
+        settings = claude_layout(self.matcher, pre, post, pre_timeout, pre_handler, post_handler)
         path = self.settings_path(sb)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings, indent=2) + "\n")

@@ -41,6 +41,33 @@ def _interrupt_later(proc: subprocess.Popen, seconds: float) -> None:
     timer.start()
 
 
+def _feed_later(proc: subprocess.Popen, feed: list[dict], cwd: str, deadline: float) -> None:
+    """Write each step's text to the CLI's stdin once its `wait_for` file (relative to
+    the cwd) exists, then wait `then` seconds; close stdin after the last step (a client
+    of stream-json input that sends a request mid-turn, then hangs up)."""
+
+    def run() -> None:
+        try:
+            for step in feed:
+                path = Path(cwd, step["wait_for"]) if step.get("wait_for") else None
+                while path is not None and not path.exists() and time.time() < deadline:
+                    if proc.poll() is not None:
+                        return
+                    time.sleep(0.05)
+                proc.stdin.write(step["text"].encode())
+                proc.stdin.flush()
+                time.sleep(float(step.get("then", 0)))
+        except (BrokenPipeError, OSError):
+            pass
+        finally:
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
+
+    threading.Thread(target=run, daemon=True).start()
+
+
 def main(spec_path: str) -> int:
     spec = json.loads(Path(spec_path).read_text())
     result_path = spec["result"]
@@ -55,7 +82,9 @@ def main(spec_path: str) -> int:
     env = {k: str(v) for k, v in spec["env"].items()}
     # The CLI's stdin: nothing, or the text the spec gives (stream-json input).
     stdin = subprocess.DEVNULL
-    if spec.get("stdin") is not None:
+    if spec.get("stdin_feed"):
+        stdin = subprocess.PIPE
+    elif spec.get("stdin") is not None:
         stdin_path = Path(spec["result"]).with_name("stdin.txt")
         stdin_path.write_text(spec["stdin"])
         stdin = open(stdin_path, "rb")  # noqa: SIM115 (the child holds it)
@@ -75,8 +104,13 @@ def main(spec_path: str) -> int:
     timed_out = False
     if spec.get("interrupt_after"):  # a user pressing Ctrl-C mid-turn
         _interrupt_later(proc, float(spec["interrupt_after"]))
+    if spec.get("stdin_feed"):
+        _feed_later(proc, spec["stdin_feed"], spec["cwd"], started + spec.get("timeout", 120))
     try:
-        out, err = proc.communicate(timeout=spec.get("timeout", 120))
+        if spec.get("stdin_feed"):  # stdin is the feeder's: read the rest only
+            out, err = _communicate_out(proc, spec.get("timeout", 120))
+        else:
+            out, err = proc.communicate(timeout=spec.get("timeout", 120))
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(proc.pid, signal.SIGKILL)
@@ -95,6 +129,25 @@ def main(spec_path: str) -> int:
         )
     )
     return 0
+
+
+def _communicate_out(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes]:
+    """communicate() without touching stdin (another thread writes and closes it)."""
+    chunks: dict[str, bytes] = {}
+
+    def drain(name: str, stream) -> None:
+        chunks[name] = stream.read()
+
+    readers = [
+        threading.Thread(target=drain, args=(n, s), daemon=True)
+        for n, s in (("out", proc.stdout), ("err", proc.stderr))
+    ]
+    for reader in readers:
+        reader.start()
+    proc.wait(timeout=timeout)
+    for reader in readers:
+        reader.join(timeout=10)
+    return chunks.get("out", b""), chunks.get("err", b"")
 
 
 if __name__ == "__main__":

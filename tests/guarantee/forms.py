@@ -39,6 +39,7 @@ SPAWN: dict[str, Spawn] = {
         "bash", "socket", note="the `bash` key", env={"COPILOT_HOOK_ALLOW_LOCALHOST": "1"}
     ),  # that variable lets its http hooks post to 127.0.0.1
     "qwen-code": Spawn("sh", "socket", note="Node child_process"),
+    "continue-cli": Spawn("sh", "socket", note="Node execFile: /bin/sh -c"),
     # Measured 2026-12-07 (a hook reporting its stdin and session, in each real CLI):
     "mistral-vibe": Spawn("sh", "pipe", leader=True, note="asyncio, start_new_session"),
     # A hook file: `<its #! interpreter> <file>` (the runtime's hook_file_argv), no shell.
@@ -93,6 +94,7 @@ FORMS: tuple[Form, ...] = (
     Form("copilot", "http", "an http hook"),
     Form("qwen-code", "command", "a command hook under sh"),
     Form("qwen-code", "http", "an http hook"),
+    Form("continue-cli", "command", "a command hook under /bin/sh"),
     Form("mistral-vibe", "command", "a [[hooks]] command under sh"),
     Form("cline", "file", "a hook file (PreToolUse), wrapped by a script"),
     Form("opencode", "command", "a command hook of hooktui's plugin, under sh"),

@@ -1,4 +1,4 @@
-"""Claude Code as of 2.1.332: its 34 events, the guards besides PreToolUse, what an answer
+"""Claude Code as of 2.1.337: its 35 events (Interrupt since 2.1.335), the guards besides PreToolUse, what an answer
 asks for besides its decision (the verdict's answer_effects), the request's details, per-event
 timeouts, onFailure: block, and the rules dated by version (2.1.197 vs 2.1.214+ vs
 2.1.295+). Requests are the ones the real CLI sent (fixtures/captured/claude-code),
@@ -21,13 +21,13 @@ from tests.tap.fixtures import check, failed, out, request, specific
 A = ADAPTERS["claude-code"]
 CAPTURED = Path(__file__).parent / "fixtures" / "captured" / "claude-code"
 
-# PROTOCOLS.md: the 34 events of the current release.
+# PROTOCOLS.md: the 34 events of 2.1.332, and 2.1.335's Interrupt.
 ALL_EVENTS = """PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification
 UserPromptSubmit UserPromptExpansion SessionStart SessionEnd Stop StopFailure SubagentStart
 SubagentStop PreCompact PostCompact PreModelSwitch PostModelSwitch PermissionRequest
 PermissionDenied Setup TeammateIdle TaskCreated TaskCompleted Elicitation ElicitationResult
 ConfigChange WorktreeCreate WorktreeRemove InstructionsLoaded CwdChanged FileChanged
-DirectoryAdded MessageDisplay PreSkillShellCommand""".split()
+DirectoryAdded MessageDisplay PreSkillShellCommand Interrupt""".split()
 
 
 def captured(event: str) -> dict:
@@ -51,8 +51,8 @@ def hso(event: str, **fields) -> dict:
 # --- events -----------------------------------------------------------------
 
 
-def test_all_34_events_have_a_canonical_meaning() -> None:
-    assert len(ALL_EVENTS) == 34 and set(A.events) == set(ALL_EVENTS)
+def test_all_35_events_have_a_canonical_meaning() -> None:
+    assert len(ALL_EVENTS) == 35 and set(A.events) == set(ALL_EVENTS)
     assert A.event_of("PreSkillShellCommand") == "pre_tool_use"
     assert A.event_of("PermissionDenied") == "permission_request"
     assert A.event_of("TeammateIdle") == "stop"
@@ -64,7 +64,7 @@ def test_every_captured_request_reads_as_its_own_event(path: Path) -> None:
     fixture = json.loads(path.read_text())
     call = A.parse(fixture["request"])
     assert call.native_event == path.stem and call.event == A.events[path.stem]
-    assert A.version_in(fixture["env"]) == fixture["version"] == "2.1.332"
+    assert A.version_in(fixture["env"]) == fixture["version"] == "2.1.337"
 
 
 def test_the_request_details_by_their_canonical_names() -> None:
@@ -113,6 +113,45 @@ def test_the_other_guards_read_as_the_runtime_acted(event, outcome, expected) ->
     verdict = judged(event, outcome)
     check(verdict, expected)
     assert verdict.lets_through is (expected["decision"] == "allow")
+
+
+# --- Interrupt (2.1.335+; e2e: test_e2e_claude_interrupt.py) ------------------
+
+INTERRUPT_CASES = [
+    ("nothing", out(), {"decision": "allow"}),
+    ("block-stop-exit2-ignored",
+     out({"decision": "block", "reason": "r", "continue": False}, stderr="e", exit=2),
+     {"decision": "allow", "note": "ignored", "answer_effects": {}}),
+    ("exit1-ignored", out(stderr="e", exit=1), {"decision": "allow", "note": "ignored"}),
+    ("crash", out(signal=9, exit=None), failed("signal", "proceeds")),
+    ("timeout", out(timeout=True), failed("timeout", "proceeds")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("outcome", "expected"), [c[1:] for c in INTERRUPT_CASES],
+                         ids=[c[0] for c in INTERRUPT_CASES])  # fmt: skip
+def test_interrupt_hooks_change_nothing(outcome, expected) -> None:
+    verdict = judged("Interrupt", outcome)
+    check(verdict, expected)
+    assert verdict.lets_through and A.event_of("Interrupt") == "stop"
+    # onFailure: block has nothing to block there.
+    closed = A.for_hook(True).judge_hook(A.parse(captured("Interrupt")["request"]), outcome)
+    assert closed.lets_through
+
+
+def test_interrupt_request_and_its_timeout() -> None:
+    call = A.parse(captured("Interrupt")["request"])
+    assert (call.event, call.native_event) == ("stop", "Interrupt")
+    assert A.timeout_for("Interrupt") == 30_000  # the binary's, for this event
+    assert A.timeout_for("Interrupt", "2.1.332") == 600_000  # no such event before 2.1.335
+
+
+def test_a_stop_block_while_a_hook_already_kept_it_going_says_the_cap() -> None:
+    again = dict(captured("Stop")["request"], stop_hook_active=True)
+    verdict = judged(again, out({"decision": "block", "reason": "go on"}))
+    check(verdict, {"decision": "deny", "reason": "go on", "note": "8 blocks in a row"})
+    first = judged(captured("Stop")["request"], out({"decision": "block", "reason": "go on"}))
+    check(first, {"decision": "deny", "reason": "go on"})
 
 
 # --- what an answer asks for besides its decision ------------------------------

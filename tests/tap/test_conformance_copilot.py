@@ -46,6 +46,57 @@ CASES = [
         out({"modifiedArgs": NEW}),
         {"decision": "modify", "updated_input": NEW},
     ),
+    # A string is read as JSON; new args that are no object (null too) or that `bash`
+    # refuses refuse the call: the tool never runs (seen 2026-12-07).
+    *both(
+        "modifiedArgs-json-string",
+        out({"modifiedArgs": json.dumps(NEW)}),
+        {"decision": "modify", "updated_input": NEW},
+    ),
+    *[
+        row
+        for name, args in (
+            ("empty", {}),
+            ("no-command", {"description": "x"}),
+            ("command-not-a-string", {"command": 5}),
+            ("command-empty", {"command": ""}),
+            ("description-not-a-string", {"command": "ls", "description": 5}),
+            ("array", [1]),
+            ("null", None),
+            ("number", 5),
+            ("not-json-string", "not json"),
+            ("json-string-of-an-array", "[1]"),
+            ("empty-string", ""),
+        )
+        for row in both(
+            f"modifiedArgs-refused-{name}",
+            out({"permissionDecision": "allow", "modifiedArgs": args}),
+            failed("unsupported", "blocks", detail="Invalid input"),
+        )
+    ],
+    *both(
+        "modifiedArgs-refused-beside-a-deny-is-a-deny",
+        out({**DENY, "modifiedArgs": {}}),
+        {"decision": "deny", "reason": "no"},
+    ),
+    (
+        "claude-updatedInput-null-ignored",
+        CPRE,
+        out(specific("PreToolUse", permissionDecision="allow", updatedInput=None)),
+        {"decision": "allow"},
+    ),
+    (
+        "claude-updatedInput-refused",
+        CPRE,
+        out(specific("PreToolUse", permissionDecision="allow", updatedInput={})),
+        failed("unsupported", "blocks", detail="command"),
+    ),
+    (
+        "claude-updatedInput-json-string",
+        CPRE,
+        out(specific("PreToolUse", updatedInput=json.dumps(NEW))),
+        {"decision": "modify", "updated_input": NEW},
+    ),
     # Exit 2 denies whatever was printed; the reason is Copilot's, never stderr.
     *both(
         "exit2",

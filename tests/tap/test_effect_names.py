@@ -64,7 +64,7 @@ def test_replaying_old_records_finds_the_rules_unchanged(tmp_path: Path) -> None
 
 
 def test_watch_detail_shows_old_records_effects_by_name() -> None:
-    from hooktui.tui.app.watch_tabs import load_tabs
+    from hooktui.tui.present.call_tabs import load_tabs
     from rich.console import Console
 
     heads, _ = load_stream(str(WRITTEN))

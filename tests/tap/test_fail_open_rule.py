@@ -68,7 +68,7 @@ def test_every_count_of_calls_counts_the_same_fail_open_calls() -> None:
     assert stats.fail_open == view.stats.fail_open == expected
     # Each group holds one pair (its label): the group fails open on exactly those.
     for group in groups.rows("name"):
-        decision, effect = group.key.split("/")
+        decision, effect = dict(group.terms)["hook"].split("/")
         assert group.fail_open == (group.count if fails_open(decision, effect) else 0), group.key
 
 

@@ -57,19 +57,58 @@ def test_a_groups_filter_selects_exactly_its_calls(by):
     groups = Groups(by)
     groups.add_all(heads)
     for group in groups.rows("count"):
-        expr = group_filter(by, group.key)
+        expr = group.filter(by)
         pred = compile_filter(expr)
         chosen = [h for h in heads if pred(h)]
         # Exact match is case-insensitive (the filter's `=`): the group, and any
         # group that differs from it only in case.
-        same = [h for h in heads if _value(h, by).lower() == group.key.lower()]
+        mine = _value(next(h for h in heads if _in(h, group, by)), by)
+        same = [h for h in heads if _value(h, by).lower() == mine.lower()]
         assert chosen == same, (by, group.key, expr)
         assert len(chosen) >= group.count
 
 
+def _in(h, group, by) -> bool:
+    if by == "hook":
+        return dict(group.terms) == {
+            "hook": h.hook.label,
+            "runtime": h.runtime,
+            "command": h.hook.command,
+        }
+    return _value(h, by) == group.key
+
+
+def test_group_by_hook_keeps_runtimes_and_commands_apart():
+    """Claude Code's and Codex's `PreToolUse:Bash` are two hooks; so are two commands."""
+    label = "PreToolUse:Bash"
+    guard, lint = ["python3", "/repo/guard.py"], ["sh", "-c", "npx lint --fix"]
+    heads = [
+        head(1, runtime="claude-code", hook=HookHead(label=label, argv=guard), decision="deny"),
+        head(2, runtime="claude-code", hook=HookHead(label=label, argv=guard)),
+        head(3, runtime="codex", hook=HookHead(label=label, argv=guard)),
+        head(4, runtime="claude-code", hook=HookHead(label=label, argv=lint)),
+    ]
+    groups = Groups("hook")
+    groups.add_all(heads)
+    rows = groups.rows("count")
+    assert [g.count for g in rows] == [2, 1, 1]
+    assert rows[0].key == "PreToolUse:Bash · claude-code · python3 /repo/guard.py"
+    assert rows[0].deny == 1
+    assert rows[0].as_dict()["runtime"] == "claude-code"
+    assert rows[0].as_dict()["command"] == "python3 /repo/guard.py"
+    for group in rows:
+        pred = compile_filter(group.filter("hook"))
+        assert [h.id for h in heads if pred(h)] == [h.id for h in heads if _in(h, group, "hook")]
+    (lint_group,) = [g for g in rows if "npx" in g.key]
+    assert lint_group.filter("hook") == (
+        "hook=PreToolUse:Bash runtime=claude-code command=\"sh -c 'npx lint --fix'\""
+    )
+
+
 def _value(h, by):
+    if by == "hook":
+        return f"{h.hook.label}\0{h.runtime}\0{h.hook.command}"
     return {
-        "hook": h.hook.label,
         "tool": h.tool_name,
         "decision": h.decision,
         "reason": h.reason,

@@ -67,14 +67,22 @@ def test_the_index_alone_agrees_with_decoded_heads(tmp_path: Path) -> None:
             continue
         for name in INDEXED - {"hook"}:
             assert index.value(name, row) == getattr(head, name), name
-        assert index.value("hook", row).label == head.hook.label  # the label is what filters read
+        hook = index.value("hook", row)  # what `hook:` and `command:` read
+        assert (hook.label, hook.argv) == (head.hook.label, head.hook.argv)
 
 
 def test_a_filter_typed_while_indexing_applies_to_what_arrives(tmp_path: Path) -> None:
     path = _stream(tmp_path)
     full = CallView([str(path)])
     full.replace_all(load_stream_batch(path))
-    exprs = ["tool:Bash", "decision:deny or latency>=5", "-tool:Edit hook:guard*", "x", "exit!=0"]
+    exprs = [
+        "tool:Bash",
+        "decision:deny or latency>=5",
+        "-tool:Edit hook:guard*",
+        "x",
+        "exit!=0",
+        "command:guard.py",
+    ]
     for expr in exprs:
         predicate = compile_filter(expr)
         full.set_predicate(expr, predicate)

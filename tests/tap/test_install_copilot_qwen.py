@@ -127,3 +127,21 @@ def test_installed_qwen_hook_answers_as_before_and_is_recorded_as_qwen(tmp_path)
         "no rm",
     )
     assert record["hook"]["timeout_ms"] == 60_000 and record["hook"]["timeout_source"] == "default"
+
+
+def test_copilot_timeout_key_is_read_when_timeoutsec_is_absent(tmp_path):
+    """Copilot 1.0.102 reads `timeout` (seconds) when `timeoutSec` is absent, and
+    `timeoutSec` when both are set (seen 2026-12-07): the tap is told that timeout."""
+    hooks = tmp_path / ".github" / "hooks" / "t.json"
+    handlers = [
+        {"type": "command", "bash": "a", "timeout": 5},
+        {"type": "command", "bash": "b", "timeout": 20, "timeoutSec": 3},
+        {"type": "command", "bash": "c"},
+    ]
+    original = write(hooks, json.dumps({"version": 1, "hooks": {"preToolUse": handlers}}))
+    assert run(["install", "copilot"], tmp_path).returncode == 0
+    wrapped = [h["bash"] for h in json.loads(hooks.read_text())["hooks"]["preToolUse"]]
+    assert [argv_timeout(w) for w in wrapped] == ["5000", "3000", "30000"]
+    assert ["--timeout-default" in parsed(w).args for w in wrapped] == [False, False, True]
+    assert run(["uninstall", "copilot"], tmp_path).returncode == 0
+    assert hooks.read_bytes() == original

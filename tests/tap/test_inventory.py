@@ -257,3 +257,81 @@ def test_runtimes_without_settings_files_say_why(box) -> None:
     inv = read(box, "basis", "fastpace")
     assert not inv.files and len(inv.notes) == 2
     assert "registered in code" in inv.notes[0]
+
+
+VIBE_HOOKS = """\
+[[hooks]]
+name = "guard"
+type = "pre_tool"
+match = "bash"
+command = "python3 guard.py"
+strict = true
+
+[[hooks]]
+name = "audit"
+type = "post_tool"
+command = "sh audit.sh"
+timeout = 5
+"""
+
+
+def test_mistral_vibe_reads_project_then_user_and_skips_a_name_seen_before(box) -> None:
+    home, project, _ = box
+    write(project / ".vibe/hooks.toml", VIBE_HOOKS)
+    moved = home / "vibe-home"
+    write(moved / "hooks.toml", '[[hooks]]\nname = "guard"\ntype = "pre_tool"\ncommand = "x"\n')
+    inv = read(box, "mistral-vibe", VIBE_HOME=str(moved))
+    assert [(f.scope, f.path, f.needs) for f in inv.files] == [
+        ("project", str(project / ".vibe/hooks.toml"), "a trusted folder"),
+        ("user", str(moved / "hooks.toml"), ""),
+    ]
+    guard, audit, again = inv.hooks
+    assert (guard.event, guard.matcher, guard.fails, guard.timeout_ms) == (
+        "pre_tool",
+        "bash",
+        "closed",  # strict = true
+        60_000,
+    )
+    assert (audit.fails, audit.timeout_ms, audit.timeout_source) == ("open", 5_000, "configured")
+    assert not guard.ignored and not audit.ignored
+    assert "has its name 'guard'" in again.ignored and again.shadowed_by.endswith("hooks[0]")
+
+
+def test_mistral_vibe_skips_a_table_its_model_refuses(box) -> None:
+    _, project, _ = box
+    write(
+        project / ".vibe/hooks.toml",
+        VIBE_HOOKS + '\n[[hooks]]\nname = "late"\ntype = "post_agent"\nstrict = true\n'
+        'command = "x"\n',
+    )
+    [sf] = [f for f in read(box, "mistral-vibe").files if f.scope == "project"]
+    assert sf.state == "partial"
+    assert [(p.where, p.effect) for p in sf.problems] == [("hooks[2]", "hook")]
+    assert "`strict` on a post_agent hook" in sf.problems[0].why
+
+
+def test_opencode_reads_its_plugins_files_and_a_bad_one_fails_closed(box) -> None:
+    home, project, _ = box
+    write(
+        project / ".opencode/command-hooks.json",
+        {
+            "hooks": {
+                "tool.execute.before": [
+                    {"matcher": "bash", "hooks": [{"type": "command", "command": GUARD}]}
+                ]
+            }
+        },
+    )
+    write(home / ".config/opencode/command-hooks.json", "{not json")
+    inv = read(box, "opencode")
+    project_file, user_file = inv.files
+    assert (project_file.state, project_file.hooks) == ("ok", 1)
+    assert user_file.state == "rejected"
+    assert "fails closed" in user_file.problems[0].why
+    [hook] = inv.hooks
+    assert (hook.event, hook.matcher, hook.command, hook.fails) == (
+        "tool.execute.before",
+        "bash",
+        GUARD,
+        "closed",
+    )

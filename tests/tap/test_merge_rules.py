@@ -3,7 +3,7 @@
 Each row is two hooks answering one call as the real CLI saw them (the answer
 bytes, read by the runtime's own `judge`; which finished last), and what the CLI
 then did (2026-12-07: Claude Code 2.1.332, Codex 0.171, Gemini CLI 0.61, Copilot
-1.0.102, Qwen Code 0.24.4; the runs themselves are tests/e2e/test_e2e_merge.py).
+1.0.102, Qwen Code 0.24.4, Continue CLI 1.5.47's runner; the runs themselves are tests/e2e/test_e2e_merge.py).
 Every registered runtime must declare its rule and its hook sources, or say why not.
 """
 
@@ -342,6 +342,27 @@ CASES = [
         "deny",
         "a",
         UNSET,
+    ),
+    # Continue CLI 1.5.47's runner (tests/e2e/test_e2e_continue.py): a block from either
+    # hook blocks; of two rewrites the last in config order wins, whoever finishes last.
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [("a", claude("allow"), 1), ("b", claude("deny", "B"), 2)],
+        "deny",
+        "b",
+        UNSET,
+    ),
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [
+            ("a", rewrite("PreToolUse", updatedInput=A_CMD), 2),
+            ("b", rewrite("PreToolUse", updatedInput=B_CMD), 1),
+        ],
+        "modify",
+        "b",
+        B_CMD,
     ),
 ]
 

@@ -166,11 +166,11 @@ def test_groups_count_rates_and_p95():
     groups = Groups("hook")
     groups.add_all(heads)
     rows = groups.rows("count")
-    assert [g.key for g in rows] == ["a", "b"]
+    assert [dict(g.terms)["hook"] for g in rows] == ["a", "b"]  # one runtime, one command each
     a, b = rows
     assert (a.count, a.deny, a.deny_rate, a.percentile(95)) == (5, 4, 0.8, 100.0)
     assert (b.count, b.fail_open, b.fail_open_rate) == (2, 1, 0.5)
-    assert [g.key for g in groups.rows("fail_open")] == ["b", "a"]
+    assert [g.key for g in groups.rows("fail_open")] == [b.key, a.key]
     by_decision = Groups("decision")
     by_decision.add_all(heads)
     assert [g.key for g in by_decision.rows("name")] == [

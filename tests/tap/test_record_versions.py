@@ -103,7 +103,7 @@ def _text(renderable) -> str:
 
 @pytest.mark.parametrize("path", OLD, ids=lambda p: p.stem)
 def test_watch_shows_every_old_record_in_every_tab(path: Path) -> None:
-    from hooktui.tui.app.watch_tabs import TABS, load_tabs
+    from hooktui.tui.present.call_tabs import TABS, load_tabs
 
     heads, _ = load_stream(str(path))
     assert heads and not any(isinstance(e, BadLine) for _, e in heads)
@@ -133,7 +133,7 @@ async def test_watch_opens_old_streams_together() -> None:
 def test_watch_shows_the_stored_call_not_a_new_reading_of_the_request(tmp_path: Path) -> None:
     """The detail pane reads the record's canonical call: a v2 record needs no parser
     (here its request is text no runtime reads; the call the tap stored is shown)."""
-    from hooktui.tui.app.watch_tabs import load_tabs
+    from hooktui.tui.present.call_tabs import load_tabs
 
     from tests.records import record
 

@@ -268,3 +268,23 @@ def test_a_sequential_runtime_stops_where_it_stops(project) -> None:
     assert step["decision"] == "modify" and step["updated_input"] == {
         "command": "git push origin main"
     }
+
+
+def test_try_runs_clines_hook_files_as_cline_starts_them(tmp_path) -> None:
+    """Cline's hooks are files: the guard saved as `.clinerules/hooks/PreToolUse.py`
+    (started with python3, its #! line) cancels an `rm -rf`; `hooks` lists it."""
+    home, cwd = tmp_path / "home", tmp_path / "project"
+    folder = cwd / ".clinerules" / "hooks"
+    folder.mkdir(parents=True)
+    home.mkdir()
+    (folder / "PreToolUse.py").write_bytes((GUARDS / "cancel_rm_rf.py").read_bytes())
+    args = ("try", "--runtime", "cline", "--tool", "run_commands", "--format", "json")
+    wipe = json.loads(
+        run(*args, "--input", '{"commands": ["rm -rf /"]}', cwd=cwd, home=home).stdout
+    )
+    [tried] = wipe["tried"]
+    assert tried["decision"] == "deny" and wipe["call"]["decision"] == "deny"
+    fine = json.loads(run(*args, "--input", '{"commands": ["ls"]}', cwd=cwd, home=home).stdout)
+    assert fine["call"]["decision"] == "allow"
+    listed = run("hooks", "--runtime", "cline", cwd=cwd, home=home).stdout
+    assert f"python3 {folder / 'PreToolUse.py'}" in listed

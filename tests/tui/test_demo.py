@@ -14,7 +14,7 @@ from hooktui.tui.cli.demo_traffic import (
     SLOW_TIMEOUT_MS,
     scenarios,
 )
-from hooktui.tui.cli.format import near_timeout
+from hooktui.tui.present.format import near_timeout
 
 from tests.conftest import HOOKTUI, wait_for_records
 from tests.waits import WAIT_S
@@ -42,6 +42,10 @@ def test_no_ui_writes_count_records_covering_runtimes_and_decisions(tmp_path):
     assert len(records) == count
     runtimes = {r["runtime"] for r in records}
     assert {"claude-code", "codex", "basis"} <= runtimes and len(runtimes) >= 3
+    # Claude Code's guard as the runtimes that run its hooks call it: named by them.
+    guests = [r for r in records if r["runtime"] in ("copilot", "continue-cli")]
+    assert {r["runtime"] for r in guests} == {"copilot", "continue-cli"}
+    assert all(r["decision"] == "deny" and r["native_event"] == "PreToolUse" for r in guests)
     assert {"cline", "mistral-vibe", "opencode"} <= runtimes
     decisions = {r["decision"] for r in records}
     assert {"allow", "deny", "modify", "replace", "failure"} <= decisions

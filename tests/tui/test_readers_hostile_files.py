@@ -19,10 +19,10 @@ from hooktui.replay.report import Result
 from hooktui.tap.model import Blob, Held, HookInfo
 from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import StreamLine
-from hooktui.tui.app.replay_tabs import build_tabs
 from hooktui.tui.app.watch import WatchApp
-from hooktui.tui.app.watch_tabs import load_tabs
-from hooktui.tui.app.widgets.rows import call_row
+from hooktui.tui.present.call_tabs import load_tabs
+from hooktui.tui.present.replay_tabs import build_tabs
+from hooktui.tui.present.rows import call_row
 from rich.console import Console
 
 from tests.conftest import HOOKTUI

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hooktui.replay.report import Result
 from hooktui.tap.canonical import Verdict
-from hooktui.tui.app.replay_header import HeaderState, header_text
+from hooktui.tui.present.replay_header import HeaderState, header_text
 
 from tests.tui.conftest import make_record
 

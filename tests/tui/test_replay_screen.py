@@ -11,7 +11,7 @@ from hooktui.replay.run import Options
 from hooktui.replay.session import load_session
 from hooktui.tui.app.help import HelpScreen
 from hooktui.tui.app.replay import PolicyPrompt, ReplayApp, ReplayScreen, open_replay
-from hooktui.tui.cli.columns import REPLAY_COLUMNS, layout
+from hooktui.tui.present.columns import REPLAY_COLUMNS, layout
 from rich.console import Console
 from textual.app import App
 from textual.widgets import Input, Label, Static

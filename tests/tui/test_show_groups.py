@@ -31,7 +31,11 @@ def test_group_by_hook_as_json_lines(tmp_path):
     r = show(str(p), "--group-by", "hook", "--format", "json")
     assert r.returncode == 0, r.stderr
     rows = [json.loads(x) for x in r.stdout.splitlines()]
-    assert [g["key"] for g in rows] == ["guard.py", "lint.sh"]
+    assert [g["key"] for g in rows] == ["guard.py · claude-code", "lint.sh · claude-code"]
+    assert [(g["hook"], g["runtime"], g["command"]) for g in rows] == [
+        ("guard.py", "claude-code", ""),
+        ("lint.sh", "claude-code", ""),
+    ]
     guard, lint = rows
     assert guard["by"] == "hook" and guard["count"] == 5 and guard["deny"] == 4
     assert guard["deny_rate"] == 0.8 and guard["p95_ms"] == 500.0
@@ -53,6 +57,34 @@ def test_group_by_as_a_text_table_in_a_log(tmp_path):
     assert lines[0].split() == ["failure", "calls", "deny", "deny%", "fail-open%", "p50", "p95"]
     assert lines[1].split()[:2] == ["(none)", "6"] and lines[2].split()[:2] == ["timeout", "1"]
     assert lines[-1].startswith("7 calls") and "1 bad line" in lines[-1]
+
+
+def test_group_by_hook_is_by_runtime_label_and_command(tmp_path):
+    """One label, two runtimes, two commands: three hooks, three rows, one filter each."""
+    p = tmp_path / "s.jsonl"
+    label, guard = "PreToolUse:Bash", ["python3", "/repo/guard.py"]
+    write(
+        p,
+        [
+            rec(1, hook=model.HookInfo(label=label, argv=guard), decision="deny"),
+            rec(2, hook=model.HookInfo(label=label, argv=guard), runtime="codex"),
+            rec(3, hook=model.HookInfo(label=label, argv=["sh", "-c", "lint --fix"])),
+            rec(4, hook=model.HookInfo(label=label, argv=guard)),
+        ],
+    )
+    r = show(str(p), "--group-by", "hook", "--sort", "name")
+    assert r.returncode == 0, r.stderr
+    assert [line.split("  ")[0] for line in r.stdout.splitlines()[1:4]] == [
+        "PreToolUse:Bash · claude-code · python3 /repo/guard.py",
+        "PreToolUse:Bash · claude-code · sh -c 'lint --fix'",
+        "PreToolUse:Bash · codex · python3 /repo/guard.py",
+    ]
+    # Each row's own filter (what watch's patterns view applies) picks its calls alone.
+    picked = show(
+        str(p), "-f", 'runtime=codex hook=PreToolUse:Bash command="python3 /repo/guard.py"'
+    )
+    assert picked.returncode == 0 and "number-2" in picked.stdout
+    assert "number-1" not in picked.stdout and "number-4" not in picked.stdout
 
 
 def test_group_by_bad_field_or_with_follow_is_one_line(tmp_path):

@@ -162,7 +162,7 @@ def test_one_call_is_singular(tmp_path):
 def test_rows_are_laid_out_by_the_one_column_spec(tmp_path, columns):
     # show's columns are watch's and replay's: the same titles, in the same
     # places, as `columns.layout` gives for that width (two spaces apart).
-    from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
+    from hooktui.tui.present.columns import SHOW_COLUMNS, STREAM, layout
 
     p = tmp_path / "s.jsonl"
     write(p, [rec(1, decision="deny", reason="no"), rec(2, decision="failure", failure="timeout")])
@@ -177,7 +177,7 @@ def test_rows_are_laid_out_by_the_one_column_spec(tmp_path, columns):
 
 
 def test_a_pipe_is_aligned_by_the_spec_and_never_cut(tmp_path):
-    from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
+    from hooktui.tui.present.columns import SHOW_COLUMNS, STREAM, layout
 
     p = tmp_path / "s.jsonl"
     long_tool = "mcp__a_rather_long_server__and_an_even_longer_tool_name"

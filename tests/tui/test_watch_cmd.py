@@ -67,7 +67,7 @@ def test_the_column_spec_imports_without_textual() -> None:
     import sys
 
     code = (
-        "import sys; from hooktui.tui.cli.columns import WATCH_COLUMNS, SHOW_COLUMNS, layout; "
+        "import sys; from hooktui.tui.present.columns import WATCH_COLUMNS, SHOW_COLUMNS, layout; "
         "assert not any(m == 'textual' or m.startswith('textual.') for m in sys.modules); "
         "cols = layout(SHOW_COLUMNS, 80, gap=2); "
         "print(sum(w for _, w in cols) + 2 * (len(cols) - 1))"
@@ -80,8 +80,8 @@ def test_the_column_spec_imports_without_textual() -> None:
 
 
 def test_watch_rows_follow_the_column_spec() -> None:
-    from hooktui.tui.app.widgets.rows import header_row
-    from hooktui.tui.cli.columns import WATCH_COLUMNS, layout
+    from hooktui.tui.present.columns import WATCH_COLUMNS, layout
+    from hooktui.tui.present.rows import header_row
 
     for width in (80, 100, 120, 150, 200):
         titles = header_row(width).plain

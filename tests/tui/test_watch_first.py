@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from hooktui.tap.model import encode_record
 from hooktui.tui.app.watch import WatchApp
-from hooktui.tui.cli.watch_first import (
+from hooktui.tui.cli.watch_first import read_first
+from hooktui.tui.present.first_screen import (
     COLUMNS,
     CURSOR,
     FOOTER,
@@ -29,7 +30,6 @@ from hooktui.tui.cli.watch_first import (
     HEADER,
     SCREEN,
     list_box,
-    read_first,
 )
 from textual.widgets._footer import FooterKey
 
@@ -196,7 +196,7 @@ async def test_the_geometry_and_colours_are_the_apps(tmp_path: Path) -> None:
 async def test_a_third_header_line_moves_the_list_down_in_both(tmp_path: Path) -> None:
     """The tap logged errors: the header has three lines, in the first screen and in the app."""
     from hooktui.tap.base.stream import error_log_path
-    from hooktui.tui.cli.watch_first import first_screen
+    from hooktui.tui.present.first_screen import first_screen
 
     stream = tmp_path / "s.jsonl"
     write_stream(stream)
@@ -220,7 +220,7 @@ async def wait_footer(pilot, app) -> None:
 
 
 def test_nothing_is_pre_drawn_for_an_empty_stream(tmp_path: Path) -> None:
-    from hooktui.tui.cli.watch_first import first_screen
+    from hooktui.tui.present.first_screen import first_screen
 
     stream = tmp_path / "s.jsonl"
     stream.write_bytes(b"")
@@ -234,7 +234,7 @@ async def test_the_footer_shows_the_first_screens_keys_until_its_own(tmp_path: P
     """Textual's Footer has no keys until after the app's first refresh; meanwhile it shows
     the line the first screen drew (in its colours), not a blank one. (The tmux test sees
     the line kept through a real takeover.)"""
-    from hooktui.tui.cli.watch_first import footer_line
+    from hooktui.tui.present.first_screen import footer_line
     from rich.text import Text
 
     stream = tmp_path / "s.jsonl"

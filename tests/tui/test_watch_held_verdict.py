@@ -17,7 +17,7 @@ from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.index import batch_of
 from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import StreamLine
-from hooktui.tui.app.widgets.rows import call_row, columns_for
+from hooktui.tui.present.rows import call_row, columns_for
 from rich.console import Console
 
 from tests.conftest import HOOKTUI

@@ -12,7 +12,7 @@ from hooktui.tap.hold.server import HoldServer
 from hooktui.tap.model import decode_head
 from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.watch import WatchApp
-from hooktui.tui.app.widgets.rows import call_row
+from hooktui.tui.present.rows import call_row
 
 from tests.hold_helpers import finish, private_runtime_dir, start_tap
 from tests.tui.conftest import wait_until

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from hooktui.tui.app.help import HelpScreen
 from hooktui.tui.app.watch import WatchApp
-from hooktui.tui.app.watch_tabs import TABS
 from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.prompt import ConfirmPrompt, PathPrompt
+from hooktui.tui.present.call_tabs import TABS
 from rich.console import Console
 from rich.style import Style
 from textual import events
@@ -676,7 +676,7 @@ async def test_no_color_keeps_decisions_apart(stream: Path, monkeypatch) -> None
 
 
 def test_deny_and_modify_differ_in_colour() -> None:
-    from hooktui.tui.cli.format import DECISION_STYLES
+    from hooktui.tui.present.format import DECISION_STYLES
     from textual.color import Color
 
     def grey(decision: str) -> int:

@@ -35,9 +35,23 @@ async def _counted(app: WatchApp, pilot) -> None:
     await pilot.pause()
 
 
+def _name(group) -> str:
+    """A hook group as `label · runtime` (every hook here runs `./<label>`); else its key."""
+    terms = dict(group.terms)
+    return f"{terms['hook']} · {terms['runtime']}" if terms else group.key
+
+
 def _groups(app: WatchApp) -> list[tuple[str, int]]:
     rows = app.patterns.list.groups
-    return [(rows.item(i).key, rows.item(i).count) for i in range(len(rows))]
+    return [(_name(rows.item(i)), rows.item(i).count) for i in range(len(rows))]
+
+
+FMT, GUARD, NET, NET_CODEX = (
+    "fmt · claude-code",
+    "guard · claude-code",
+    "net-guard · claude-code",
+    "net-guard · codex",
+)
 
 
 def _row_text(app: WatchApp, row: int) -> str:
@@ -54,12 +68,13 @@ async def test_percent_groups_the_shown_calls_by_hook_and_back(stream: Path) -> 
     async with app.run_test(size=SIZE) as pilot:
         lst = await _opened(app, pilot)
         assert app.focused is lst and not app.calls.display
-        assert sorted(_groups(app)) == [("fmt", 30), ("guard", 30), ("net-guard", 30)]
-        assert "by hook" in _heading(app) and "90 calls in 3 groups" in _heading(app)
-        guard = next(i for i in range(3) if lst.groups.item(i).key == "guard")
+        # One label, two runtimes: Codex's net-guard is its own hook (and the one failing).
+        assert sorted(_groups(app)) == [(FMT, 30), (GUARD, 30), (NET, 24), (NET_CODEX, 6)]
+        assert "by hook" in _heading(app) and "90 calls in 4 groups" in _heading(app)
+        guard = next(i for i in range(4) if _name(lst.groups.item(i)) == GUARD)
         assert "60.0%" in _row_text(app, guard)  # its deny rate
-        net = next(i for i in range(3) if lst.groups.item(i).key == "net-guard")
-        assert "20.0%" in _row_text(app, net) and "5.00s" in _row_text(app, net)  # fail-open, p95
+        net = next(i for i in range(4) if _name(lst.groups.item(i)) == NET_CODEX)
+        assert "100%" in _row_text(app, net) and "5.00s" in _row_text(app, net)  # fail-open, p95
         chart = app.patterns.chart.render().plain
         assert "calls per minute by decision" in chart and "✗ deny" in chart
         assert "13:50" in chart and not app.columns.display
@@ -76,12 +91,12 @@ async def test_the_filter_applies_and_a_new_filter_counts_again(stream: Path) ->
         app.action_apply_filter("tool:Read")
         await pilot.press("percent_sign")
         await _counted(app, pilot)
-        assert _groups(app) == [("net-guard", 30)]
+        assert _groups(app) == [(NET, 24), (NET_CODEX, 6)]
         # Typed in the filter bar while the patterns are shown: counted again.
         await pilot.press("slash", *" -decision:failure", "enter")
         await wait_until(pilot, lambda: app.view.filter_text == "tool:Read -decision:failure")
         await _counted(app, pilot)
-        assert _groups(app) == [("net-guard", 24)]
+        assert _groups(app) == [(NET, 24)]
         assert app.focused is app.patterns.list  # enter in the bar comes back here
 
 
@@ -120,17 +135,17 @@ async def test_s_sorts_by_each_column_and_capital_s_reverses(stream: Path) -> No
         def titles() -> str:
             return app.patterns.titles.render().plain
 
-        assert keys() == ["fmt", "guard", "net-guard"] and "calls ▼" in titles()  # ties: name
+        assert keys() == [FMT, GUARD, NET, NET_CODEX] and "calls ▼" in titles()  # ties: name
         await pilot.press("s")
-        assert keys()[0] == "guard" and "deny ▼" in titles()
+        assert keys()[0] == GUARD and "deny ▼" in titles()
         await pilot.press("s")
-        assert keys()[0] == "net-guard" and "fail-open ▼" in titles()
+        assert keys()[0] == NET_CODEX and "fail-open ▼" in titles()
         await pilot.press("s")
-        assert keys() == ["net-guard", "guard", "fmt"] and "p95 ▼" in titles()
+        assert keys() == [NET_CODEX, NET, GUARD, FMT] and "p95 ▼" in titles()
         await pilot.press("s")
-        assert keys() == ["fmt", "guard", "net-guard"] and "hook ▲" in titles()
+        assert keys() == [FMT, GUARD, NET, NET_CODEX] and "hook ▲" in titles()
         await pilot.press("S")
-        assert keys() == ["net-guard", "guard", "fmt"] and "hook ▼" in titles()
+        assert keys() == [NET_CODEX, NET, GUARD, FMT] and "hook ▼" in titles()
         await pilot.press("s")  # round again: calls, most first
         assert "calls ▼" in titles()
 
@@ -142,9 +157,9 @@ async def test_enter_filters_the_list_to_the_group_in_the_filter_bar(stream: Pat
         app.action_apply_filter("tool:Bash or tool:Read")
         lst = await _opened(app, pilot)
         await pilot.press("s")  # by deny rate: the guard first
-        assert lst.current.key == "guard"
+        assert _name(lst.current) == GUARD
         await pilot.press("enter")
-        expected = "(tool:Bash or tool:Read) hook=guard"
+        expected = "(tool:Bash or tool:Read) hook=guard runtime=claude-code command=./guard"
         await wait_until(pilot, lambda: app.view.filter_text == expected)
         assert not app.patterns_open and app.focused is app.calls
         assert app.filter_bar.has_class("-active") and app.filter_bar.input.value == expected
@@ -160,7 +175,8 @@ async def test_a_double_click_chooses_a_group(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         lst = await _opened(app, pilot)
         await pilot.click(lst, offset=(5, 1), times=2)  # the second row: guard
-        await wait_until(pilot, lambda: app.view.filter_text == "hook=guard")
+        chosen = "hook=guard runtime=claude-code command=./guard"
+        await wait_until(pilot, lambda: app.view.filter_text == chosen)
 
 
 async def test_the_view_follows_records_as_they_arrive(stream: Path) -> None:
@@ -171,9 +187,9 @@ async def test_the_view_follows_records_as_they_arrive(stream: Path) -> None:
         await pilot.press("j")  # the guard, chosen
         new = [make_record(200 + i, hook=HookInfo(label="late", timeout_ms=None)) for i in range(4)]
         write_stream(stream, new)
-        await wait_until(pilot, lambda: ("late", 4) in _groups(app))
-        assert "94 calls in 4 groups" in _heading(app)
-        assert lst.current.key == "guard"  # the cursor kept its group while rows moved
+        await wait_until(pilot, lambda: ("late · claude-code", 4) in _groups(app))
+        assert "94 calls in 5 groups" in _heading(app)
+        assert _name(lst.current) == GUARD  # the cursor kept its group while rows moved
 
 
 async def test_arriving_calls_are_counted_in_one_redraw_not_one_per_record(stream: Path) -> None:
@@ -186,7 +202,7 @@ async def test_arriving_calls_are_counted_in_one_redraw_not_one_per_record(strea
         heads = [records.head(id=f"x{i}", hook=HookHead(label="burst")) for i in range(300)]
         for i, head in enumerate(heads):  # 300 appends, as a burst delivers them
             app.view.add(batch_of(0, [(10_000_000 + i, head)]))
-        await wait_until(pilot, lambda: ("burst", 300) in _groups(app))
+        await wait_until(pilot, lambda: ("burst · claude-code", 300) in _groups(app))
         assert len(draws) <= 2
 
 
@@ -212,7 +228,7 @@ async def test_bad_lines_are_not_calls(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.view.total == 3)
         await _opened(app, pilot)
-        assert _groups(app) == [("guard", 2)]
+        assert _groups(app) == [(GUARD, 2)]
 
 
 async def test_marked_only_applies(stream: Path) -> None:
@@ -222,7 +238,7 @@ async def test_marked_only_applies(stream: Path) -> None:
         await pilot.press("g", "m", "m", "M")  # the first two calls: guard, fmt
         await wait_until(pilot, lambda: app.view.marked_only)
         await _opened(app, pilot)
-        assert sorted(_groups(app)) == [("fmt", 1), ("guard", 1)]
+        assert sorted(_groups(app)) == [(FMT, 1), (GUARD, 1)]
 
 
 async def test_the_keys_for_one_call_rest_while_groups_are_shown(stream: Path) -> None:

@@ -15,11 +15,11 @@ import pytest
 from hooktui.replay.reproduce import shell_command
 from hooktui.replay.session import load_session
 from hooktui.tap.model import Blob, HookInfo
-from hooktui.tui.app import reproduce_view
 from hooktui.tui.app.help import HelpScreen
 from hooktui.tui.app.palette import commands_for
 from hooktui.tui.app.reproduce import ReproduceScreen, ShellCommandScreen
 from hooktui.tui.app.watch import WatchApp
+from hooktui.tui.present import reproduce as reproduce_view
 from textual.widgets import Static, TextArea
 
 from tests.conftest import process_alive

@@ -154,8 +154,8 @@ def test_a_call_of_many_mb_is_read_in_the_worker_the_pane_saying_so(
 async def test_the_underline_is_under_the_active_tab_before_the_first_refresh() -> None:
     """Where the pane puts the underline when mounted (before any frame is drawn) is where
     Textual puts it once the tabs are laid out: it does not move after the first frame."""
-    from hooktui.tui.app import replay_tabs, watch_tabs
     from hooktui.tui.app.widgets.detail import DetailPane
+    from hooktui.tui.present import call_tabs, replay_tabs
     from textual.app import App
     from textual.widgets import Tabs
 
@@ -175,7 +175,7 @@ async def test_the_underline_is_under_the_active_tab_before_the_first_refresh() 
         def on_mount(self) -> None:  # the pane and its tabs are mounted: nothing drawn yet
             self.at_mount = underline(self)
 
-    for titles in (watch_tabs.TAB_TITLES, replay_tabs.TAB_TITLES):
+    for titles in (call_tabs.TAB_TITLES, replay_tabs.TAB_TITLES):
         app = Pane(titles)
         async with app.run_test(size=(100, 30)) as pilot:
             tabs = app.query_one(Tabs)

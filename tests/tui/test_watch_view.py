@@ -12,14 +12,14 @@ from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.index import batch_of, merge_batches
 from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.view import CallView, StreamLine
-from hooktui.tui.app.widgets.rows import call_row, columns_for, header_row
-from hooktui.tui.cli.format import (
+from hooktui.tui.present.format import (
     format_latency,
     latency_style,
     near_timeout,
     one_line,
     sparkline,
 )
+from hooktui.tui.present.rows import call_row, columns_for, header_row
 
 from tests.tui.conftest import make_record, varied_records
 from tests.waits import join
@@ -193,7 +193,7 @@ def test_runtime_default_timeout_is_used_when_the_hook_has_none() -> None:
 
 def test_rows_and_detail_times_survive_extreme_timestamps(monkeypatch) -> None:
     # The shared parse and format functions: watch's rows go through them too.
-    from hooktui.tui.cli.format import format_datetime, format_time
+    from hooktui.tui.present.format import format_datetime, format_time
 
     monkeypatch.setenv("TZ", "Asia/Tokyo")
     for ts in ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-05:00", "9999-12-31T23:59:59Z"):
@@ -209,7 +209,7 @@ def test_rows_and_detail_times_survive_extreme_timestamps(monkeypatch) -> None:
 def test_palette_tells_deny_from_modify_by_hue_and_by_symbol() -> None:
     import colorsys
 
-    from hooktui.tui.cli.palette import PALETTE, decision_mark, decision_style
+    from hooktui.tui.present.palette import PALETTE, decision_mark, decision_style
     from rich.color import Color
 
     def hue(name: str) -> float:

@@ -17,11 +17,11 @@ from hooktui.tap.model import Blob, HookHead, HookInfo
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.groups import Patterns, Timeline
 from hooktui.tap.read.view import StreamLine
-from hooktui.tui.app.replay_tabs import build_tabs, result_cells
-from hooktui.tui.app.watch_tabs import Loaded, summary_view
 from hooktui.tui.app.widgets.patterns import group_cells
-from hooktui.tui.app.widgets.rows import call_row
-from hooktui.tui.app.widgets.timeline import timeline_text
+from hooktui.tui.present.call_tabs import Loaded, summary_view
+from hooktui.tui.present.replay_tabs import build_tabs, result_cells
+from hooktui.tui.present.rows import call_row
+from hooktui.tui.present.timeline import timeline_text
 from rich.console import Console
 
 from tests import records
@@ -110,13 +110,13 @@ def test_the_patterns_table_and_the_timeline():
 
 def test_sizes_are_counted_in_words_that_agree():
     record = make_record(1, stdout=Blob(data="x", length=1))
-    from hooktui.tui.app.watch_tabs import response_view
+    from hooktui.tui.present.call_tabs import response_view
 
     loaded = Loaded(StreamLine(0, 0, None), "s.jsonl", record, b"{}")
     assert "1 byte" in _shown(response_view(loaded)) and "1 bytes" not in _shown(
         response_view(loaded)
     )
-    from hooktui.tui.app.widgets.detail import clip
+    from hooktui.tui.present.format import clip
 
     assert clip("ab", 1).endswith("(1 more character)")
 
@@ -137,7 +137,7 @@ def test_the_detail_summary_shows_what_the_answer_asked_for_and_the_request_told
 def test_the_header_counts_a_rare_decision_once_one_happens():
     from hooktui.tap.read.index import batch_of
     from hooktui.tap.read.view import CallView
-    from hooktui.tui.app.widgets.header import HeaderState, header_text
+    from hooktui.tui.present.header import HeaderState, header_text
 
     view = CallView(["s.jsonl"])
     view.add(batch_of(0, [(0, records.head(id="a", decision="allow"))]))

@@ -29,7 +29,7 @@ from hooktui.tui.app.messages import (
     StreamsLoaded,
     TapErrors,
 )
-from hooktui.tui.cli.watch_first import First
+from hooktui.tui.present.first_screen import First
 from textual.message import Message
 
 STAT_INTERVAL_MS = 250

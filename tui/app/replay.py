@@ -13,7 +13,7 @@ from hooktui.replay.run import Options
 from hooktui.replay.session import SessionRecord
 from hooktui.tap.model import Record
 from hooktui.tui.app.replay_screen import ReplayScreen
-from hooktui.tui.cli.format import count_of
+from hooktui.tui.present.format import count_of
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from hooktui.tui.app.detail_keys import detail_bindings
-from hooktui.tui.app.replay_tabs import RULES_MARK, TAB_TITLES
-from hooktui.tui.cli.replay_text import RULES_CHANGED
+from hooktui.tui.present.replay_tabs import RULES_MARK, TAB_TITLES
+from hooktui.tui.present.replay_text import RULES_CHANGED
 from textual.binding import Binding, BindingType
 
 NOTES = (

@@ -20,16 +20,16 @@ from hooktui.tap.read import filter_terms
 from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.palette import BindingCommands
 from hooktui.tui.app.replay_cursor import ChangeCursor
-from hooktui.tui.app.replay_header import HeaderState, header_text
 from hooktui.tui.app.replay_keys import BINDINGS, NOTES
-from hooktui.tui.app.replay_tabs import TAB_TITLES, build_tabs, left_out_text, result_json
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
 from hooktui.tui.app.widgets.keyed_rows import KeyedRows
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.result_list import ResultList
-from hooktui.tui.app.widgets.rows import titles_row
-from hooktui.tui.cli.columns import REPLAY_COLUMNS
+from hooktui.tui.present.columns import REPLAY_COLUMNS
+from hooktui.tui.present.replay_header import HeaderState, header_text
+from hooktui.tui.present.replay_tabs import TAB_TITLES, build_tabs, left_out_text, result_json
+from hooktui.tui.present.rows import titles_row
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -166,7 +166,7 @@ class ReplayScreen(ChangeCursor, Screen):
             self.post_message(ReplayScreen.Finished(generation))
 
     async def _watch_loop(self) -> None:
-        from hooktui.tui.cli.replay_watch import await_change, snapshot
+        from hooktui.replay.watch import await_change, snapshot
 
         while True:
             since = snapshot(self.watch_targets)

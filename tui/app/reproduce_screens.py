@@ -20,7 +20,7 @@ from hooktui.replay.report import Result
 from hooktui.replay.reproduce import edited_record, request_text, rerun, shell_command
 from hooktui.tap.model import Record
 from hooktui.tui.app.palette import BindingCommands
-from hooktui.tui.app.reproduce_view import answer_view, call_head
+from hooktui.tui.present.reproduce import answer_view, call_head
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType

@@ -22,23 +22,23 @@ from hooktui.tui.app.watch_keys import WATCH_BINDINGS
 from hooktui.tui.app.watch_patterns import WatchPatterns
 from hooktui.tui.app.watch_replay import WatchReplay
 from hooktui.tui.app.watch_streams import WatchStreams
-from hooktui.tui.app.watch_tabs import TAB_TITLES, load_tabs
 from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.detail import DetailPane, focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar
-from hooktui.tui.app.widgets.header import ColumnHeader, HeaderState, StatsHeader
+from hooktui.tui.app.widgets.header import ColumnHeader, StatsHeader
 from hooktui.tui.app.widgets.held import HeldPanel
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.app.widgets.patterns import PatternsPanel
-from hooktui.tui.cli.format import printable
-from hooktui.tui.cli.watch_first import (
+from hooktui.tui.present.call_tabs import TAB_TITLES, load_tabs
+from hooktui.tui.present.first_screen import (
     COMPACT_BELOW,
     DETAIL_SHARE,
     First,
-    display_path,
     footer_line,
     row_width,
 )
+from hooktui.tui.present.format import display_path, printable
+from hooktui.tui.present.header import HeaderState
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -50,6 +50,9 @@ from textual.widgets import Footer, Static
 
 # The header is redrawn at most this often during a burst (percentiles sort).
 HEADER_INTERVAL = 0.1
+# While following, rates end at the clock: the header is redrawn this often (seconds)
+# with no record arriving, so an idle stream's rate falls as the minutes pass.
+CLOCK_TICK = 5.0
 # The focused call's detail is built before the app's first frame up to this line length.
 FIRST_DETAIL_BYTES = 4 << 20
 
@@ -180,6 +183,7 @@ class WatchApp(
             lines = 3 if self.state.tap_errors else 2
             self.columns.show(row_width(len(self.view), width, height, lines))
         if self.live:
+            self.set_interval(CLOCK_TICK, self._changed)
             self._follow_streams()
         else:
             self._load_once()
@@ -238,6 +242,7 @@ class WatchApp(
         calls = self.calls
         state.following = calls.following
         state.new = calls.new
+        state.now = time.time() if self.live else None
         self.header.show(self.view, state)
         self._update_empty()
 

@@ -17,7 +17,7 @@ from hooktui.tui.app.watch_patterns import LIST_ONLY
 from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll
 from hooktui.tui.app.widgets.patterns import GroupList
-from hooktui.tui.cli.format import FAIL_OPEN_MARK, MARK_MARK, NEAR_TIMEOUT_MARK
+from hooktui.tui.present.format import FAIL_OPEN_MARK, MARK_MARK, NEAR_TIMEOUT_MARK
 from textual.binding import Binding
 
 MARKERS = [

@@ -15,7 +15,7 @@ from typing import BinaryIO
 from hooktui.tap.read.lines import read_line_at
 from hooktui.tap.read.view import StreamLine
 from hooktui.tui.app.widgets.prompt import ConfirmPrompt, PathPrompt
-from hooktui.tui.cli.format import count_of
+from hooktui.tui.present.format import count_of
 from textual import work
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hooktui.tui.app.detail_keys import detail_bindings
 from hooktui.tui.app.reproduce import REPRODUCE_HELP, SHELL_COMMAND_HELP
-from hooktui.tui.app.watch_tabs import TAB_TITLES
+from hooktui.tui.present.call_tabs import TAB_TITLES
 from textual.binding import Binding, BindingType
 
 WATCH_BINDINGS: list[BindingType] = [

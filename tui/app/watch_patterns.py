@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from functools import partial
 
-from hooktui.tap.read.groups import Patterns, group_filter, narrow_filter
+from hooktui.tap.read.groups import Patterns, narrow_filter
 from hooktui.tui.app.widgets.detail import focus_now
 from hooktui.tui.app.widgets.patterns import BY_FIELDS, GroupList
 from textual import work
@@ -138,7 +138,7 @@ class WatchPatterns:
 
     def on_group_list_chosen(self, message: GroupList.Chosen) -> None:
         """Filter the list to the group: the expression shows in the filter bar, to edit."""
-        term = group_filter(message.by, message.key)
+        term = message.filter
         self._close_patterns()
         self.action_apply_filter(narrow_filter(self.view.filter_text, term))
 

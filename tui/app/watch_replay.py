@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from hooktui.tap.model import Record
 from hooktui.tap.read.lines import read_record_at
 from hooktui.tap.read.view import StreamLine
-from hooktui.tui.cli.format import count_of
+from hooktui.tui.present.format import count_of
 from textual import work
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from typing import ClassVar
 from hooktui.replay.hooks import hook_name
 from hooktui.tap.model import Record
 from hooktui.tui.app.replay import PolicyPrompt
-from hooktui.tui.cli.format import count_of, printable
+from hooktui.tui.present.format import count_of, printable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType

@@ -20,7 +20,8 @@ from hooktui.tui.app.messages import (
     StreamsLoaded,
     TapErrors,
 )
-from hooktui.tui.cli.watch_first import First, display_path
+from hooktui.tui.present.first_screen import First
+from hooktui.tui.present.format import display_path
 from textual import work
 from textual.message import Message
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hooktui.tui.cli.args import OneLineParser, app_exit_code, number
 from hooktui.tui.cli.demo_traffic import Generator, demo_runtimes
-from hooktui.tui.cli.format import count_of
+from hooktui.tui.present.format import count_of
 
 _positive = number(float, "a number", lambda v: v > 0, "must be more than 0, not {text}")
 _count = number(int, "a whole number", lambda v: v >= 0, "must be 0 (forever) or more, not {text}")
@@ -64,9 +64,9 @@ def _tally_line(stream: Path, offset: int, calls: int, errors: int) -> str:
 
 def watch_app(stream: Path):
     """The watch screen on the demo's stream (ImportError when watch is not available)."""
-    from hooktui.tui.app.watch import WatchApp
+    from hooktui.tui.cli.launch import watch_app as launch
 
-    return WatchApp([str(stream.absolute())])
+    return launch([str(stream.absolute())])
 
 
 def main(argv: list[str]) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 from hooktui.tap.canonical import Call
 from hooktui.tap.guards import GUARDS, guard_path
 from hooktui.tap.install.settings import hooktui_path
-from hooktui.tap.runtimes import Runtime, get_adapter
+from hooktui.tap.runtimes import Runtime, get_adapter, guests_of
 
 SLOW_TIMEOUT_MS = 2000  # the slow guard's configured timeout
 CONFIGURED_TIMEOUT_MS = 10_000  # the rewriting guard's configured timeout
@@ -58,16 +58,24 @@ class _Requests:
         return f"call{self.n:04d}{uuid.uuid4().hex[:8]}"
 
     def make(
-        self, guard: str, event: str, tool: str, tool_input: Any, output: Any = None
+        self,
+        guard: str,
+        event: str,
+        tool: str,
+        tool_input: Any,
+        output: Any = None,
+        guest: str = "",
     ) -> tuple[Runtime, dict]:
-        """(runtime, request) for a call to `guard`; `tool` is "shell" or "read"."""
-        runtime = get_adapter(GUARDS[guard][0])
+        """(runtime, request) for a call to `guard`; `tool` is "shell" or "read"; `guest`:
+        a runtime that runs the guard's runtime's hooks, and sends this request instead."""
+        host = get_adapter(GUARDS[guard][0])
+        runtime = get_adapter(guest) if guest else host
         session = self.sessions.setdefault(runtime.name, str(uuid.uuid4()))
         call = Call(
             runtime=runtime.name,
             event=event,
-            native_event=next(n for n, e in runtime.events.items() if e == event),
-            tool_name=runtime.shell_tool if tool == "shell" else runtime.read_tool,
+            native_event=next(n for n, e in host.events.items() if e == event),
+            tool_name=host.shell_tool if tool == "shell" else host.read_tool,
             tool_input=tool_input,
             tool_output=output,
             is_error=False if output is not None else None,
@@ -91,10 +99,15 @@ class _Requests:
         label = call.native_event
         if call.tool_name and runtime.settings is not None:
             label = f"{call.native_event}:{call.tool_name}"
-        # The runtime's own variable for the project folder, as hooks see it.
+        # The runtime's own variable for the project folder, as hooks see it; a guest
+        # running another's hooks is told by the variables only it sets.
         env = {runtime.project_dir_env: self.cwd} if runtime.project_dir_env else {}
+        host = GUARDS[guard][0]  # install wrapped the hook as its runtime's
+        for spec in runtime.caller_env if runtime.name != host else ():
+            name, _, value = spec.partition("=")
+            env.setdefault(name, value or "1")
         return Scenario(
-            runtime.name,
+            host,
             label,
             guard,
             req,
@@ -136,6 +149,8 @@ _PLAIN_OUTPUTS = [
     ("git log -1 --oneline", "4b46e4d Fix login\n"),
 ]
 _READ_PATHS = ["src/app.py", "README.md", "tests/test_api.py", "pyproject.toml"]
+# The runtimes that run the deny guard's hooks too (its runtime's settings).
+_GUESTS = guests_of(GUARDS["deny_force_push"][0])
 _WIPES = ["rm -rf build", "rm -fr ~/.cache/pip", "rm -r -f node_modules"]
 _SUDO = ["sudo apt-get install -y jq", "sudo -E make install", "sudo systemctl restart nginx"]
 _ENV_FILES = [".env", ".env.local", "deploy/.env.production"]
@@ -161,6 +176,17 @@ def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
             command, out = pick(outputs, i)
             req = rq.make("redact_output", "post_tool_use", "shell", {"command": command}, out)
             return rq.scenario("redact_output", expected, req)
+
+        return make
+
+    def guest(name: str, guard: str, commands: list[str], expected: str):
+        """The guard's hook as another runtime runs it (Copilot, Continue run Claude
+        Code's): that runtime's request and variables; the record names it."""
+
+        def make(i: int) -> Scenario:
+            tool_input = {"command": pick(commands, i)}
+            req = rq.make(guard, "pre_tool_use", "shell", tool_input, guest=name)
+            return rq.scenario(guard, expected, req)
 
         return make
 
@@ -194,6 +220,7 @@ def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
     _ROUND = [
         shell("deny_force_push", _FORCE_PUSHES, "deny"),
         shell("deny_force_push", _SAFE_COMMANDS, "allow"),
+        *(guest(name, "deny_force_push", _FORCE_PUSHES, "deny") for name in _GUESTS),
         shell("drop_force", _FORCE_REWRITES, "modify", CONFIGURED_TIMEOUT_MS),
         output(_SECRET_OUTPUTS, "replace"),
         slow,
@@ -208,7 +235,8 @@ def scenarios(cwd: str | None = None) -> Callable[[int], Scenario]:
     return lambda i: _ROUND[i % len(_ROUND)](i)
 
 
-ROUND_SIZE = 12  # calls in one round of scenarios(): every decision at least once
+# Calls in one round of scenarios(): every decision at least once.
+ROUND_SIZE = 12 + len(_GUESTS)
 
 
 def tap_argv(s: Scenario, stream: str, *, wait: bool, hooktui: str | None = None) -> list[str]:
@@ -222,8 +250,10 @@ def tap_argv(s: Scenario, stream: str, *, wait: bool, hooktui: str | None = None
 
 
 def demo_runtimes() -> str:
-    """The runtimes the demo's guards speak, as a sentence ("A, B and C")."""
-    titles = list(dict.fromkeys(get_adapter(runtime).title for runtime, _ in GUARDS.values()))
+    """The runtimes the demo's guards speak, and those running their hooks too, as a
+    sentence ("A, B and C")."""
+    names = [runtime for runtime, _ in GUARDS.values()] + list(_GUESTS)
+    titles = list(dict.fromkeys(get_adapter(name).title for name in names))
     return ", ".join(titles[:-1]) + " and " + titles[-1]
 
 

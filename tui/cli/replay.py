@@ -296,7 +296,7 @@ def _print_json(report: Report) -> None:
 
 
 def _run_with_progress(job: Job) -> Report:
-    from hooktui.tui.cli.replay_text import Progress
+    from hooktui.tui.cli.replay_progress import Progress
 
     progress = Progress(len(job.entries))
     try:
@@ -306,7 +306,7 @@ def _run_with_progress(job: Job) -> Report:
 
 
 def _show(report: Report, fmt: str, console) -> None:
-    from hooktui.tui.cli.replay_text import render_report
+    from hooktui.tui.present.replay_text import render_report
 
     if fmt == "json":
         _print_json(report)
@@ -330,7 +330,7 @@ def _run_text(args: argparse.Namespace, job: Job) -> int:
         _show(report, args.format, console)
         return report.exit_status(args.fail_on)
 
-    from hooktui.tui.cli.replay_watch import snapshot, wait_for_change
+    from hooktui.replay.watch import snapshot, wait_for_change
     from rich.text import Text
 
     targets = watch_targets(args, job)
@@ -377,10 +377,10 @@ def main(argv: list[str]) -> int:
 
             return run_one(args, job)
         if args.format == "tui":
-            from hooktui.tui.app.replay import run_app
+            from hooktui.tui.cli.launch import run_replay_app
 
             targets = watch_targets(args, job) if args.watch else []
-            report, crashed = run_app(job, watch=targets)
+            report, crashed = run_replay_app(job, watch=targets)
             return crashed or report.exit_status(args.fail_on)
         return _run_text(args, job)
     except (UsageError, SessionError) as exc:

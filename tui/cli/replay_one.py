@@ -108,7 +108,7 @@ def _open_editor(path: str) -> None:
 
 
 def _tail(data: bytes, width: int = 160) -> str:
-    from hooktui.tui.cli.replay_text import clean
+    from hooktui.tui.present.replay_text import clean
 
     text = data.decode("utf-8", "replace")
     return clean(text[-4000:], width) if text.strip() else ""
@@ -129,7 +129,7 @@ def _outcome_line(outcome: Outcome | None) -> str:
 
 
 def render_one(console, r: Result, *, edited: bool) -> None:
-    from hooktui.tui.cli.replay_text import (
+    from hooktui.tui.present.replay_text import (
         RULES_CHANGED,
         clean,
         effect_lines,

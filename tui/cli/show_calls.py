@@ -23,9 +23,9 @@ from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.sanitize import inert_json, safe_line
 from hooktui.tap.toolcall.group import group, marks
 from hooktui.tap.toolcall.model import CallHead, ToolCall, call_head_decoder
-from hooktui.tui.cli import format as fmt
-from hooktui.tui.cli.palette import decision_mark, decision_style
 from hooktui.tui.cli.show_read import Options, Source
+from hooktui.tui.present import format as fmt
+from hooktui.tui.present.palette import decision_mark, decision_style
 from rich.console import Console
 from rich.text import Text
 

@@ -54,7 +54,7 @@ class Tally:
         self.stats.add_heads(heads)
 
     def line(self) -> str:
-        from hooktui.tui.cli.format import format_latency
+        from hooktui.tui.present.format import format_latency
 
         stats = self.stats
         of = f"{self.shown:,} of " if self.shown != self.total else ""

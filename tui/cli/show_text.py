@@ -22,12 +22,13 @@ from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import Blob, RecordHead
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.groups import Group
+from hooktui.tap.read.last_words import stderr_words
 from hooktui.tap.read.merge import end_time
 from hooktui.tap.read.sanitize import safe_line
-from hooktui.tui.cli import format as fmt
-from hooktui.tui.cli.columns import SHOW_COLUMNS, STREAM, layout
-from hooktui.tui.cli.held_text import held_mark
-from hooktui.tui.cli.palette import decision_mark, decision_style
+from hooktui.tui.present import format as fmt
+from hooktui.tui.present.columns import SHOW_COLUMNS, STREAM, layout
+from hooktui.tui.present.held import held_mark
+from hooktui.tui.present.palette import decision_mark, decision_style
 
 _NO_VALUE = ("", None)
 GAP = 2  # spaces between columns
@@ -84,10 +85,9 @@ def _hook_why(head: RecordHead, line: bytes) -> str:
         extra = _failure_decoder.decode(line)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return head.reason
-    if extra.stderr.encoding == "utf-8":
-        lines = [x for x in extra.stderr.data.splitlines() if x.strip()]
-        if lines:
-            return f"stderr: {lines[-1].strip()}"
+    said = stderr_words(extra.stderr)
+    if said:
+        return f"stderr: {said}"
     return head.reason or extra.failure_detail
 
 

@@ -9,7 +9,7 @@ from hooktui.tap.inventory.trial import Trial
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tap.runtimes import ADAPTERS
 from hooktui.tui.cli.hooks_text import seconds, short_path
-from hooktui.tui.cli.palette import decision_mark, decision_style
+from hooktui.tui.present.palette import decision_mark, decision_style
 from rich.console import Console
 from rich.text import Text
 

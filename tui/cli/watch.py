@@ -11,7 +11,9 @@ from hooktui.tap.base.stream import default_stream_path
 from hooktui.tap.read.lines import NOT_A_STREAM_DEVICE, endless_device
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.cli.args import app_exit_code
-from hooktui.tui.cli.watch_first import First, QuietTty, draw_first, leave_first, read_first
+from hooktui.tui.cli.launch import watch_app
+from hooktui.tui.cli.watch_first import QuietTty, draw_first, leave_first, read_first
+from hooktui.tui.present.first_screen import First
 
 
 class _Parser(argparse.ArgumentParser):
@@ -99,9 +101,7 @@ def _run(paths: list[str], tz, live: bool, hold) -> int:
     """The first screen (following one stream, no breakpoint), then the app over it."""
     first, drawn = _first_screen(paths, tz) if live and hold is None else (None, False)
     try:
-        from hooktui.tui.app.watch import WatchApp
-
-        app = WatchApp(paths, tz=tz, live=live, hold=hold, first=first)
+        app = watch_app(paths, tz=tz, live=live, hold=hold, first=first)
     except BaseException:
         if drawn:  # the app never took the screen over: give the shell its own back
             leave_first()

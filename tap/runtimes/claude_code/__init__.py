@@ -1,13 +1,13 @@
 """Claude Code: the reference hook protocol (PreToolUse-style names, exit 2 blocks).
 
 One runtime in five files, all `claude_*`: this one (the runtime and its facts),
-claude_code/events.py (the 34 events, what each can do, reading a request),
+claude_code/events.py (the 35 events, what each can do, reading a request),
 claude_code/schema.py (when an answer is dropped whole), claude_code/answers.py (reading an
 answer, by the rules of the version that ran the hook) and claude_code/encode.py
 (writing one).
 
 Rules, from the hooks reference (code.claude.com/docs/en/hooks), PROTOCOLS.md and
-what the real 2.1.332 and 2.1.197 did (tests/e2e/ORACLE.md; the runtime wins):
+what the real 2.1.337, 2.1.332 and 2.1.197 did (tests/e2e/ORACLE.md; the runtime wins):
 - JSON on stdout (starting with `{`) is read WHATEVER the exit code: exit 1 with a
   deny blocks, exit 1 with an allow is a plain success. It must pass Claude Code's
   output schema (decision approve|block, permissionDecision allow|deny|ask|defer,
@@ -42,6 +42,12 @@ what the real 2.1.332 and 2.1.197 did (tests/e2e/ORACLE.md; the runtime wins):
   What else an answer asks for (systemMessage, suppressOutput, a session title,
   watched paths, ...) is the verdict's `answer_effects`, by the canonical.ACTIONS
   names (answers.answer_effects_of).
+- Interrupt (2.1.335; seen in 2.1.337): fires when an interrupt ends the main turn
+  (not when Claude Code is exiting), matched against `source`; its hooks' output and
+  exit code change nothing; 30 s unless the hook sets a timeout (read from the binary).
+- Not in a file, so never wrapped: hooks an organization sets in the Admin Console
+  (2.1.336), and async / asyncRewake hooks (their wakes capped at 8 in a row since
+  2.1.333; Stop and SubagentStop blocks already were: a note on such a record).
 """
 
 from __future__ import annotations
@@ -181,6 +187,7 @@ RUNTIME = ClaudeCode(
             TimeoutRule(event="MessageDisplay", handler_type="command", ms=10_000),
             TimeoutRule(event="MessageDisplay", handler_type="http", ms=10_000),
             TimeoutRule(event="MessageDisplay", handler_type="mcp_tool", ms=10_000),
+            TimeoutRule(event="Interrupt", ms=30_000, since="2.1.335"),
             # Raised to the largest hook's own timeout, up to 60 s.
             TimeoutRule(event="SessionEnd", ms=1_500, max_ms=60_000),
             TimeoutRule(handler_type="prompt", ms=30_000),
@@ -215,7 +222,10 @@ RUNTIME = ClaudeCode(
         fail_closed=("onFailure", "block"),
         # PROTOCOLS.md: since 2.1.295; ignored at these events (and for async hooks).
         fail_closed_since="2.1.295",
-        fail_closed_ignored=frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"}),
+        # Interrupt: nothing is left to block (its hooks' output and exits are ignored).
+        fail_closed_ignored=frozenset(
+            {"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle", "Interrupt"}
+        ),
         shell="sh",  # seen: /bin/sh -c <command>
         shell_key="shell",  # 2.1.332: "bash" (the user's $SHELL) or "powershell" (pwsh)
         posix_shells=("bash",),

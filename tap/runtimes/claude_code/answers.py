@@ -6,7 +6,8 @@ Dated rules (the version comes from `AI_AGENT`; unknown: the newest):
   schema (2.1.197: a non-blocking error, the action proceeded);
 - since 2.1.295, `onFailure: "block"` (claude_code/__init__.py's settings layout);
 - a deny with `continue: false` ends the turn (first seen in 2.1.332; 2.1.197
-  sent the reason back and went on).
+  sent the reason back and went on);
+- since 2.1.335, Interrupt, whose hooks' output and exit code change nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ from hooktui.tap.runtimes.base import (
     str_field,
     text_of,
 )
-from hooktui.tap.runtimes.claude_code.events import NON_BLOCKING, PERMISSION_GUARDS, TEXT_IS_CONTEXT
+from hooktui.tap.runtimes.claude_code.events import (
+    NON_BLOCKING,
+    OUTPUT_IGNORED,
+    PERMISSION_GUARDS,
+    TEXT_IS_CONTEXT,
+)
 from hooktui.tap.runtimes.claude_code.schema import LEGACY, invalid_answer
 from hooktui.tap.runtimes.descriptor import in_force
 
@@ -66,6 +72,38 @@ def fails_closed_here(rt: Runtime, call: Call) -> bool:
 
 
 def judge(rt: Runtime, call: Call, outcome: Outcome) -> Verdict:
+    native = call.native_event
+    if native in OUTPUT_IGNORED:
+        return _ignored(rt, native, outcome)
+    verdict = _judge(rt, call, outcome)
+    if verdict.decision == "deny" and native in _STOPS and _details(call, "stop_hook_active"):
+        # One call cannot tell its place in a run of blocks (seen in 2.1.332's bundle).
+        note = (
+            f"{native} already went on for a hook: Claude Code ends the turn anyway after 8 "
+            "blocks in a row (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)"
+        )
+        verdict.failure_detail = "; ".join(filter(None, (verdict.failure_detail, note)))
+    return verdict
+
+
+_STOPS = frozenset({"Stop", "SubagentStop"})
+
+
+def _details(call: Call, name: str) -> Any:
+    return (call.details or {}).get(name)
+
+
+def _ignored(rt: Runtime, native: str, outcome: Outcome) -> Verdict:
+    """An event whose hooks' answers and exit codes Claude Code ignores (Interrupt)."""
+    crashed = process_failure(outcome, rt.title, "proceeds", f"{native} hooks change nothing")
+    if crashed:
+        return crashed
+    said = outcome.exit_code != 0 or text_of(outcome.stdout) or text_of(outcome.stderr)
+    note = f"{native}'s hook output and exit code are ignored" if said else ""
+    return Verdict(decision="allow", failure_detail=note)
+
+
+def _judge(rt: Runtime, call: Call, outcome: Outcome) -> Verdict:
     native = call.native_event
     closed = fails_closed_here(rt, call)
     effect = "blocks" if closed else "proceeds"

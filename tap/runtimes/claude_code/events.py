@@ -1,4 +1,4 @@
-"""Claude Code's events and requests: the 34 event names, what each can do, and how a
+"""Claude Code's events and requests: the 35 event names, what each can do, and how a
 request reads (claude_code/__init__.py holds the runtime; claude_code/answers.py its answers).
 
 What each event can do, from the hooks reference and PROTOCOLS.md, checked against
@@ -8,7 +8,8 @@ the real CLI where tests/e2e/ORACLE.md says so:
   (`decision.behavior`), and UserPromptSubmit (`decision: block`);
 - events whose exit 2 or `decision: block` cannot stop anything (stderr goes to the
   user only): `NON_BLOCKING`;
-- events where plain stdout becomes context for the model: `TEXT_IS_CONTEXT`.
+- events where plain stdout becomes context for the model: `TEXT_IS_CONTEXT`;
+- events whose answer and exit code are ignored (Interrupt, 2.1.335+): `OUTPUT_IGNORED`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ EVENTS = {
     "PermissionDenied": "permission_request",
     "Stop": "stop",
     "StopFailure": "stop",
+    # 2.1.335: a turn ended by an interrupt (who stopped it: `source`, how: `via`).
+    "Interrupt": "stop",
     "SubagentStop": "stop",
     # Agent teams: exit 2 keeps the teammate working / the task open, as at Stop.
     "TeammateIdle": "stop",
@@ -81,6 +84,8 @@ NON_BLOCKING = frozenset(
         "WorktreeRemove",
     }
 )
+# Events whose hooks' output and exit code Claude Code ignores altogether (2.1.335+).
+OUTPUT_IGNORED = frozenset({"Interrupt"})
 # Events where plain stdout becomes context for the model.
 TEXT_IS_CONTEXT = frozenset({"UserPromptSubmit", "SessionStart", "Setup", "SubagentStart"})
 

@@ -49,7 +49,7 @@ from hooktui.tap.runtimes.base import (
     s,
 )
 from hooktui.tap.runtimes.descriptor import HookFiles, Layout, Runtime, Timeouts
-from hooktui.tap.runtimes.merge import MergeRule
+from hooktui.tap.runtimes.merge import HookSource, MergeRule, SettingsReading
 
 TYPE_CHECKING = False  # not `typing`'s: the tap's recorder loads this (see base/jsonio.py)
 if TYPE_CHECKING:
@@ -324,10 +324,26 @@ RUNTIME = Cline(
         "after another, each given the same request; the answers add up",
         unknown="",
     ),
-    sources_note=(
-        "its hooks are files, one per event, in .clinerules/hooks, .cline/hooks, "
-        "~/Documents/Cline/Hooks and ~/.cline/hooks: `hooktui hooks` does not list hook "
-        "files yet (`hooktui install cline --dry-run` does)"
+    # 3.0.65 (@cline/shared's resolveHooksConfigSearchPaths): these four folders, every
+    # file of all of them run in the order of their full paths.
+    hook_sources=(
+        HookSource(scope="user", base="home", path="Documents/Cline/Hooks"),
+        HookSource(
+            scope="user",
+            base="home",
+            path=".cline/hooks",
+            note="Cline reads $CLINE_DIR/hooks instead when CLINE_DIR is set",
+        ),
+        HookSource(scope="project", path=".clinerules/hooks"),
+        HookSource(scope="project", path=".cline/hooks"),
+    ),
+    reading=SettingsReading(
+        bad_file="",  # no settings file: a folder it cannot list is passed over
+        bad_hook="never runs it",
+        unknown_event="never runs it",
+        matcher="none",
+        basis="3.0.65: its bundled runner lists the regular files named for an event (any "
+        "case) with an extension it knows; anything else in its folders is passed over",
     ),
     prompt_keys=("userPromptSubmit",),
     output_keys=("tool_result", "postToolUse", "turn"),

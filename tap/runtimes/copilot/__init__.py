@@ -226,6 +226,7 @@ RUNTIME = Copilot(
     ),
     version_env=("COPILOT_CLI_BINARY_VERSION",),  # seen: 1.0.102
     caller_env=("COPILOT_CLI=1",),
+    guest_of=("claude-code",),  # it runs `.claude/settings.json` too
     # 30 s for a command and an http hook alike (measured, 1.0.102).
     timeouts=Timeouts(default_ms=30_000, unit_ms=1000),
     # `.github/hooks/*.json` (and ~/.copilot/hooks). Copilot also runs the hooks of
@@ -248,6 +249,7 @@ RUNTIME = Copilot(
         ),
         command_key="bash",
         timeout_key="timeoutSec",
+        more_timeout_keys=("timeout",),  # seconds; timeoutSec wins (seen 2026-12-07)
         shell="bash",  # the `bash` key's command (a `powershell` key is for Windows)
         after_install=(
             "project hooks run only in a folder Copilot trusts (`--trust-folder` with -p); "

@@ -4,7 +4,9 @@
 Rules, from what the real 1.0.102 did (tests/e2e/ORACLE.md, test_e2e_copilot.py):
 - Answers are flat: preToolUse `permissionDecision` allow|deny|ask (+
   `permissionDecisionReason`), `modifiedArgs` (the whole new args, with or without
-  a decision). Headless, `ask` refuses. Claude's `hookSpecificOutput`
+  a decision; a string is read as JSON). New args that are no object (null too) or
+  that the tool refuses (`bash` without a string `command`) refuse the call: the
+  tool never runs and the model reads `Invalid input: ...` (seen 2026-12-07). Headless, `ask` refuses. Claude's `hookSpecificOutput`
   (permissionDecision, updatedInput) is read only in the Claude dialect; legacy
   `decision: block` and `continue: false` are not read at preToolUse.
 - stdout lines `{"type": "progress", ...}` are skipped; the answer is the rest.
@@ -104,6 +106,7 @@ def judge(call: Call, outcome: Outcome) -> Verdict:
 def _pre(call: Call, obj: dict) -> Verdict:
     decision = obj.get("permissionDecision")
     reason = str_field(obj, "permissionDecisionReason")
+    rewrites = "modifiedArgs" in obj  # any value, null included (seen 2026-12-07)
     updated = obj.get("modifiedArgs")
     hso = obj.get("hookSpecificOutput")
     if call.native_event == "PreToolUse" and isinstance(hso, dict):
@@ -111,15 +114,60 @@ def _pre(call: Call, obj: dict) -> Verdict:
         if decision not in _PERMISSIONS:
             decision = hso.get("permissionDecision")
             reason = reason or str_field(hso, "permissionDecisionReason")
-        if not isinstance(updated, dict):
-            updated = hso.get("updatedInput")
+        if not rewrites and hso.get("updatedInput") is not None:  # its null: no rewrite
+            rewrites, updated = True, hso["updatedInput"]
     if decision == "deny":
         return Verdict(decision="deny", reason=reason)
     if decision == "ask":
         return Verdict(decision="ask", reason=reason)
-    if isinstance(updated, dict):
-        return Verdict(decision="modify", reason=reason, updated_input=updated)
+    if rewrites:
+        return _rewrite(call, updated, reason)
     return Verdict(decision="allow", reason=reason)
+
+
+# What Copilot 1.0.102 tells the model for new args that are no JSON object.
+_KINDS = ((bool, "boolean"), (int, "number"), (float, "number"), (list, "array"), (str, "string"))
+
+
+def _rewrite(call: Call, args: Any, reason: str) -> Verdict:
+    """New args, as Copilot applies them (seen 2026-12-07): a string is read as JSON; what
+    is then no object, or what its tool refuses, refuses the call (the tool never runs)."""
+    said = ""
+    if isinstance(args, str):
+        try:
+            args = jsonio.loads(args) if args.strip() else {}
+        except jsonio.NotJSON:
+            said = "not JSON"
+    if not said and not isinstance(args, dict):
+        kind = "null" if args is None else next(k for t, k in _KINDS if isinstance(args, t))
+        said = f"Expected JSON object but got {kind}"
+    if not said:
+        said = _refused(call.tool_name, args)
+    if said:
+        return failure(
+            "unsupported",
+            f"modifiedArgs: {_TITLE} refuses the call (the tool does not run; the model reads "
+            f"`Invalid input: {said}`)",
+            "blocks",
+        )
+    return Verdict(decision="modify", reason=reason, updated_input=args)
+
+
+def _refused(tool: str, args: dict) -> str:
+    """Why Copilot's shell tool refuses `args` ("" when it takes them; other tools' input
+    schemas are not known here: their rewrites read as made)."""
+    if tool not in ("bash", "Bash"):  # its own name, and the Claude dialect's
+        return ""
+    command = args.get("command")
+    if command is None:
+        return '"command": Required'
+    if not isinstance(command, str):
+        return '"command": Expected string'
+    if not command:
+        return "No command provided"
+    if "description" in args and not isinstance(args["description"], str):
+        return '"description": Expected string'
+    return ""
 
 
 def encode(name: str, call: Call, verdict: Verdict) -> tuple[bytes, bytes, int]:

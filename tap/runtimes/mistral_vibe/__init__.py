@@ -192,6 +192,60 @@ class MistralVibe(Runtime):
             return encode_generic_failure(self.name, call, verdict)
         raise cannot(self.name, verdict, native or call.event)
 
+    def settings_problems(self, data: Any) -> list[tuple[str, str, str]]:
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        if not isinstance(hooks, list):
+            return []
+        return [
+            (f"hooks[{i}]", why, "hook")
+            for i, entry in enumerate(hooks)
+            if isinstance(entry, dict) and (why := _refused(entry))
+        ]
+
+
+def _refused(entry: dict) -> str:
+    """Why Vibe's HookConfig model (pydantic, lax) refuses a [[hooks]] table, "" when it
+    loads it (3.0.3 `vibe/core/hooks/models.py`; tests/e2e checks this against it). The
+    harness skips a refused hook with a warning."""
+    why = ""
+    match = entry.get("match")
+    if not isinstance(entry.get("name"), str):
+        why = "no string `name`"
+    elif isinstance(entry.get("command"), str) and not entry["command"].strip():
+        why = "an empty `command`"
+    elif match is not None and (not isinstance(match, str) or not match.strip()):
+        why = "a `match` that is not a non-empty string"
+    elif not _lax_number(entry.get("timeout")):
+        why = "a `timeout` that is not a number"
+    elif (strict := _lax_bool(entry.get("strict", False))) is None:
+        why = "a `strict` that is not true or false"
+    elif strict and entry.get("type") == AGENT:
+        why = "`strict` on a post_agent hook"
+    return f"{why}: Mistral Vibe skips this hook (a warning)" if why else ""
+
+
+def _lax_number(value: Any) -> bool:
+    if value is None or isinstance(value, int | float):
+        return True
+    try:
+        float(value) if isinstance(value, str) else None
+    except ValueError:
+        return False
+    return isinstance(value, str)
+
+
+_TRUE, _FALSE = {"1", "on", "t", "true", "y", "yes"}, {"0", "off", "f", "false", "n", "no"}
+
+
+def _lax_bool(value: Any) -> bool | None:
+    """A bool as pydantic's lax mode reads one (None: it refuses the value)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    text = value.strip().lower() if isinstance(value, str) else None
+    return True if text in _TRUE else False if text in _FALSE else None
+
 
 def _context(verdict: Verdict) -> dict[str, Any]:
     if not verdict.context:
@@ -257,6 +311,7 @@ RUNTIME = MistralVibe(
         hooks_list=True,  # [[hooks]] tables, each naming its point
         event_key="type",
         matcher_key="match",
+        name_key="name",
         type_key="",  # every hook is a command
         default_type="command",
         fail_closed=("strict", True),
@@ -275,6 +330,7 @@ RUNTIME = MistralVibe(
         precedence=("deny", "allow"),
         rewrite="chained",
         reason="first_in_order",
+        dedup="name",
         quirk="a hook whose name an earlier one has is skipped",
         basis="3.0.3: its harness (`_foreign_hooks.py`) and bundled docs: one point's hooks "
         "run one after another in load order, the first deny stops, rewrites compose",

@@ -231,7 +231,7 @@ RUNTIME = OpenCode(
         HookSource(scope="user", base="user", path="command-hooks.json"),
     ),
     reading=SettingsReading(
-        bad_file="refuses every call it guards (the plugin fails closed)",
+        bad_file="fails closed: it refuses every call it guards (hooktui's plugin)",
         bad_hook="skips that hook",
         unknown_event="skips that event",
         matcher="fullmatch",

@@ -8,7 +8,7 @@ from typing import ClassVar
 from hooktui.tap.read.focus import Focus
 from hooktui.tap.read.view import CallView, StreamLine
 from hooktui.tui.app.widgets.line_list import LineList
-from hooktui.tui.app.widgets.rows import call_row
+from hooktui.tui.present.rows import call_row
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message

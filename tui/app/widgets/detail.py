@@ -4,7 +4,7 @@ The screen hands the pane a key (what is selected) and a builder (a function
 that returns one renderable per tab). The builder runs in a thread worker,
 throttled while the cursor moves, and only the newest selection is shown. A
 builder that raises shows its error in the tab: one odd record never takes
-the app down. Builders bound what they lay out (see `clip`).
+the app down. Builders bound what they lay out (`present.format.clip`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, ClassVar
 
-from hooktui.tui.cli.format import count_of, printable
+from hooktui.tui.present.format import bounded_text
 from rich.console import RenderableType
 from rich.text import Text
 from textual import work
@@ -28,9 +28,6 @@ from textual.widget import Widget
 from textual.widgets import Static, Tab, TabbedContent, TabPane, Tabs
 from textual.worker import get_current_worker
 
-# The most characters one tab body lays out: wrapping is done on the UI thread,
-# so a 20 MB field is cut here (`c` copies the whole record).
-SHOW_LIMIT = 64 * 1024
 # The detail pane reloads at most this often (seconds) while the cursor moves.
 LOAD_INTERVAL = 0.1
 # For tests: the path of a file a test holds an exclusive lock on; the pane's workers
@@ -39,18 +36,6 @@ LOAD_INTERVAL = 0.1
 WORKER_GATE = os.environ.get("HOOKTUI_TEST_DETAIL_GATE", "")
 
 Builder = Callable[[], dict[str, RenderableType]]
-
-
-def clip(text: str, limit: int = SHOW_LIMIT) -> str:
-    """`text`, cut at `limit` characters with a note of what was left out."""
-    if len(text) <= limit:
-        return text
-    return text[:limit] + f"\n… ({count_of(len(text) - limit, 'more character')})"
-
-
-def safe_text(text: str, style: str = "", limit: int = SHOW_LIMIT) -> Text:
-    """Recorded text as a renderable: bounded, never markup, control characters made visible."""
-    return Text(printable(clip(text, limit)), style=style)
 
 
 def focus_now(widget: Widget) -> None:
@@ -243,7 +228,7 @@ def _built(build: Builder, tabs: tuple[str, ...]) -> dict[str, RenderableType]:
     try:
         return build()
     except Exception as exc:
-        return {tab: safe_text(f"cannot show this here: {exc!r}", "red") for tab in tabs}
+        return {tab: bounded_text(f"cannot show this here: {exc!r}", "red") for tab in tabs}
 
 
 def _wait_gate(path: str) -> None:

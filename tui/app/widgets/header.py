@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from hooktui.tap.read.view import CallView
-from hooktui.tui.app.widgets.header_text import HeaderState, header_text
-from hooktui.tui.app.widgets.rows import header_row
+from hooktui.tui.present.header import HeaderState, header_text
+from hooktui.tui.present.rows import header_row
 from textual.widgets import Static
-
-__all__ = ["ColumnHeader", "HeaderState", "StatsHeader", "header_text"]
 
 
 class StatsHeader(Static):

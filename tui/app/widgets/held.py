@@ -7,11 +7,9 @@ selected call: its request, the hook's answer, the timeout it must stay inside.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, ClassVar
 
-from hooktui.tui.cli.format import printable
-from rich.text import Text
+from hooktui.tui.present.held import detail_text, row_text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -96,39 +94,3 @@ class HeldPanel(Vertical):
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         call = self.current
         self.detail.update(detail_text(call) if call is not None else "")
-
-
-def row_text(call: HeldCall) -> Text:
-    record = call.record
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"⏸ {call.left_s():4.0f}s ", style="bold yellow")
-    text.append(f"{printable(record.tool_name or record.native_event or record.event)} ")
-    text.append(printable(record.summary)[:80])
-    text.append(f"  hook: {verdict_words(record.decision, record.reason)}", style="dim")
-    return text
-
-
-def detail_text(call: HeldCall) -> Text:
-    record = call.record
-    text = Text()
-    timeout = f"{record.hook.timeout_ms / 1000:g} s" if record.hook.timeout_ms else "unknown"
-    text.append(f"{record.runtime} {record.native_event}  ", style="bold")
-    text.append(
-        f"runtime timeout {timeout} · goes on with the hook's answer in {call.left_s():.0f} s\n"
-    )
-    text.append("request  ", style="bold")
-    text.append(_short_json(record.tool_input if record.tool_input is not None else record.request))
-    text.append("\nanswer   ", style="bold")
-    answer = record.stdout.data.strip() or f"(no output, exit {record.exit_code})"
-    text.append(printable(answer)[:300])
-    text.append("\nverdict  ", style="bold")
-    text.append(verdict_words(record.decision, record.reason))
-    return text
-
-
-def verdict_words(decision: str, reason: str) -> str:
-    return printable(f"{decision}: {reason}" if reason else decision)[:120]
-
-
-def _short_json(value) -> str:
-    return printable(json.dumps(value, ensure_ascii=False))[:300]

@@ -15,11 +15,11 @@ from hooktui.tap.read.focus import Focus
 from hooktui.tap.read.groups import Group, Patterns
 from hooktui.tui.app.widgets.keyed_rows import KeyedRows
 from hooktui.tui.app.widgets.line_list import LineList
-from hooktui.tui.app.widgets.rows import cells_row, titles_row
-from hooktui.tui.app.widgets.timeline import timeline_text
-from hooktui.tui.cli.columns import GROUP_COLUMNS, Cell, short
-from hooktui.tui.cli.format import count_of, format_latency, latency_style
-from hooktui.tui.cli.palette import FAIL_OPEN, look
+from hooktui.tui.present.columns import GROUP_COLUMNS, Cell, short
+from hooktui.tui.present.format import count_of, format_latency, latency_style
+from hooktui.tui.present.palette import FAIL_OPEN, look
+from hooktui.tui.present.rows import cells_row, titles_row
+from hooktui.tui.present.timeline import timeline_text
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -100,10 +100,11 @@ class GroupList(LineList):
     class Chosen(Message):
         """Enter on a group: filter the list to it."""
 
-        def __init__(self, by: str, key: str) -> None:
+        def __init__(self, by: str, key: str, filter: str) -> None:
             super().__init__()
             self.by = by
             self.key = key
+            self.filter = filter  # the expression selecting exactly its calls
 
     class Regroup(Message):
         """Group by another field: the app counts again."""
@@ -144,7 +145,7 @@ class GroupList(LineList):
     def action_choose(self) -> None:
         group = self.current
         if group is not None:
-            self.post_message(self.Chosen(self.by, group.key))
+            self.post_message(self.Chosen(self.by, group.key, group.filter(self.by)))
 
     def action_open(self) -> None:  # a double click
         self.action_choose()

@@ -7,11 +7,11 @@ from typing import ClassVar
 
 from hooktui.replay.report import Result
 from hooktui.tap.read.focus import Focus
-from hooktui.tui.app.replay_tabs import result_cells
 from hooktui.tui.app.widgets.keyed_rows import KeyedRows
 from hooktui.tui.app.widgets.line_list import LineList
-from hooktui.tui.app.widgets.rows import cells_row
-from hooktui.tui.cli.columns import REPLAY_COLUMNS
+from hooktui.tui.present.columns import REPLAY_COLUMNS
+from hooktui.tui.present.replay_tabs import result_cells
+from hooktui.tui.present.rows import cells_row
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message

@@ -25,7 +25,7 @@ def print_report(report: Report, fmt: str) -> None:
     if fmt == "json":
         _print_json(report)
         return
-    from hooktui.tui.cli.replay_text import render_report
+    from hooktui.tui.present.replay_text import render_report
     from rich.text import Text
 
     console = make_console()

@@ -120,7 +120,7 @@ def main(argv: list[str]) -> int:
             return 0
         text, streams = plan(args)
         if not streams:
-            from hooktui.tap.hotpath.stream import default_stream_path
+            from hooktui.tap.base.stream import default_stream_path
 
             streams = [default_stream_path()]
         con = connect(streams)

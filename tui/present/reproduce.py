@@ -12,14 +12,15 @@ from hooktui.replay.report import Result
 from hooktui.tap.base.ids import random_part
 from hooktui.tap.canonical import UNSET, Outcome, Verdict
 from hooktui.tap.model import Record
-from hooktui.tui.app.replay_tabs import CLASS_LOOK, DIRECTION_LOOK
-from hooktui.tui.app.widgets.detail import clip, safe_text
-from hooktui.tui.cli.columns import decision_cell
-from hooktui.tui.cli.format import (
+from hooktui.tui.present.columns import decision_cell
+from hooktui.tui.present.format import (
+    bounded_text,
+    clip,
     format_latency,
     pretty_json,
     printable,
 )
+from hooktui.tui.present.palette import CLASS_LOOK, DIRECTION_LOOK
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -152,7 +153,7 @@ def _output(title: str, data: bytes) -> list[RenderableType]:
     shown = data[: OUTPUT_LIMIT * 4].decode("utf-8", "replace")
     if not shown.strip():
         return [Text.assemble((f"{title}  ", "bold"), ("(empty)", "grey50"))]
-    return [Text(title, style="bold"), safe_text(shown, limit=OUTPUT_LIMIT)]
+    return [Text(title, style="bold"), bounded_text(shown, limit=OUTPUT_LIMIT)]
 
 
 def answer_view(

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import RecordHead
-from hooktui.tui.cli.format import (
+from hooktui.tui.present.format import (
     FAIL_OPEN_MARK,
     NEAR_TIMEOUT_MARK,
     decision_style,
@@ -32,7 +32,7 @@ from hooktui.tui.cli.format import (
     short_event,
     short_runtime,
 )
-from hooktui.tui.cli.palette import FAIL_OPEN, PALETTE, UNKNOWN, look
+from hooktui.tui.present.palette import FAIL_OPEN, PALETTE, UNKNOWN, look
 from rich.style import Style
 
 # A cell: its text and style (None: the row's own).

@@ -11,20 +11,17 @@ import shlex
 
 import msgspec
 from hooktui.replay.compare import (
-    CHANGED,
-    EFFECT_CHANGED,
-    FAILED,
     LOOSENED,
-    REASON_ONLY,
     SKIPPED,
     TIGHTENED,
 )
 from hooktui.replay.report import Result, side
 from hooktui.tap.canonical import Verdict
 from hooktui.tap.model import Blob
-from hooktui.tui.app.widgets.detail import clip, safe_text
-from hooktui.tui.cli.columns import Cell, decision_cell, short
-from hooktui.tui.cli.format import (
+from hooktui.tui.present.columns import Cell, decision_cell, short
+from hooktui.tui.present.format import (
+    bounded_text,
+    clip,
     count_of,
     format_latency,
     pretty_json,
@@ -32,7 +29,8 @@ from hooktui.tui.cli.format import (
     short_event,
     short_runtime,
 )
-from hooktui.tui.cli.replay_text import RULES_CHANGED, effect_raw
+from hooktui.tui.present.palette import CLASS_LOOK, DIRECTION_LOOK
+from hooktui.tui.present.replay_text import RULES_CHANGED, effect_raw
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.table import Table
@@ -59,20 +57,6 @@ def _blob(blob: Blob) -> str:
     if blob.encoding != "utf-8":
         return f"({_field(blob.encoding)})"
     return printable(clip(blob.data))
-
-
-CLASS_LOOK = {
-    "unchanged": ("=", "grey50"),
-    REASON_ONLY: ("~ reason", "deep_sky_blue1"),
-    CHANGED: ("≠", "bold gold1"),
-    EFFECT_CHANGED: ("≈ effect", "gold1"),
-    FAILED: ("✗ failed", "bold dark_orange"),
-    SKIPPED: ("- skipped", "grey50 italic"),
-}
-DIRECTION_LOOK = {
-    LOOSENED: ("▲ loosened", "bold white on red3"),
-    TIGHTENED: ("▼ tightened", "bold green3"),
-}
 
 
 def result_cell(r: Result) -> Text:
@@ -298,10 +282,10 @@ def build_tabs(r: Result, color: bool = True) -> dict[str, RenderableType]:
     request = r.record.request
     return {
         "summary": summary_text(r, color),
-        "request": safe_text(request if isinstance(request, str) else pretty_json(request)),
+        "request": bounded_text(request if isinstance(request, str) else pretty_json(request)),
         "response": response_text(r),
         "diff": diff_text(r),
-        "raw": safe_text(result_json(r)),
+        "raw": bounded_text(result_json(r)),
     }
 
 

@@ -20,10 +20,12 @@ from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.lines import read_line_at, read_record_at
 from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.view import StreamLine
-from hooktui.tui.app.widgets.detail import SHOW_LIMIT, clip, safe_text
-from hooktui.tui.cli.columns import decision_cell
-from hooktui.tui.cli.format import (
+from hooktui.tui.present.columns import decision_cell
+from hooktui.tui.present.format import (
     BAD_LINE_STYLE,
+    SHOW_LIMIT,
+    bounded_text,
+    clip,
     count_of,
     effective_timeout_ms,
     format_datetime,
@@ -32,7 +34,7 @@ from hooktui.tui.cli.format import (
     pretty_json,
     printable,
 )
-from hooktui.tui.cli.held_text import held_note
+from hooktui.tui.present.held import held_note
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -69,13 +71,13 @@ class Loaded(msgspec.Struct):
 
 def _t(text: str, style: str = "", limit: int = FIELD_LIMIT) -> Text:
     """A recorded field as a renderable: bounded, never markup, controls made visible."""
-    return safe_text(text, style, limit)
+    return bounded_text(text, style, limit)
 
 
 def _json_view(value: Any, limit: int = SHOW_LIMIT) -> RenderableType:
     text = clip(value if isinstance(value, str) else pretty_json(value), limit)
     if isinstance(value, str) or len(text) > HIGHLIGHT_LIMIT:
-        return safe_text(text, limit=limit + 100)
+        return bounded_text(text, limit=limit + 100)
     # JSON escapes C0 controls but not C1 ones (a one-byte CSI) or bidi
     # overrides: the highlighted text goes through the sanitizer too.
     return _syntax(printable(text))
@@ -324,7 +326,7 @@ def raw_view(loaded: Loaded) -> RenderableType:
         pretty = msgspec.json.format(line, indent=2).decode("utf-8", "replace")
         pretty = clip(pretty)
     except (msgspec.DecodeError, RecursionError):  # not JSON, or nested past what msgspec reads
-        return Group(head, safe_text(line[: SHOW_LIMIT * 4].decode("utf-8", "replace")))
+        return Group(head, bounded_text(line[: SHOW_LIMIT * 4].decode("utf-8", "replace")))
     return Group(head, _json_view(pretty))
 
 

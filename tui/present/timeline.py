@@ -16,8 +16,8 @@ from datetime import datetime, tzinfo
 from hooktui.tap.canonical import DECISIONS
 from hooktui.tap.read.groups import Minute
 from hooktui.tap.read.sanitize import safe_line
-from hooktui.tui.cli.format import sparkline
-from hooktui.tui.cli.palette import look
+from hooktui.tui.present.format import sparkline
+from hooktui.tui.present.palette import look
 from rich.style import Style
 from rich.text import Text
 

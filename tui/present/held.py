@@ -1,4 +1,5 @@
-"""How a call held at a breakpoint reads: the word a row shows, the sentence the detail shows.
+"""How a call held at a breakpoint reads: the word a row shows, the sentence the detail shows,
+and the held panel's rows and its selected call while it waits.
 
 The list's decision column, the header counts and `decision:` say what the runtime
 got (model.RecordHead); these keep the hook's own answer in sight beside it.
@@ -6,9 +7,16 @@ got (model.RecordHead); these keep the hook's own answer in sight beside it.
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING
+
 from hooktui.tap.model import Record, RecordHead
 from hooktui.tap.read.sanitize import safe_line
-from hooktui.tui.cli.format import format_latency
+from hooktui.tui.present.format import format_latency, printable
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from hooktui.tap.hold.server import HeldCall
 
 _HELD_WORDS = {"allow": "allowed", "deny": "denied", "edit": "edited", "answer": "answered"}
 _RELEASED = {
@@ -60,3 +68,39 @@ def held_note(record: Record) -> str:
     if word not in ("allowed", "denied"):
         note += f" (the runtime got {sent.decision})"
     return note
+
+
+def row_text(call: HeldCall) -> Text:
+    record = call.record
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"⏸ {call.left_s():4.0f}s ", style="bold yellow")
+    text.append(f"{printable(record.tool_name or record.native_event or record.event)} ")
+    text.append(printable(record.summary)[:80])
+    text.append(f"  hook: {verdict_words(record.decision, record.reason)}", style="dim")
+    return text
+
+
+def detail_text(call: HeldCall) -> Text:
+    record = call.record
+    text = Text()
+    timeout = f"{record.hook.timeout_ms / 1000:g} s" if record.hook.timeout_ms else "unknown"
+    text.append(f"{record.runtime} {record.native_event}  ", style="bold")
+    text.append(
+        f"runtime timeout {timeout} · goes on with the hook's answer in {call.left_s():.0f} s\n"
+    )
+    text.append("request  ", style="bold")
+    text.append(_short_json(record.tool_input if record.tool_input is not None else record.request))
+    text.append("\nanswer   ", style="bold")
+    answer = record.stdout.data.strip() or f"(no output, exit {record.exit_code})"
+    text.append(printable(answer)[:300])
+    text.append("\nverdict  ", style="bold")
+    text.append(verdict_words(record.decision, record.reason))
+    return text
+
+
+def verdict_words(decision: str, reason: str) -> str:
+    return printable(f"{decision}: {reason}" if reason else decision)[:120]
+
+
+def _short_json(value) -> str:
+    return printable(json.dumps(value, ensure_ascii=False))[:300]

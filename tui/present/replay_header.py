@@ -18,8 +18,9 @@ from hooktui.replay.compare import (
     TIGHTENED,
 )
 from hooktui.replay.report import Report, Result
-from hooktui.tui.app.replay_tabs import CLASS_LOOK, RULES_MARK
-from hooktui.tui.cli.format import printable
+from hooktui.tui.present.format import printable
+from hooktui.tui.present.palette import CLASS_LOOK
+from hooktui.tui.present.replay_tabs import RULES_MARK
 from rich.text import Text
 
 # The counts, in the order the header shows them: (label, Report.counts key, style);

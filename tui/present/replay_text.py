@@ -1,5 +1,7 @@
-"""`hooktui replay --format text`: the report as a rich summary and a list of changes,
-and the progress line shown on a terminal while it runs.
+"""`hooktui replay --format text`: the report as a rich summary and a list of changes.
+
+Its looks are the one palette's (`palette.py`): a decision, a comparison class and a
+direction read the same here as on the replay screen.
 
 Everything printed that comes from a session (reasons, summaries, paths, ids) is
 data someone else may have written: it is shown on one line with control
@@ -9,8 +11,6 @@ characters as visible escapes, never interpreted by the terminal.
 from __future__ import annotations
 
 import json
-import sys
-import time
 from typing import Any
 
 from hooktui.replay.compare import (
@@ -24,30 +24,25 @@ from hooktui.replay.compare import (
 )
 from hooktui.replay.report import Report, Result
 from hooktui.replay.session import plural
-from hooktui.tap.canonical import UNSET, Verdict
+from hooktui.tap.base.ids import random_part
+from hooktui.tap.canonical import UNSET, Verdict, fails_open
+from hooktui.tap.read.last_words import last_line, stderr_words
 from hooktui.tap.read.sanitize import safe_text
-from hooktui.tui.cli.palette import decision_mark, decision_style
+from hooktui.tui.present.palette import (
+    CLASS_LOOK,
+    DIRECTION_LOOK,
+    decision_mark,
+    decision_style,
+    look,
+)
 from rich.console import Console
 from rich.text import Text
 
-DECISION_STYLES = {
-    "allow": "green",
-    "deny": "bold red",
-    "ask": "yellow",
-    "modify": "cyan",
-    "replace": "magenta",
-    "failure": "bold white on red",
-}
-CLASS_STYLES = {
-    "unchanged": "dim",
-    REASON_ONLY: "blue",
-    CHANGED: "bold yellow",
-    EFFECT_CHANGED: "yellow",
-    FAILED: "bold red",
-    SKIPPED: "dim italic",
-}
-DIRECTION_STYLES = {LOOSENED: "bold red", TIGHTENED: "bold green"}
 RULES_CHANGED = "rules changed since recording"
+
+
+def _class_style(cls: str) -> str:
+    return CLASS_LOOK.get(cls, ("", ""))[1]
 
 
 def clean(text: str, width: int = 160) -> str:
@@ -62,7 +57,8 @@ def verdict_text(verdict: Verdict | None) -> Text:
     """`deny  "reason"`, or for a failure `failure (timeout, the call proceeds)`."""
     if verdict is None:
         return Text("-", style="dim")
-    text = Text(clean(verdict.decision, 40), style=DECISION_STYLES.get(verdict.decision, ""))
+    fail_open = fails_open(verdict.decision, verdict.effect)
+    text = Text(clean(verdict.decision, 40), style=look(verdict.decision, fail_open).style())
     if verdict.decision == "failure":
         effect = clean(verdict.effect or "?", 40)
         text.append(f" ({clean(verdict.failure or '?', 40)}, the call {effect})")
@@ -83,12 +79,12 @@ def summary_line(report: Report) -> Text:
         text.append(str(n), style=style if n else "dim")
 
     part("unchanged", c["unchanged"], "")
-    part("changed", c[CHANGED], CLASS_STYLES[CHANGED])
-    part("loosened", c[LOOSENED], DIRECTION_STYLES[LOOSENED])
-    part("tightened", c[TIGHTENED], DIRECTION_STYLES[TIGHTENED])
-    part("effect changed", c[EFFECT_CHANGED], CLASS_STYLES[EFFECT_CHANGED])
-    part("reason only", c[REASON_ONLY], CLASS_STYLES[REASON_ONLY])
-    part("failed", c[FAILED], CLASS_STYLES[FAILED])
+    part("changed", c[CHANGED], _class_style(CHANGED))
+    part("loosened", c[LOOSENED], DIRECTION_LOOK[LOOSENED][1])
+    part("tightened", c[TIGHTENED], DIRECTION_LOOK[TIGHTENED][1])
+    part("effect changed", c[EFFECT_CHANGED], _class_style(EFFECT_CHANGED))
+    part("reason only", c[REASON_ONLY], _class_style(REASON_ONLY))
+    part("failed", c[FAILED], _class_style(FAILED))
     part("skipped", c[SKIPPED], "")
     if report.repeat > 1:
         part("flaky", c["flaky"], "bold magenta")
@@ -99,11 +95,11 @@ def summary_line(report: Report) -> Text:
 
 def label_text(r: Result) -> Text:
     text = Text()
-    text.append(f"{r.cls.replace('_', ' ')}", style=CLASS_STYLES.get(r.cls, ""))
+    text.append(f"{r.cls.replace('_', ' ')}", style=_class_style(r.cls))
     if r.cls == EFFECT_CHANGED:
-        text.append(f": {clean(', '.join(r.effects), 80)}", style=CLASS_STYLES[EFFECT_CHANGED])
+        text.append(f": {clean(', '.join(r.effects), 80)}", style=_class_style(EFFECT_CHANGED))
     if r.direction:
-        text.append(f" {r.direction}", style=DIRECTION_STYLES[r.direction])
+        text.append(f" {r.direction}", style=DIRECTION_LOOK[r.direction][1])
     if r.flaky:
         text.append(" flaky", style="bold magenta")
     return text
@@ -121,7 +117,7 @@ def record_head(r: Result, label: Text | None = None) -> Text:
     head.append(clean(rec.tool_name or rec.native_event or rec.event, 60), style="bold")
     if rec.summary:
         head.append(f"  {clean(rec.summary, 120)}")
-    head.append(f"  [{clean(rec.runtime, 30)} {clean(rec.id, 40)}]", style="dim")
+    head.append(f"  [{clean(rec.runtime, 30)} {clean(random_part(rec.id), 40)}]", style="dim")
     return head
 
 
@@ -139,12 +135,17 @@ def change_lines(r: Result) -> list[Text]:
     lines.append(verdict_line("before", r.before))
     if r.before.decision == "failure" and r.before.failure_detail:
         lines.append(Text(f"    was     {clean(r.before.failure_detail)}", style="dim"))
+    if r.before.decision == "failure" and (said := stderr_words(r.record.stderr)):
+        lines.append(Text(f"    stderr  {clean(said)}", style="dim"))
     run = f" (run {r.run_index + 1})" if len(r.runs) > 1 else ""
     lines.append(verdict_line("after", r.after))
     if run:
         lines[-1].append(run, style="dim")
     if r.after is not None and r.after.decision == "failure" and r.after.failure_detail:
         lines.append(Text(f"    why     {clean(r.after.failure_detail)}", style="red"))
+    if r.after is not None and r.after.decision == "failure" and r.outcome is not None:
+        if said := last_line(r.outcome.stderr):
+            lines.append(Text(f"    stderr  {clean(said)}", style="red"))
     if len(r.runs) > 1 and r.flaky:
         decisions = clean(", ".join(v.decision for v in r.runs))
         lines.append(Text(f"    runs    {decisions}", style="magenta"))
@@ -275,44 +276,3 @@ def render_report(console: Console, report: Report) -> None:
     _section(console, "bad lines", bad)
     if not shown:
         console.print(Text("no decision or effect changed", style="green"))
-
-
-class Progress:
-    """`replaying 12/1,000 · 3 changed` on stderr while a replay runs, when stderr is
-    a terminal (never in a pipe or a log), redrawn at most ten times a second."""
-
-    def __init__(self, total: int, stream=None) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.total = total
-        self.done = 0
-        self.changed = 0
-        self.enabled = _isatty(self.stream)
-        self._drawn = 0.0
-
-    def __call__(self, result: Result) -> None:
-        self.done += 1
-        self.changed += result.differs
-        now = time.monotonic()
-        if self.enabled and (now - self._drawn >= 0.1 or self.done == self.total):
-            self._drawn = now
-            changed = f" · {self.changed} changed" if self.changed else ""
-            self._write(f"\r\x1b[Kreplaying {self.done:,}/{self.total:,}{changed}")
-
-    def clear(self) -> None:
-        if self.enabled and self._drawn:
-            self._write("\r\x1b[K")
-            self._drawn = 0.0
-
-    def _write(self, text: str) -> None:
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except OSError:
-            self.enabled = False
-
-
-def _isatty(stream) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError, OSError):
-        return False

@@ -5,7 +5,9 @@ weight, so a row reads the same under NO_COLOR, in a CI log or to a
 colour-blind reader. Deny and modify differ in hue (red against blue), not only
 in shade, and a failure the runtime let through (a guard silently bypassed) is
 the loudest look of all. `show`, watch's rows and header, and replay use this
-table; nothing else names a decision's colour.
+table; nothing else names a decision's colour. Replay's comparison classes and
+directions have their looks here too (`CLASS_LOOK`, `DIRECTION_LOOK`), for its
+screen, header and `--format text` alike.
 """
 
 from __future__ import annotations
@@ -13,6 +15,16 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
+from hooktui.replay.compare import (
+    CHANGED,
+    EFFECT_CHANGED,
+    FAILED,
+    LOOSENED,
+    REASON_ONLY,
+    SKIPPED,
+    TIGHTENED,
+    UNCHANGED,
+)
 from rich.style import Style
 
 
@@ -45,7 +57,9 @@ PALETTE: dict[str, DecisionLook] = {
     "replace": DecisionLook("deep_sky_blue1", "⇄", False, plain=("italic", "underline")),
     "failure": DecisionLook("dark_orange", "!", True, plain=("bold",)),
 }
-FAIL_OPEN = DecisionLook("white", "⚠", True, bgcolor="red3", plain=("bold",))
+# Pure white on red3, 5.4:1 (WCAG AA asks 4.5): "white" is the terminal theme's
+# light grey, 2.8:1 on red (tests/tui/test_warning_contrast.py).
+FAIL_OPEN = DecisionLook("grey100", "⚠", True, bgcolor="red3", plain=("bold",))
 UNKNOWN = DecisionLook("grey62", "·", False, plain=("dim",))
 
 
@@ -67,3 +81,19 @@ def decision_style(decision: str, fail_open: bool = False, color: bool = True) -
 def decision_mark(decision: str, fail_open: bool = False, word: str = "") -> str:
     """'✗ deny', '⚠ timeout' (a fail-open failure, named by what failed): symbol and word."""
     return f"{look(decision, fail_open).symbol} {word or decision}"
+
+
+# What a replay found, record by record: a symbol or word and a style for each
+# comparison class, and the direction a decision moved (replay's screen, header and text).
+CLASS_LOOK = {
+    UNCHANGED: ("=", "grey50"),
+    REASON_ONLY: ("~ reason", "deep_sky_blue1"),
+    CHANGED: ("≠", "bold gold1"),
+    EFFECT_CHANGED: ("≈ effect", "gold1"),
+    FAILED: ("✗ failed", "bold dark_orange"),
+    SKIPPED: ("- skipped", "grey50 italic"),
+}
+DIRECTION_LOOK = {
+    LOOSENED: ("▲ loosened", "bold grey100 on red3"),  # as FAIL_OPEN: 5.4:1
+    TIGHTENED: ("▼ tightened", "bold green3"),
+}

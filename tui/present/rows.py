@@ -1,4 +1,4 @@
-"""Rows as Rich Text, laid out by the shared column spec (`hooktui.tui.cli.columns`).
+"""Rows as Rich Text, laid out by the shared column spec (`hooktui.tui.present.columns`).
 
 Pure functions (no widget state), so the column titles, the list rows of watch
 and replay, and the tests all use one layout.
@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.view import StreamLine
-from hooktui.tui.cli.columns import (
+from hooktui.tui.present.columns import (
     TIME,
     WATCH_COLUMNS,
     Cell,
@@ -20,8 +20,8 @@ from hooktui.tui.cli.columns import (
     layout,
     short,
 )
-from hooktui.tui.cli.format import BAD_LINE_STYLE, MARK_MARK
-from hooktui.tui.cli.held_text import held_mark
+from hooktui.tui.present.format import BAD_LINE_STYLE, MARK_MARK
+from hooktui.tui.present.held import held_mark
 from rich.style import Style
 from rich.text import Text
 

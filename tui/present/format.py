@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from datetime import datetime, tzinfo
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from hooktui.tap.canonical import fails_open
 from hooktui.tap.read.sanitize import safe_line, safe_text
-from hooktui.tui.cli.palette import FAIL_OPEN, PALETTE, UNKNOWN
+from hooktui.tui.present.palette import FAIL_OPEN, PALETTE, UNKNOWN
 from rich.color import Color
 from rich.style import Style
+from rich.text import Text
 
 # One distinct look per decision, from the one palette (tui/cli/palette.py).
 DECISION_STYLES: dict[str, Style] = {d: look.style() for d, look in PALETTE.items()}
@@ -204,3 +207,25 @@ def sparkline(values: list[int]) -> str:
 def count_of(n: int, noun: str, plural: str = "") -> str:
     """ "1 call", "2 calls", "1,000 records": the noun agrees with its number."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+# The most characters one tab body lays out: wrapping is done on the UI thread,
+# so a 20 MB field is cut here (`c` copies the whole record).
+SHOW_LIMIT = 64 * 1024
+
+
+def clip(text: str, limit: int = SHOW_LIMIT) -> str:
+    """`text`, cut at `limit` characters with a note of what was left out."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… ({count_of(len(text) - limit, 'more character')})"
+
+
+def bounded_text(text: str, style: str = "", limit: int = SHOW_LIMIT) -> Text:
+    """Recorded text as a renderable: bounded, never markup, control characters made visible."""
+    return Text(printable(clip(text, limit)), style=style)
+
+
+def display_path(path: str) -> str:
+    home = str(Path.home())
+    return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
