@@ -237,11 +237,19 @@ def _leads_its_session() -> bool:
     """Whether the caller started the tap as a session leader, as Codex starts its hooks
     (issue 19: bare, the hook led its session; tapped, it was a member of the tap's).
     The hook then leads a session of its own: a group kill by the runtime still reaches
-    it through the watchdog (watchdog.kill_hook kills the group the hook leads)."""
+    it through the watchdog (watchdog.kill_hook kills the group the hook leads). Not
+    with a controlling terminal: a new session would lose it, and Ctrl-C with it."""
     try:
-        return posix.getsid(0) == posix.getpid()
+        if posix.getsid(0) != posix.getpid():
+            return False
     except OSError:
         return False
+    try:
+        tty = posix.open("/dev/tty", posix.O_RDONLY | posix.O_NOCTTY | posix.O_CLOEXEC)
+    except OSError:
+        return True  # a session leader without a terminal: the runtimes' way
+    posix.close(tty)
+    return False
 
 
 def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):
