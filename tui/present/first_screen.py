@@ -116,11 +116,12 @@ def first_screen(
     view.replace_all(first.tail.batch)
     if not len(view):
         return None  # the app shows its empty state instead
-    state = HeaderState()
-    state.title = display_path(path)
-    state.indexing = 0.0 if first.tail.start else None
-    if first.tap_errors:
-        state.tap_errors = [(display_path(error_log_path(path)), first.tap_errors)]
+    errors = [(display_path(error_log_path(path)), first.tap_errors)] if first.tap_errors else []
+    state = HeaderState(
+        title=display_path(path),
+        indexing=0.0 if first.tail.start else None,
+        tap_errors=errors,
+    )
     header = header_text(view, state, width, color).split("\n")
     top, rows = list_box(height, len(header))
     if rows < 1:
