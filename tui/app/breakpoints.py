@@ -116,8 +116,8 @@ class BreakpointPanel(HeldPanel):
         had = self.has_class("-holding")
         self.show(calls)
         focused = self.screen.focused
-        if calls and not had and focused is self._calls:
-            self.list.focus()
+        if calls and not had and focused in (self._calls, None):  # None: held as watch starts
+            self.call_after_refresh(self.list.focus)  # once shown: a hidden list takes no focus
         elif not calls and had and focused is self.list:
             self._calls.focus()
 
