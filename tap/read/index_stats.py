@@ -1,7 +1,8 @@
 """The header's counts, latencies and rates over the shown rows of the index (`index.Columns`).
 
 The same figures as `stats.Stats` (which show's tally keeps; both a `tally.Tally`),
-read from columns instead of heads: "now" is the newest shown call, not the clock.
+read from columns instead of heads. "Now" is the clock when one is given (a live
+dashboard: a stream idle for 14 minutes reads 0/min), else the newest shown call.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from hooktui.tap.canonical import fails_open
 from hooktui.tap.read.index import Columns
@@ -17,8 +18,8 @@ from hooktui.tap.read.tally import (
     RATE_MINUTES,
     RATE_SAMPLE,
     SPARK_MINUTES,
-    STRAGGLERS,
     Tally,
+    minute_counts,
     rate_of,
 )
 
@@ -34,8 +35,8 @@ class ColumnStats(Tally):
     def clear(self) -> None:
         super().clear()
         self._version = 0
-        self._per_minute: tuple[int, int, list[int]] | None = None
-        self._rate: tuple[int, int, float] | None = None
+        self._per_minute: tuple[tuple, list[int]] | None = None
+        self._rate: tuple[tuple, float] | None = None
 
     def rebind(self, columns: Columns, shown: Sequence[int]) -> None:
         self.columns, self.shown = columns, shown
@@ -70,51 +71,34 @@ class ColumnStats(Tally):
                     out.append(t)
         return out
 
-    def rate(self, minutes: int = RATE_MINUTES) -> float:
-        """Calls per minute over the last `minutes` up to the newest call (see Stats.rate)."""
-        if self._rate is not None and self._rate[:2] == (self._version, minutes):
-            return self._rate[2]
-        value = rate_of(self._newest_ends(RATE_SAMPLE), minutes)
-        self._rate = (self._version, minutes, value)
+    def rate(self, minutes: int = RATE_MINUTES, now: float | None = None) -> float:
+        """Calls per minute over the last `minutes` up to `now` (the clock; None: the
+        newest call) (see tally.rate_of)."""
+        key = (self._version, minutes, None if now is None else int(now))
+        if self._rate is not None and self._rate[0] == key:
+            return self._rate[1]
+        value = rate_of(self._newest_ends(RATE_SAMPLE), minutes, now)
+        self._rate = (key, value)
         return value
 
-    def per_minute(self, minutes: int = SPARK_MINUTES) -> list[int]:
-        """Calls per minute (by start time) for the last `minutes` minutes up to the newest."""
-        if self._per_minute is not None and self._per_minute[:2] == (self._version, minutes):
-            return self._per_minute[2]
-        counts = self._count_minutes(minutes)
-        self._per_minute = (self._version, minutes, counts)
+    def per_minute(self, minutes: int = SPARK_MINUTES, now: float | None = None) -> list[int]:
+        """Calls per minute, by when each answered, for the last `minutes` minutes up to
+        `now` (the clock; None: the newest call)."""
+        key = (self._version, minutes, None if now is None else math.floor(now / 60))
+        if self._per_minute is not None and self._per_minute[0] == key:
+            return self._per_minute[1]
+        counts = minute_counts(self._ends(), minutes, now)
+        self._per_minute = (key, counts)
         return counts
 
-    def _count_minutes(self, minutes: int) -> list[int]:
-        if not self.calls:
-            return [0] * minutes
-        flags, start = self.columns.flags, self.columns.start
-        shown = self.shown
-        tail = [start[i] for i in shown[-STRAGGLERS:] if not flags[i] & 1]
-        tail = [t for t in tail if math.isfinite(t)]
-        if not tail:
-            return [0] * (minutes - 1) + [1]
-        newest = math.floor(max(tail) / 60)
-        oldest = newest - minutes + 1
-        counts = [0] * minutes
-        older = 0
-        for i in reversed(shown):
-            if flags[i] & 1:
-                continue
-            t = start[i]
-            if not math.isfinite(t):
-                continue
-            m = math.floor(t / 60)
-            if m < oldest:
-                older += 1
-                if older > STRAGGLERS:
-                    break
-                continue
-            older = 0
-            if m <= newest:
-                counts[m - oldest] += 1
-        return counts
+    def _ends(self) -> Iterator[float]:
+        """When the shown calls answered (those with a time), newest first."""
+        flags, end_at = self.columns.flags, self.columns.end_at
+        for i in reversed(self.shown):
+            if not flags[i] & 1:
+                t = end_at(i)
+                if math.isfinite(t):
+                    yield t
 
 
 def _failing_open(cols: Columns, decisions: Iterable[int]) -> dict[int, frozenset[int]]:

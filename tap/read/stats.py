@@ -6,9 +6,6 @@ whenever it is opened.
 
 from __future__ import annotations
 
-from collections import Counter
-from datetime import datetime, timedelta
-
 from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.merge import end_time
@@ -16,8 +13,8 @@ from hooktui.tap.read.tally import (
     RATE_MINUTES,
     RATE_SAMPLE,
     SPARK_MINUTES,
-    STRAGGLERS,
     Tally,
+    minute_counts,
     rate_of,
 )
 
@@ -79,38 +76,11 @@ class Stats(Tally):
         return rate_of(times, minutes)
 
     def per_minute(self, minutes: int = SPARK_MINUTES) -> list[int]:
-        """Calls per minute for the last `minutes` minutes up to the newest call.
-
-        Only the tail of the view is read.
-        """
+        """Calls per minute, by when each answered, for the last `minutes` minutes up to
+        the newest call. Only the tail of the view is read."""
         if self._per_minute is not None and self._per_minute[0] == minutes:
             return self._per_minute[1]
-        counts = self._count_minutes(minutes)
+        ends = (t for t in map(end_time, reversed(self._heads)) if t == t)  # not NaN
+        counts = minute_counts(ends, minutes)
         self._per_minute = (minutes, counts)
         return counts
-
-    def _count_minutes(self, minutes: int) -> list[int]:
-        heads = self._heads
-        if not heads:
-            return [0] * minutes
-        # Streams are in rough time order (a record is written when its hook
-        # ends): look back from the end, past a margin of older records.
-        newest = max(h.ts[:16] for h in heads[-STRAGGLERS:])
-        try:
-            end = datetime.strptime(newest, _MINUTE_FORMAT)
-        except ValueError:  # not a timestamp we can count back from
-            return [0] * (minutes - 1) + [1]
-        keys = [(end - timedelta(minutes=m)).strftime(_MINUTE_FORMAT) for m in range(minutes)]
-        oldest = keys[-1]
-        counts: Counter[str] = Counter()
-        older = 0
-        for h in reversed(heads):
-            key = h.ts[:16]
-            if key < oldest:
-                older += 1
-                if older > STRAGGLERS:
-                    break
-                continue
-            older = 0
-            counts[key] += 1
-        return [counts.get(k, 0) for k in reversed(keys)]

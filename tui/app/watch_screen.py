@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 
 # The header is redrawn at most this often during a burst (percentiles sort).
 HEADER_INTERVAL = 0.1
+# While following, rates end at the clock: the header is redrawn this often (seconds)
+# with no record arriving, so an idle stream's rate falls as the minutes pass.
+CLOCK_TICK = 5.0
 # The focused call's detail is built before the app's first frame up to this line length.
 FIRST_DETAIL_BYTES = 4 << 20
 
@@ -228,6 +231,8 @@ class WatchScreen(KeyedScreen):
             width, height = self.app.size
             lines = 3 if self.feed.error_logs else 2
             self.columns.show(row_width(len(self.view), width, height, lines))
+        if self.feed.live:
+            self.set_interval(CLOCK_TICK, self.changed)
         self.feed.start()
 
     def on_unmount(self) -> None:
@@ -286,6 +291,7 @@ class WatchScreen(KeyedScreen):
             indexing=feed.indexing,
             title=self.stream_title,
             tap_errors=feed.error_logs,
+            now=time.time() if feed.live else None,
         )
 
     def _flush_header(self) -> None:

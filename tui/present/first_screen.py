@@ -17,6 +17,7 @@ rest of this screen.
 from __future__ import annotations
 
 import os
+import time
 from datetime import tzinfo
 from typing import NamedTuple
 
@@ -121,6 +122,7 @@ def first_screen(
         title=display_path(path),
         indexing=0.0 if first.tail.start else None,
         tap_errors=errors,
+        now=time.time(),  # drawn only when following: rates end at the clock
     )
     header = header_text(view, state, width, color).split("\n")
     top, rows = list_box(height, len(header))

@@ -43,6 +43,10 @@ class HeaderState(NamedTuple):
     title: str = ""
     # (path as shown, lines) of each tap error log with lines: the tap could not record.
     tap_errors: list[tuple[str, int]] = []  # noqa: RUF012 (never changed in place)
+    # The clock rates end at while the streams are followed (a stream idle for 14
+    # minutes reads 0/min); None: at the newest call (a finished stream reads the
+    # same whenever it is opened).
+    now: float | None = None
 
 
 def header_text(view: CallView, state: HeaderState, width: int = 120, color: bool = True) -> Text:
@@ -74,7 +78,7 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
         state_part.append(f" filtering {filtering:.0%} ", style="bold black on magenta")
     if view.marked_only:
         state_part.append("  marked only", style="bold bright_cyan")
-    spark = rate_part(view, minutes, wide=width >= 120)
+    spark = rate_part(view, minutes, wide=width >= 120, now=state.now)
     badge = Text(" hooktui ", style="bold reverse")
     room = width - badge.cell_len - state_part.cell_len - spark.cell_len - 2
     title = state.title
@@ -122,18 +126,19 @@ def format_rate(per_minute: float) -> str:
     return f"{per_minute:.1f}" if per_minute < 10 else f"{per_minute:,.0f}"
 
 
-def rate_part(view: CallView, minutes: int, wide: bool) -> Text:
+def rate_part(view: CallView, minutes: int, wide: bool, now: float | None = None) -> Text:
     """The calls of the last minutes as a sparkline, and the rate over RATE_MINUTES, so labelled.
 
-    The rate is an average over a window ending at the newest call, not the
-    count of the current clock minute (which reads 1 at the start of every minute).
+    Both end at `now` (the clock, while following) or else at the newest call; the
+    rate is an average over that window, not the count of the current clock
+    minute (which reads 1 at the start of every minute).
     """
     stats = view.stats
     window = f"{RATE_MINUTES} min avg" if wide else f"{RATE_MINUTES}m"
     return Text.assemble(
         "   ",
-        (sparkline(stats.per_minute(minutes)), "cyan"),
-        (f" {format_rate(stats.rate(RATE_MINUTES))}", "bold"),
+        (sparkline(stats.per_minute(minutes, now)), "cyan"),
+        (f" {format_rate(stats.rate(RATE_MINUTES, now))}", "bold"),
         ("/min", "bold"),
         (f" ({window})", "dim"),
     )
