@@ -169,6 +169,7 @@ def test_in_a_real_terminal_deny_then_sigkill_the_dashboard(runtime_dir, tmp_pat
         while not (Path(runtime_dir) / "hooktui" / "hold.sock").exists():
             assert time.monotonic() < deadline, screen()
             time.sleep(0.05)
+        wait_screen("● intercept  tool:Bash")  # armed: marked in the header, not only a toast
         tap = start_tap(stream, runtime_dir)
         taps.append(tap)
         wait_screen("1 held")

@@ -630,7 +630,7 @@ async def test_back_to_the_list_from_full_screen_shows_the_list(stream: Path) ->
         async def listed() -> None:
             await pilot.pause()
             assert (
-                not app.main_screen.detail_full
+                not app.main_screen.body.detail_full
                 and app.main_screen.calls.display
                 and app.main_screen.columns.display
             )
@@ -641,7 +641,7 @@ async def test_back_to_the_list_from_full_screen_shows_the_list(stream: Path) ->
             await pilot.press("z")
             await pilot.pause()
             assert (
-                app.main_screen.detail_full
+                app.main_screen.body.detail_full
                 and not app.main_screen.calls.display
                 and not app.main_screen.columns.display
             )

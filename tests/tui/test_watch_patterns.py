@@ -269,7 +269,7 @@ async def test_the_keys_for_one_call_rest_while_groups_are_shown(stream: Path) -
         await pilot.press("m", "z", "c", "f")
         assert (
             not app.main_screen.view.marks
-            and not app.main_screen.detail_full
+            and not app.main_screen.body.detail_full
             and app.main_screen.calls.following
         )
         titles = [title for title, _, _ in commands_for(app, app.screen)]

@@ -9,6 +9,7 @@ deny (asking a reason) or an edit (held_edit.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from hooktui.tap.read.filter_tokens import FilterError
@@ -43,7 +44,7 @@ class BreakpointPanel(HeldPanel):
     """The held calls, first in the body, and the breakpoint that holds them.
 
     Depends on: the call list (focus moves between it and the held rows as calls
-    come and go). `server` is a HoldServer already holding --intercept's
+    come and go) and `changed` (the header marks an armed breakpoint). `server` is a HoldServer already holding --intercept's
     breakpoint, or None until `i`.
     """
 
@@ -60,10 +61,18 @@ class BreakpointPanel(HeldPanel):
         ),
     )
 
-    def __init__(self, server: HoldServer | None, calls: Widget, **kwargs) -> None:
+    def __init__(
+        self, server: HoldServer | None, calls: Widget, changed: Callable[[], None], **kwargs
+    ) -> None:
         super().__init__(**kwargs)
         self.hold = server
         self._calls = calls
+        self._changed = changed
+
+    @property
+    def breakpoint(self) -> str:
+        """The breakpoint's expression while one is armed, else ""."""
+        return self.hold.expr if self.hold is not None else ""
 
     def on_mount(self) -> None:
         server = self.hold
@@ -107,6 +116,7 @@ class BreakpointPanel(HeldPanel):
     def _breakpoint_shown(self) -> None:
         expr = self.hold.expr if self.hold is not None else ""
         self.app.sub_title = f"⏸ holding {expr}" if expr else ""
+        self._changed()  # the header marks an armed breakpoint for as long as it holds calls
         self.app.notify(f"holding calls matching {expr}" if expr else "breakpoint cleared")
 
     # -- the queue ---------------------------------------------------------------

@@ -5,9 +5,9 @@ the stream feed (live tailing, pause and its buffer: feed.py), the call list
 (widgets/call_list.py), the detail pane and reproducing its call (reproduce.py),
 the filter bar (watch_filter.py), the patterns view and its count
 (patterns_view.py), the breakpoint panel and its hold server (breakpoints.py),
-and what is done with the shown calls (shown_calls.py). The screen itself owns
-the layout (the detail pane's size, full screen), where focus goes (enter, esc),
-the header and the empty state.
+what is done with the shown calls (shown_calls.py), and the body that lays them
+out (watch_body.py: the detail pane's size, full screen). The screen itself owns
+where focus goes (enter, esc), the header and the empty state.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from hooktui.tap.read.view import CallView
 from hooktui.tui.app.breakpoints import BreakpointPanel
-from hooktui.tui.app.detail_keys import detail_bindings
 from hooktui.tui.app.feed import StreamFeed
 from hooktui.tui.app.keys import Key, KeyedScreen, keys_in_order
 from hooktui.tui.app.patterns_view import PatternsView
 from hooktui.tui.app.reproduce import CallDetail
 from hooktui.tui.app.shown_calls import ShownCalls
+from hooktui.tui.app.watch_body import WatchBody
 from hooktui.tui.app.watch_commands import help_screen, presets
 from hooktui.tui.app.watch_filter import CallFilter
 from hooktui.tui.app.widgets.call_list import CallList
@@ -33,7 +33,6 @@ from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.present.call_tabs import TAB_TITLES, load_tabs
 from hooktui.tui.present.first_screen import (
     COMPACT_BELOW,
-    DETAIL_SHARE,
     First,
     footer_line,
     row_width,
@@ -44,8 +43,6 @@ from textual import events
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.reactive import var
 from textual.widgets import Footer, Static
 
 if TYPE_CHECKING:
@@ -121,7 +118,6 @@ SCREEN_KEYS: tuple[Key, ...] = (
             id="watch.clear",
         )
     ),
-    *(Key(b) for b in detail_bindings("watch")),
 )
 
 
@@ -136,15 +132,11 @@ class WatchScreen(KeyedScreen):
         CallList.KEYS,
         CallDetail.KEYS,
         CallFilter.KEYS,
+        WatchBody.KEYS,
         PatternsView.KEYS,
         BreakpointPanel.KEYS,
         ShownCalls.KEYS,
     )
-
-    # Which share of the body the detail pane takes, by `+` / `-` steps.
-    DETAIL_SHARES = (25, 35, 45, 55, 65, 75, 85)
-    detail_share: var[int] = var(DETAIL_SHARE)
-    detail_full: var[bool] = var(False)
 
     def __init__(
         self,
@@ -179,7 +171,7 @@ class WatchScreen(KeyedScreen):
         self.detail = CallDetail(TAB_TITLES, selected=self.selected, paths=paths, id="detail")
         self.patterns = PatternsView(self.view, tz, self._patterns_shown, id="patterns")
         self.filter_bar = CallFilter(self.view, lambda: self.home_list, self.changed, id="filter")
-        self.held_panel = BreakpointPanel(hold, self.calls, id="held")
+        self.held_panel = BreakpointPanel(hold, self.calls, self.changed, id="held")
         self.shown_calls = ShownCalls(self.view, paths, names, self.selected)
         self.view.on_added.append(lambda _first, _count: self.changed())
         self.view.on_refresh.append(self.changed)
@@ -194,6 +186,7 @@ class WatchScreen(KeyedScreen):
             self.patterns,
             self.held_panel,
             self.shown_calls,
+            self.body,
         )
 
     # -- layout --------------------------------------------------------------
@@ -202,11 +195,17 @@ class WatchScreen(KeyedScreen):
         self.header = StatsHeader(id="header")
         self.empty = Static(id="empty")
         # Calls a breakpoint holds come first.
-        self.body = Vertical(
-            self.held_panel, self.calls, self.empty, self.detail, self.patterns, id="body"
+        self.columns = ColumnHeader(id="columns")
+        self.body = WatchBody(
+            self.held_panel,
+            self.calls,
+            self.empty,
+            self.detail,
+            self.patterns,
+            columns=self.columns,
+            id="body",
         )
         yield self.header
-        self.columns = ColumnHeader(id="columns")
         yield self.columns
         yield self.body
         yield self.filter_bar
@@ -292,6 +291,7 @@ class WatchScreen(KeyedScreen):
             title=self.stream_title,
             tap_errors=feed.error_logs,
             now=time.time() if feed.live else None,
+            breakpoint=self.held_panel.breakpoint,
         )
 
     def _flush_header(self) -> None:
@@ -309,7 +309,7 @@ class WatchScreen(KeyedScreen):
 
     def _update_empty(self) -> None:
         message = self.empty_message()
-        self.body.set_class(message is not None, "-empty")
+        self.body.show_empty(message is not None)
         if message is not None:
             self.empty.update(message)
 
@@ -395,45 +395,7 @@ class WatchScreen(KeyedScreen):
     # -- the patterns view ---------------------------------------------------
 
     def _patterns_shown(self, shown: bool) -> None:
-        self.body.set_class(shown, "-patterns")
-        self.columns.display = not shown
-        focus_now(self.patterns.list if shown else self.calls)
+        self.body.show_patterns(shown, self.patterns.list)
 
     def on_patterns_view_filter_to(self, message: PatternsView.FilterTo) -> None:
         self.filter_bar.action_apply_filter(message.expr)
-
-    # -- the detail pane's size ----------------------------------------------
-
-    def action_detail_full(self) -> None:
-        self.detail_full = not self.detail_full
-        # z again: back where z was pressed from, the list (as in replay).
-        if not self.detail_full and self.focused is not None:
-            if self.detail in self.focused.ancestors:
-                focus_now(self.calls)
-
-    def action_detail_size(self, step: int) -> None:
-        shares = self.DETAIL_SHARES
-        here = min(range(len(shares)), key=lambda i: abs(shares[i] - self.detail_share))
-        self.detail_full = False
-        self.detail_share = shares[max(0, min(len(shares) - 1, here + step))]
-
-    def watch_detail_share(self, share: int) -> None:
-        self._size_detail()
-
-    def watch_detail_full(self, full: bool) -> None:
-        self.body.set_class(full, "-detail-full")
-        self.columns.display = not full  # titles over no rows (z is off in patterns)
-        self._size_detail()
-        if full and self.focused is self.calls:
-            self.detail.focus_now()
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        # Full screen hides the list: focus going back to it (enter, esc, the filter
-        # bar or the patterns view closing) means out of full screen, else its keys
-        # would move a cursor no one sees.
-        if self.detail_full and event.widget is self.calls:
-            self.detail_full = False
-
-    def _size_detail(self) -> None:
-        # A height set here outranks the stylesheet: full screen is set here too.
-        self.detail.styles.height = "1fr" if self.detail_full else f"{self.detail_share}%"

@@ -47,6 +47,9 @@ class HeaderState(NamedTuple):
     # minutes reads 0/min); None: at the newest call (a finished stream reads the
     # same whenever it is opened).
     now: float | None = None
+    # The breakpoint (`watch --intercept EXPR`, or `i`) while one is armed: marked
+    # for as long as it holds calls, long after its toast has faded.
+    breakpoint: str = ""
 
 
 def header_text(view: CallView, state: HeaderState, width: int = 120, color: bool = True) -> Text:
@@ -64,6 +67,8 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
         state_part.append(" ▶ following ", style="bold black on green")
     else:
         state_part.append(" ■ not following ", style="bold black on grey62")
+    if state.breakpoint:
+        state_part.append_text(breakpoint_mark(state.breakpoint, width, color))
     if state.new:
         state_part.append(f" {format_count(state.new)} new ↓ ", style="bold black on cyan")
     if state.indexing is not None:
@@ -119,6 +124,19 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
     if state.tap_errors:
         lines.append(tap_errors_line(state.tap_errors, width))
     return Text("\n", no_wrap=True).join(lines)
+
+
+def breakpoint_mark(expr: str, width: int, color: bool = True) -> Text:
+    """` ● intercept tool:Bash `: calls matching it are held before the runtime has them."""
+    room = max(16, width // 3)
+    shown = printable(expr)
+    if len(shown) > room:
+        shown = shown[: room - 1] + "…"
+    return Text.assemble(
+        " ",
+        (" ● intercept ", "bold black on orange1" if color else "bold reverse"),
+        (f" {shown}", "bold orange1" if color else "bold"),
+    )
 
 
 def format_rate(per_minute: float) -> str:
