@@ -31,7 +31,7 @@ from rich.color import ColorSystem
 from rich.style import Style
 from rich.text import Text
 
-# The detail pane's share of the body when the app starts (WatchApp.detail_share).
+# The detail pane's share of the body when the app starts (WatchBody.detail_share).
 DETAIL_SHARE = 45
 # The keys the footer shows, in its order (WATCH_BINDINGS with show=True), and the palette's.
 FOOTER_KEYS = (
@@ -45,7 +45,7 @@ FOOTER_KEYS = (
     ("q", "Quit"),
 )
 PALETTE_KEY = "▏^p palette"
-# The footer is compact (no space around each key) under this width (WatchApp.on_resize).
+# The footer is compact (no space around each key) under this width (WatchScreen.on_resize).
 COMPACT_BELOW = 100
 
 # The app's colours (textual-dark) for each part, so that the screen does not change
