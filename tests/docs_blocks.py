@@ -49,7 +49,8 @@ def runtimes_table() -> str:
         home = "/".join(part for part in ("~", layout.user_dir) if part)
         user = ", ".join(f"`{home}/{f}`" for f in layout.user_files)
         if layout.user_dir_env:
-            user += f" (or under `${layout.user_dir_env}`)"
+            moved = "/".join(p for p in (f"${layout.user_dir_env}", layout.user_dir_env_child) if p)
+            user += f" (or under `{moved}`)"
         rows.append(f"| {runtime.title} | `{name}` | {wraps} | {project} | {user} |")
     return "\n".join(rows)
 

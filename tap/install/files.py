@@ -10,6 +10,7 @@ import json
 import os
 import tempfile
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,15 +49,26 @@ def _git_top(start: Path) -> Path | None:
     return None
 
 
+def user_folder(layout: Layout, environ: Mapping[str, str]) -> Path:
+    """The runtime's user folder: `user_dir` under HOME, or where its variable moves it."""
+    home = Path(environ.get("HOME") or os.path.expanduser("~"))
+    moved = environ.get(layout.user_dir_env) if layout.user_dir_env else None
+    if moved and layout.user_dir_env_child:
+        return (
+            Path(moved, layout.user_dir_env_child)
+            if moved.startswith("/")
+            else home / layout.user_dir
+        )
+    return Path(moved) if moved else home / layout.user_dir
+
+
 def candidate_groups(
     layout: Layout, *, user: bool = False, cwd: Path | None = None, environ: dict | None = None
 ) -> list[list[Path]]:
     """Where the runtime's settings may live: one group of files per folder, nearest first."""
     env = os.environ if environ is None else environ
     if user:
-        home = Path(env.get("HOME") or os.path.expanduser("~"))
-        moved = env.get(layout.user_dir_env) if layout.user_dir_env else None
-        base = Path(moved) if moved else home / layout.user_dir
+        base = user_folder(layout, env)
         return [[p for name in layout.user_files for p in _matching(base, name)]]
     here = Path.cwd() if cwd is None else cwd
     roots = [here]

@@ -7,17 +7,15 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from hooktui.tap.install.files import user_folder
 from hooktui.tap.runtimes.descriptor import Runtime
 from hooktui.tap.runtimes.merge import HookSource
 
 
 def user_dir(runtime: Runtime, environ: Mapping[str, str]) -> Path:
-    layout = runtime.settings
-    home = Path(environ.get("HOME") or os.path.expanduser("~"))
-    if layout is None:
-        return home
-    moved = environ.get(layout.user_dir_env) if layout.user_dir_env else None
-    return Path(moved) if moved else home / layout.user_dir
+    if runtime.settings is None:
+        return Path(environ.get("HOME") or os.path.expanduser("~"))
+    return user_folder(runtime.settings, environ)
 
 
 def base_of(

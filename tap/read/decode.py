@@ -152,3 +152,23 @@ def decode_lines(lines: Iterable[tuple[int, bytes]]) -> list[tuple[int, bytes, L
         except Exception:
             append((offset, line, decode_head(line, offset)))
     return out
+
+
+# How deep a line's JSON may nest and still be shown indented: what msgspec reads
+# under Python 3.11's recursion limit. 3.12 and 3.13 let it read about ten times
+# deeper, where indenting costs the square of the depth (a 10 KB line, 50 MB of
+# text), so the limit is ours, the same on every Python.
+PRETTY_DEPTH = 900
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKETS = bytes.maketrans(b"{}", b"[]")
+_NOT_BRACKETS = bytes(set(range(256)) - set(b"[]{}"))
+
+
+def nests_deeper(line: bytes, depth: int = PRETTY_DEPTH) -> bool:
+    """True when `line`'s arrays and objects nest more than `depth` levels (strings skipped)."""
+    level = 0
+    for byte in _STRING.sub(b"", line).translate(_BRACKETS, _NOT_BRACKETS):
+        level += 1 if byte == 91 else -1  # "["
+        if level > depth:
+            return True
+    return False

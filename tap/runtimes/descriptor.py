@@ -135,13 +135,15 @@ class Layout(Facts):
 
     Paths are relative: `project_files` to a project folder (the cwd, then the
     top of its git work tree), `user_files` to the user folder (`user_dir` under
-    HOME, or `$user_dir_env` when that is set).
+    HOME, or `$user_dir_env` when that is set; `$user_dir_env/user_dir_env_child` when
+    a child is named, the variable then honoured only as an absolute path, as XDG's are).
     """
 
     project_files: tuple[str, ...]
     user_dir: str
     user_files: tuple[str, ...]
     user_dir_env: str = ""
+    user_dir_env_child: str = ""
     # A shared project file's per-person twin the runtime also reads, by name in the
     # same folder ({"settings.json": "settings.local.json"}): install offers it when
     # the shared file is tracked by git.

@@ -14,6 +14,8 @@ slow refuses the call unless its settings say otherwise: never fail open.
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -22,6 +24,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from hooktui.tap.inventory.read import inventory
 from hooktui.tap.model import Record
 from hooktui.tap.runtimes import get_adapter
 
@@ -189,3 +192,50 @@ def test_record_reads_the_answer_as_the_plugin_acted(plugin_run, name, event, an
         assert output["status"] == status, rec["decision"]
     for key, value in pin.items():
         assert (result if key == "threw" else output)[key] == value
+
+
+@pytest.mark.parametrize("xdg", ["absolute", "relative"])
+def test_the_user_file_is_where_the_plugin_reads_it(tmp_path, xdg) -> None:
+    """The plugin reads $XDG_CONFIG_HOME/opencode (an absolute one only, as XDG says),
+    else ~/.config/opencode: `hooktui hooks` and `install --user` look there too."""
+    home, project = tmp_path / "home", tmp_path / "project"
+    moved = tmp_path / "xdg" if xdg == "absolute" else Path("xdg")
+    project.mkdir()
+    expected = (tmp_path / "xdg" if xdg == "absolute" else home / ".config") / "opencode"
+    for folder in (tmp_path / "xdg" / "opencode", home / ".config" / "opencode"):
+        folder.mkdir(parents=True)
+        answer = J({"decision": "deny", "reason": f"from {folder}"})
+        hook = {"type": "command", "command": f"echo {shlex.quote(answer)}"}
+        (folder / "command-hooks.json").write_text(J({"hooks": {BEFORE: [{"hooks": [hook]}]}}))
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(moved)}
+
+    inv = inventory(["opencode"], project=project, environ=env)
+    assert [f.path for f in inv.files if f.scope == "user"] == [
+        str(expected / "command-hooks.json")
+    ]
+    done = subprocess.run(
+        [HOOKTUI, "install", "opencode", "--user", "--stream", str(tmp_path / "s.jsonl")],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    plugin = expected / "plugins" / "hooktui-command-hooks.js"
+    assert plugin.read_bytes() == get_adapter("opencode").runner_text()
+
+    calls = tmp_path / "calls.json"
+    calls.write_text(
+        J({"directory": str(project), "calls": [{"event": BEFORE, **_call(BEFORE, "bash", "x")}]})
+    )
+    ran = subprocess.run(
+        ["node", str(HARNESS), str(plugin), str(calls)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=project,
+        env=env,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["threw"] == f"from {expected}"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hooktui.tap.model import encode_record
 from hooktui.tap.read import filter_terms
-from hooktui.tap.read.decode import decode_head
+from hooktui.tap.read.decode import PRETTY_DEPTH, decode_head, nests_deeper
 from hooktui.tap.read.filter import compile_filter, filter_fields
 from hooktui.tap.read.filter_tokens import FilterError
 from hooktui.tap.read.focus import Focus
@@ -244,3 +244,12 @@ def test_partial_decoding_picks_what_the_full_head_picks():
             expr
         )
     assert not math.isnan(parse_ts("2026-03-01T10:00:00Z"))
+
+
+def test_how_deep_a_line_nests_is_counted_the_same_on_every_python():
+    # The raw tab indents a line only this deep: msgspec reads ten times deeper on
+    # 3.12+, where indenting costs the square of the depth.
+    assert not nests_deeper(b"[" * PRETTY_DEPTH + b"]" * PRETTY_DEPTH)
+    assert nests_deeper(b'{"a":' + b"[" * PRETTY_DEPTH + b"{}" + b"]" * PRETTY_DEPTH + b"}")
+    # Brackets inside strings (escaped quotes too) are text, not nesting.
+    assert not nests_deeper(b'["' + b"[" * 2000 + b'\\"' + b"{" * 2000 + b'"]', depth=1)

@@ -199,7 +199,8 @@ def test_hooks_lists_the_inventory_and_joins_the_stream_of_wrapped_hooks(project
     res = run("hooks", "--format", "json", cwd=cwd, home=home)
     assert res.returncode == 0, res.stderr
     inv = json.loads(res.stdout)
-    assert inv["runtimes"] == ["claude-code", "copilot"]  # Copilot runs these hooks too
+    # Copilot and the Continue CLI run these hooks too
+    assert inv["runtimes"] == ["claude-code", "copilot", "continue-cli"]
     claude = [h for h in inv["hooks"] if h["runtime"] == "claude-code"]
     assert all(h["wrapped"] for h in claude)
     by_script = {Path(h["command"].split()[-1]).name: h for h in claude}

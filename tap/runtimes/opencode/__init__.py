@@ -207,7 +207,9 @@ RUNTIME = OpenCode(
     settings=Layout(
         project_files=(".opencode/command-hooks.json",),
         user_dir=".config/opencode",
-        user_dir_env="",
+        # OpenCode's config folder, where the plugin also looks (XDG's rule).
+        user_dir_env="XDG_CONFIG_HOME",
+        user_dir_env_child="opencode",
         user_files=("command-hooks.json",),
         runner="plugins/hooktui-command-hooks.js",
         after_install=(
