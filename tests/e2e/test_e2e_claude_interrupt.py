@@ -20,7 +20,10 @@ from tests.e2e.flow import _records
 from tests.e2e.harness import Run, Sandbox, hook_command, hooktui, skip_reason
 
 _skip = skip_reason("claude-code")
-pytestmark = pytest.mark.skipif(_skip is not None, reason=str(_skip))
+pytestmark = [
+    pytest.mark.skipif(_skip is not None, reason=str(_skip)),
+    pytest.mark.xdist_group("claude-interrupt"),  # its tests share one pair of sessions
+]
 
 # What the hook answers: a block, a stop and exit 2, all of which Interrupt ignores.
 ANSWER = {

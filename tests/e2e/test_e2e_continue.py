@@ -200,7 +200,15 @@ def _check_record(case: RunnerCase, result: dict, records: list[dict], tag: str)
     assert verdict.lets_through is lets_through(result), f"runner: {result}; record: {brief}"
 
 
-@pytest.mark.parametrize("case", RUNNER_CASES, ids=lambda c: c.name)
+def _params(cases: list[RunnerCase], where: Path) -> list:
+    """The cases, marked so that those sharing a Group (its sessions) share a worker."""
+    return [
+        pytest.param(c, id=c.name, marks=pytest.mark.xdist_group(f"continue:{where}:{c.timeout}"))
+        for c in cases
+    ]
+
+
+@pytest.mark.parametrize("case", _params(RUNNER_CASES, CONTINUE_FILE))
 def test_continue_cli_runner_same_with_and_without_tap(case: RunnerCase, tmp_path_factory) -> None:
     group = _group(case, CONTINUE_FILE, CLI, tmp_path_factory)
     bare, tapped, _ = group.of(case)
@@ -209,7 +217,7 @@ def test_continue_cli_runner_same_with_and_without_tap(case: RunnerCase, tmp_pat
     assert group.restored  # uninstall put the settings back byte for byte
 
 
-@pytest.mark.parametrize("case", RUNNER_CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", _params(RUNNER_CASES, CONTINUE_FILE))
 def test_continue_cli_record_agrees(case: RunnerCase, tmp_path_factory) -> None:
     group = _group(case, CONTINUE_FILE, CLI, tmp_path_factory)
     _, tapped, records = group.of(case)
@@ -219,7 +227,7 @@ def test_continue_cli_record_agrees(case: RunnerCase, tmp_path_factory) -> None:
 _CLAUDE_FILE_CASES = [c for c in RUNNER_CASES if c.name in ("deny", "exit2", "rewrite", "exit1")]
 
 
-@pytest.mark.parametrize("case", _CLAUDE_FILE_CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", _params(_CLAUDE_FILE_CASES, CLAUDE_FILE))
 def test_continue_cli_runs_claude_settings_alike_and_the_record_names_it(
     case: RunnerCase, tmp_path_factory
 ) -> None:

@@ -42,7 +42,11 @@ SCENARIOS = [
     (COPILOT, _late("timeoutSec-beats-timeout", 8, 3, {"timeout": 20}), 3000),
     (COPILOT_CLAUDE, _late("claude-settings-default", 36, 30, {"timeout": None}), 30000),
 ]
-IDS = [case.name for _, case, _ in SCENARIOS]
+# The two tests of a scenario share its pair of sessions (_PAIRS): one worker runs both.
+PARAMS = [
+    pytest.param(i, id=case.name, marks=pytest.mark.xdist_group(f"copilot-timeout:{case.name}"))
+    for i, (_, case, _) in enumerate(SCENARIOS)
+]
 
 
 def _pair(driver, case: Case, factory) -> tuple[Batch, Batch]:
@@ -62,7 +66,7 @@ def _pair_of(index: int, factory) -> tuple[Batch, Batch]:
     return _PAIRS[case.name]
 
 
-@pytest.mark.parametrize("index", range(len(SCENARIOS)), ids=IDS)
+@pytest.mark.parametrize("index", PARAMS)
 def test_copilot_timeout_same_with_and_without_tap(index: int, tmp_path_factory) -> None:
     driver, case, _ = SCENARIOS[index]
     bare, tapped = _pair_of(index, tmp_path_factory)
@@ -71,7 +75,7 @@ def test_copilot_timeout_same_with_and_without_tap(index: int, tmp_path_factory)
     check_same(driver, bare, tapped, case)
 
 
-@pytest.mark.parametrize("index", range(len(SCENARIOS)), ids=IDS)
+@pytest.mark.parametrize("index", PARAMS)
 def test_copilot_timeout_recorded_as_the_timeout_copilot_applied(
     index: int, tmp_path_factory
 ) -> None:

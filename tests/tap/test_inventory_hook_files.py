@@ -13,20 +13,7 @@ from hooktui.tap.inventory.read import inventory
 from hooktui.tap.inventory.usage import join, uses
 
 from tests.conftest import HOOKTUI, wait_for_records
-
-GUARD = """#!/usr/bin/env python3
-import json, sys
-request = json.load(sys.stdin)
-if "rm -rf" in " ".join(request["tool_call"]["input"]["commands"]):
-    print(json.dumps({"cancel": True, "errorMessage": "no wipes"}))
-"""
-REQUEST = {
-    "hookName": "tool_call",
-    "taskId": "t1",
-    "clineVersion": "",
-    "workspaceRoots": ["/repo"],
-    "tool_call": {"id": "c1", "name": "run_commands", "input": {"commands": ["rm -rf /"]}},
-}
+from tests.tap.test_install_hookfiles import GUARD, REQUEST
 
 
 def folders(tmp_path: Path) -> tuple[Path, Path]:

@@ -104,7 +104,7 @@ def test_text_table_rows_bad_lines_and_tally(stream):
     rows = out.splitlines()
     header = rows[0].split()
     assert header == [
-        "time",
+        "answered",
         "runtime",
         "event",
         "hook",

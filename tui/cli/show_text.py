@@ -205,7 +205,10 @@ class TextOut:
         lines: list[str] = []
         if not self.header_done:
             self.header_done = True
-            lines.append(self._line({n: (n, self.header_style) for n, _, _ in self.layout}))
+            titles = {c.name: c.title for c in SHOW_COLUMNS}  # watch's titles ("answered")
+            lines.append(
+                self._line({n: (titles.get(n, n), self.header_style) for n, _, _ in self.layout})
+            )
         lines += [self._line(self._values(name, e, line)) for name, e, line in items]
         self._write(lines)
 

@@ -18,7 +18,7 @@ from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import Blob, Record, RecordHead
 from hooktui.tap.read.decode import BadLine, nests_deeper
 from hooktui.tap.read.lines import read_line_at, read_record_at
-from hooktui.tap.read.merge import parse_ts
+from hooktui.tap.read.merge import end_time, parse_ts
 from hooktui.tap.read.view import StreamLine
 from hooktui.tui.present.columns import decision_cell
 from hooktui.tui.present.format import (
@@ -30,6 +30,7 @@ from hooktui.tui.present.format import (
     effective_timeout_ms,
     format_datetime,
     format_latency,
+    format_time,
     near_timeout,
     pretty_json,
     printable,
@@ -119,6 +120,19 @@ def _when(ts: str, tz: tzinfo | None) -> str:
         return f"{ts} (out of range)"
 
 
+def _answered(record: Record, tz: tzinfo | None) -> Text:
+    """When the hook answered (the list's time and order), then when it started."""
+    end = end_time(record)
+    if end != end:  # no time to count from: the recorded text as it is
+        return _t(_when(record.ts, tz))
+    text = _t(format_datetime(end, tz))
+    started = format_time(parse_ts(record.ts), tz, True)
+    text.append_text(
+        _t(f"  started {started}, ran {format_latency(record.duration_ms)}", style="dim")
+    )
+    return text
+
+
 def exit_status(record: Record | RecordHead) -> Text:
     if record.timed_out:
         return Text("timed out (killed)", style="bold red")
@@ -191,7 +205,7 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         grid.add_row("summary", _t(record.summary))
     event = record.event + (f" ({record.native_event})" if record.native_event else "")
     grid.add_row("event", _t(f"{record.runtime} · {event}"))
-    grid.add_row("time", _t(_when(record.ts, tz)))
+    grid.add_row("answered", _answered(record, tz))
     timeout = effective_timeout_ms(record.runtime, record.hook.timeout_ms, record.native_event)
     latency = Text(format_latency(record.duration_ms))
     if timeout:

@@ -59,7 +59,8 @@ class Column(NamedTuple):
 
 
 MARK = Column("mark", "", ((0, 1),))
-TIME = Column("time", "time", ((0, 8), (150, 12)), drop=6)
+# When each hook answered: the time rows are ordered by, so titled (the detail's too).
+TIME = Column("time", "answered", ((0, 8), (150, 12)), drop=6)
 RUNTIME = Column("runtime", "runtime", ((100, 8),), drop=2)
 EVENT = Column("event", "event", ((0, 7),), drop=5)
 HOOK = Column("hook", "hook", ((120, 12), (150, 16), (180, 22), (240, 30)), drop=3)
