@@ -61,7 +61,11 @@ def replay_record(
     try:
         return _replay_record(index, entry, options, generation)
     except RecursionError:
-        return _skipped(index, entry, "nested too deep to replay (more than about 1,000 levels)")
+        return _skipped(
+            index,
+            entry,
+            "nested too deep to replay (about 1,000 levels deep or more; 10,000 on Python 3.13)",
+        )
 
 
 def _replay_record(

@@ -157,8 +157,9 @@ def main(argv: list[str]) -> int:
     mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, (SIGCHLD,))
     try:
         pid, in_w, out_r, err_r = spawn(
-            opts["command"], closed=closed, sigmask=mask, ignored=ignored, stdin=_stdin_kind()
-        )
+            opts["command"], closed=closed, sigmask=mask, ignored=ignored, stdin=_stdin_kind(),
+            new_session=_leads_its_session(),
+        )  # fmt: skip
     except OSError as exc:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
         if exc.errno in _NO_FDS:  # no pipes to be had: the hook runs in the tap's place
@@ -230,6 +231,25 @@ def _stdin_kind() -> str:
     except OSError:
         return PIPE
     return SOCKET if kind == 0o140000 else OWN if kind == 0o100000 else PIPE
+
+
+def _leads_its_session() -> bool:
+    """Whether the caller started the tap as a session leader, as Codex starts its hooks
+    (issue 19: bare, the hook led its session; tapped, it was a member of the tap's).
+    The hook then leads a session of its own: a group kill by the runtime still reaches
+    it through the watchdog (watchdog.kill_hook kills the group the hook leads). Not
+    with a controlling terminal: a new session would lose it, and Ctrl-C with it."""
+    try:
+        if posix.getsid(0) != posix.getpid():
+            return False
+    except OSError:
+        return False
+    try:
+        tty = posix.open("/dev/tty", posix.O_RDONLY | posix.O_NOCTTY | posix.O_CLOEXEC)
+    except OSError:
+        return True  # a session leader without a terminal: the runtimes' way
+    posix.close(tty)
+    return False
 
 
 def _hold(path, opts, request, out, err, code, sig, started_at, t0, signals):

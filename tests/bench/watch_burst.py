@@ -94,7 +94,7 @@ async def burst(seconds: float, rate: int) -> tuple[list[float], int, int]:
     done = threading.Event()
     result: list[int] = []
     async with app.run_test(size=(120, 36)) as pilot:
-        while not app.loaded:
+        while not app.main_screen.feed.loaded:
             await pilot.pause(0.01)
         thread = threading.Thread(
             target=lambda: result.append(writer(stream, seconds, rate, done)), daemon=True
@@ -107,16 +107,16 @@ async def burst(seconds: float, rate: int) -> tuple[list[float], int, int]:
         # Stop following first: while following, rows arriving between reading
         # the cursor and the key landing move it too, and the check below
         # would wait for a position that never comes.
-        app.calls.set_following(False)
+        app.main_screen.calls.set_following(False)
         n = 0
         while not done.is_set():
             key, step = ("k", -1) if n % 2 == 0 else ("j", 1)
-            before = app.calls.cursor
+            before = app.main_screen.calls.cursor
             event = events.Key(key, key)
             event.set_sender(app)
             t0 = time.perf_counter()
             app._driver.send_message(event)
-            while app.calls.cursor != before + step and time.perf_counter() - t0 < 5:
+            while app.main_screen.calls.cursor != before + step and time.perf_counter() - t0 < 5:
                 await asyncio.sleep(0.001)
             key_ms.append((time.perf_counter() - t0) * 1000)
             n += 1
@@ -124,9 +124,9 @@ async def burst(seconds: float, rate: int) -> tuple[list[float], int, int]:
         thread.join()
         written = result[0]
         deadline = time.perf_counter() + 15
-        while app.view.total < written and time.perf_counter() < deadline:
+        while app.main_screen.view.total < written and time.perf_counter() < deadline:
             await pilot.pause(0.05)
-        shown = app.view.total
+        shown = app.main_screen.view.total
     return key_ms, written, shown
 
 

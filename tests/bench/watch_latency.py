@@ -84,9 +84,9 @@ async def run(count: int, use_tap: bool) -> list[float]:
             shown_at[len(shown_at)] = now
 
     async with app.run_test(size=(120, 36)) as pilot:
-        while not app.loaded:
+        while not app.main_screen.feed.loaded:
             await pilot.pause(0.01)
-        app.view.on_added.append(on_added)
+        app.main_screen.view.on_added.append(on_added)
         fd = os.open(stream, os.O_WRONLY | os.O_APPEND)
         loop = asyncio.get_running_loop()
         for i in range(count):

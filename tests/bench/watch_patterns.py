@@ -41,7 +41,7 @@ def _send(app: WatchApp, key: str) -> None:
 
 async def _key_ms(app: WatchApp) -> float:
     """Send `s` and wait until the view sorts by the next column."""
-    lst = app.patterns.list
+    lst = app.main_screen.patterns.list
     before = lst.sort
     t0 = time.perf_counter()
     _send(app, "s")
@@ -62,25 +62,25 @@ async def run(n: int) -> dict[str, object]:
     idle: list[float] = []
     recount_ms: list[float] = []
     async with app.run_test(size=(120, 36)) as pilot:
-        while not (app.loaded and app.view.total == n):
+        while not (app.main_screen.feed.loaded and app.main_screen.view.total == n):
             await pilot.pause(0.05)
         await pilot.press("percent_sign")
-        while app._patterns is None:
+        while app.main_screen.patterns._patterns is None:
             await asyncio.sleep(0.01)
         for _ in range(ROUNDS):
             t0 = time.perf_counter()
             _send(app, "b")  # regroup: a recount of every shown call
-            while not app._patterns_counting:
+            while not app.main_screen.patterns._patterns_counting:
                 await asyncio.sleep(0.002)
-            while app._patterns_counting:
+            while app.main_screen.patterns._patterns_counting:
                 busy.append(await _key_ms(app))
                 await asyncio.sleep(0.02)
             recount_ms.append((time.perf_counter() - t0) * 1000)
             for _ in range(10):
                 idle.append(await _key_ms(app))
                 await asyncio.sleep(0.02)
-        heads = [app.view.entry(row).head for row in range(len(app.view))]
-        by = app.patterns.list.by
+        heads = [app.main_screen.view.entry(row).head for row in range(len(app.main_screen.view))]
+        by = app.main_screen.patterns.list.by
     t0 = time.perf_counter()
     Patterns(by).add_all(heads)
     inline_ms = (time.perf_counter() - t0) * 1000

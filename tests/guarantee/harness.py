@@ -43,9 +43,11 @@ REAL_BIN = Path(HOOKTUI).parent
 REPO = Path(__file__).resolve().parents[2]
 GUARD = """#!/bin/sh
 kind=$(stat -L -c %F /dev/stdin 2>/dev/null)
+read -r _ _ _ _ _ sid _ < /proc/$$/stat  # 6: the session (comm, 2, is "guard")
+[ "$sid" = $$ ] && role="its session's leader" || role="a member of its session"
 n=$(wc -c | tr -d ' ')
 cat "$1"
-printf 'guard read %s bytes from a %s\\n' "$n" "$kind" >&2
+printf 'guard read %s bytes from a %s, %s\\n' "$n" "$kind" "$role" >&2
 exit "$(cat "$1.code")"
 """
 

@@ -88,9 +88,13 @@ def _session_leading_child(pid: int) -> bool:
     for kid in kids:
         try:
             stat = Path(f"/proc/{kid}/stat").read_bytes().rsplit(b")", 1)[1].split()
+            # A fork of the tap (its command line), not the hook it started, which
+            # leads a session of its own too when the tap leads one.
+            tap_line = Path(f"/proc/{pid}/cmdline").read_bytes()
+            forked = Path(f"/proc/{kid}/cmdline").read_bytes() == tap_line
         except OSError:
             continue
-        if int(stat[3]) == int(kid):
+        if forked and int(stat[3]) == int(kid):
             return True
     return False
 

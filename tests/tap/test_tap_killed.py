@@ -65,13 +65,28 @@ def session_of(pid: int) -> int | None:
     return int(stat.rsplit(b")", 1)[1].split()[3])
 
 
+def forked(pid: int, tap_pid: int) -> bool:
+    """Whether `pid` is a fork of the tap (its command line), not the hook it started
+    (which leads a session of its own too when the tap leads one, as here)."""
+    line = cmdline_of(pid)
+    return line is not None and line == cmdline_of(tap_pid)
+
+
+def cmdline_of(pid: int) -> bytes | None:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+
+
 def watchdog_of(tap_pid: int) -> int | None:
-    """The tap's child that leads a session of its own."""
-    return next((p for p in children(tap_pid) if session_of(p) == p), None)
+    """The tap's child that is a fork of it and leads a session of its own."""
+    return next((p for p in children(tap_pid) if forked(p, tap_pid) and session_of(p) == p), None)
 
 
 def hook_of(tap_pid: int) -> int | None:
-    return next((p for p in children(tap_pid) if session_of(p) != p), None)
+    """The tap's child that runs the hook (it has exec'd: its command line is its own)."""
+    return next((p for p in children(tap_pid) if not forked(p, tap_pid)), None)
 
 
 def exited(pidfd: int) -> bool:
@@ -157,13 +172,14 @@ def test_a_hook_leading_its_own_group_loses_the_whole_group(tmp_path):
     stream = tmp_path / "s.jsonl"
     pidfile = tmp_path / "grandchild.pid"
     started = time.monotonic()
-    # `setsid` execs (the hook is no group leader yet): the hook leads a session.
-    tap = start_tap(stream, 1000, "setsid", "sh", "-c", f"sleep 30 & echo $! > {pidfile}; wait")
+    # The tap leads its session (as Codex starts it): so does the hook, as it would bare.
+    tap = start_tap(stream, 1000, "sh", "-c", f"sleep 30 & echo $! > {pidfile}; wait")
     tap.stdin.close()
     wait_until(lambda: pidfile.exists() and pidfile.read_text().strip(), "the grandchild")
     grandchild_fd = os.pidfd_open(int(pidfile.read_text()))
-    # Both children lead a session here: count them.
-    wait_until(lambda: len(children(tap.pid)) >= 2, "the watchdog")
+    hook = wait_until(lambda: hook_of(tap.pid), "the hook")
+    assert session_of(hook) == hook
+    wait_until(lambda: watchdog_of(tap.pid), "the watchdog")
     time.sleep(max(0.0, started + 1.0 - time.monotonic()))
     tap.kill()
     tap.wait(timeout=WAIT_S)

@@ -286,3 +286,12 @@ def test_signals_the_caller_ignores_stay_ignored_for_the_hook(tmp_path):
     bare, _, _ = run_both(tmp_path, command, preexec_fn=ignore)
     ignored = int(bare.stdout)
     assert ignored & (1 << (signal.SIGHUP - 1)) and ignored & (1 << (signal.SIGINT - 1))
+
+
+@pytest.mark.parametrize("leader", [True, False], ids=["tap-leads-its-session", "a-member"])
+def test_the_hook_leads_its_session_when_it_would_bare(tmp_path, leader):
+    """Codex starts each hook command as a session leader: bare, the hook led its
+    session; tapped, it was a member of the tap's (issue 19)."""
+    probe = [sys.executable, "-c", "import os; print(os.getsid(0) == os.getpid())"]
+    bare, _, _ = run_both(tmp_path, probe, start_new_session=leader)
+    assert bare.stdout == f"{leader}\n".encode()

@@ -150,11 +150,11 @@ async def test_ui_mode_shows_the_demo_traffic_live(tmp_path):
     async with app.run_test(size=(140, 40)) as pilot:
         thread.start()
         for _ in range(1500):  # the stream appears and fills while the app runs
-            if app.view.total >= ROUND_SIZE:
+            if app.main_screen.view.total >= ROUND_SIZE:
                 break
             await asyncio.sleep(0.02)
             await pilot.pause()
-        heads = [app.view.entry(i).head for i in range(len(app.view))]
+        heads = [app.main_screen.view.entry(i).head for i in range(len(app.main_screen.view))]
         assert len(heads) == ROUND_SIZE
         assert {h.decision for h in heads} == {"allow", "deny", "modify", "replace", "failure"}
         assert {h.runtime for h in heads} >= {"claude-code", "codex", "basis"}

@@ -25,9 +25,17 @@ def stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 def _patterns(app: WatchApp, *keys: str):
     async def run_before(pilot) -> None:
-        await wait_until(pilot, lambda: app.loaded and app.calls.current is not None)
+        await wait_until(
+            pilot, lambda: app.main_screen.feed.loaded and app.main_screen.calls.current is not None
+        )
         await pilot.press("percent_sign", *keys)
-        await wait_until(pilot, lambda: app._patterns is not None and not app._patterns_counting)
+        await wait_until(
+            pilot,
+            lambda: (
+                app.main_screen.patterns._patterns is not None
+                and not app.main_screen.patterns._patterns_counting
+            ),
+        )
         await pilot.pause(0.6)  # the header's and the view's throttled redraws
 
     return run_before

@@ -68,10 +68,10 @@ async def test_watch_follows_a_stream_whose_error_log_is_a_symlink_loop(tmp_path
     log.symlink_to(log)
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         with open(stream, "ab") as f:
             f.write(write_stream(tmp_path / "one.jsonl", [make_record(9)]).read_bytes())
-        await wait_until(pilot, lambda: app.view.total == 9)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 9)
     assert app.return_code in (None, 0)
 
 

@@ -126,10 +126,10 @@ async def test_n_in_a_replay_opened_from_watch(tmp_path: Path):
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(600):
-            if app.loaded and len(app.view) == 5:
+            if app.main_screen.feed.loaded and len(app.main_screen.view) == 5:
                 break
             await pilot.pause(0.05)
-        watched = app.calls.current
+        watched = app.main_screen.calls.current
         await pilot.press("r")
         for _ in range(600):
             if isinstance(app.screen, PolicyPrompt):
@@ -145,4 +145,4 @@ async def test_n_in_a_replay_opened_from_watch(tmp_path: Path):
         await pilot.press("N")
         assert screen.current_result.record.summary == "rm -rf build"
         await pilot.press("q")
-        assert app.calls.current == watched  # watch's own cursor did not move
+        assert app.main_screen.calls.current == watched  # watch's own cursor did not move

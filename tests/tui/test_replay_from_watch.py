@@ -22,11 +22,11 @@ async def test_r_replays_the_marked_calls(tmp_path: Path):
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(600):
-            if app.loaded:
+            if app.main_screen.feed.loaded:
                 break
             await pilot.pause(0.05)
         await pilot.press("g", "j", "m", "m")  # mark the 2nd and 3rd calls
-        assert len(app.replay_entries()) == 2
+        assert len(app.main_screen.shown_calls.replay_entries()) == 2
         await pilot.press("r")  # the records are read back in a worker, then it asks
         for _ in range(600):
             if isinstance(app.screen, PolicyPrompt):
@@ -44,9 +44,11 @@ async def test_r_replays_the_marked_calls(tmp_path: Path):
         shown = {b.binding.description for b in screen.active_bindings.values() if b.binding.show}
         assert {"Changes only", "Re-run"} <= shown
         assert not shown & {"Follow", "Pause", "Write", "Zoom"}
-        following = app.calls.following
+        following = app.main_screen.calls.following
         await pilot.press("f")
-        assert app.calls.following == following  # watch's `f` did not run under the replay
+        assert (
+            app.main_screen.calls.following == following
+        )  # watch's `f` did not run under the replay
         await pilot.press("q")
         assert not isinstance(app.screen, ReplayScreen)
         assert app.is_running  # back in watch
@@ -90,7 +92,7 @@ def header_text(screen: ReplayScreen) -> str:
 
 async def loaded(pilot) -> None:
     for _ in range(600):
-        if pilot.app.loaded and len(pilot.app.view) == 5:
+        if pilot.app.main_screen.feed.loaded and len(pilot.app.main_screen.view) == 5:
             return
         await pilot.pause(0.05)
 
@@ -182,7 +184,7 @@ async def test_one_hooks_calls_are_replayed_without_a_word_of_scope(tmp_path: Pa
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(120, 36)) as pilot:
         for _ in range(600):
-            if app.loaded and len(app.view) == 2:
+            if app.main_screen.feed.loaded and len(app.main_screen.view) == 2:
                 break
             await pilot.pause(0.05)
         await pilot.press("r")

@@ -63,7 +63,9 @@ async def _warnings(app: WatchApp) -> list[tuple[str, Style]]:
     """Every drawn segment of a `⚠` warning, with its style, as the screen gets it (the
     app's own line filters applied: its ANSI theme, NO_COLOR's monochrome)."""
     async with app.run_test(size=(160, 45)) as pilot:
-        await wait_until(pilot, lambda: app.loaded and app.view.total == 2)
+        await wait_until(
+            pilot, lambda: app.main_screen.feed.loaded and app.main_screen.view.total == 2
+        )
         await pilot.press("G")  # the failed call: its row and detail
         await pilot.pause()
         found = []

@@ -54,23 +54,38 @@ async def test_keys_are_answered_while_a_file_filter_is_applied(tmp_path: Path) 
     path, lines = _big(tmp_path)
     app = WatchApp([str(path)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded and app.state.indexing is None, timeout=60)
-        assert app.view.total == KINDS * REPEAT
+        await wait_until(
+            pilot,
+            lambda: app.main_screen.feed.loaded and app.main_screen.header_state().indexing is None,
+            timeout=60,
+        )
+        assert app.main_screen.view.total == KINDS * REPEAT
         pieces: list[float | None] = []  # the pass's progress as each piece's matches came in
-        app.view.on_prepended.append(lambda _rows, _shown: pieces.append(app.view.filter_progress))
+        app.main_screen.view.on_prepended.append(
+            lambda _rows, _shown: pieces.append(app.main_screen.view.filter_progress)
+        )
         await pilot.press("/")
-        await _poll(lambda: app.focused is app.filter_bar.input)  # else enter goes elsewhere
-        app.filter_bar.input.value = EXPR
+        await _poll(
+            lambda: app.focused is app.main_screen.filter_bar.input
+        )  # else enter goes elsewhere
+        app.main_screen.filter_bar.input.value = EXPR
         # Keys sent as a terminal sends them: a Pilot press would wait for the app to
         # idle after each, and an app whose worker is at work is not idle.
         app._driver.send_message(events.Key("enter", "\r"))
-        await _poll(lambda: app.focused is app.calls)  # the bar closed: the filter applies
+        await _poll(
+            lambda: app.focused is app.main_screen.calls
+        )  # the bar closed: the filter applies
         app._driver.send_message(events.Key("p", "p"))
-        await _poll(lambda: app.paused)  # pause: answered at once, not after the pass
-        assert app.view.filter_progress is not None  # the pass is still running
-        assert "filtering" in str(app.header.render())
-        await wait_until(pilot, lambda: app.view.filter_progress is None, timeout=60)
-        assert [e.offset for e in app.view.shown_entries()] == _expected(lines)
-        assert app.calls.following and app.calls.current.offset == _expected(lines)[-1]
-        await wait_until(pilot, lambda: "filtering" not in str(app.header.render()))
+        await _poll(
+            lambda: app.main_screen.feed.paused
+        )  # pause: answered at once, not after the pass
+        assert app.main_screen.view.filter_progress is not None  # the pass is still running
+        assert "filtering" in str(app.main_screen.header.render())
+        await wait_until(pilot, lambda: app.main_screen.view.filter_progress is None, timeout=60)
+        assert [e.offset for e in app.main_screen.view.shown_entries()] == _expected(lines)
+        assert (
+            app.main_screen.calls.following
+            and app.main_screen.calls.current.offset == _expected(lines)[-1]
+        )
+        await wait_until(pilot, lambda: "filtering" not in str(app.main_screen.header.render()))
         assert pieces[0] is not None and pieces[0] < 0.5  # the newest matches came first

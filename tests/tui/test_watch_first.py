@@ -179,16 +179,16 @@ async def test_the_geometry_and_colours_are_the_apps(tmp_path: Path) -> None:
         app = WatchApp([str(stream)], tz=UTC, first=read_first(str(stream)))
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            region = app.calls.region
+            region = app.main_screen.calls.region
             assert (region.y, region.height) == list_box(size[1], 2), size
-            cursor = app.calls.get_component_rich_style("line-list--cursor")
+            cursor = app.main_screen.calls.get_component_rich_style("line-list--cursor")
             assert cursor.bgcolor == CURSOR.bgcolor
             assert app.screen.rich_style == SCREEN
-            assert app.header.rich_style == HEADER
-            assert app.columns.rich_style == COLUMNS
-            assert app.footer.rich_style == FOOTER
+            assert app.main_screen.header.rich_style == HEADER
+            assert app.main_screen.columns.rich_style == COLUMNS
+            assert app.main_screen.footer.rich_style == FOOTER
             await wait_footer(pilot, app)
-            key = app.footer.query(FooterKey).first()
+            key = app.main_screen.footer.query(FooterKey).first()
             assert key.get_component_rich_style("footer-key--key") == FOOTER + FOOTER_KEY
         await asyncio.sleep(0)
 
@@ -208,13 +208,13 @@ async def test_a_third_header_line_moves_the_list_down_in_both(tmp_path: Path) -
     app = WatchApp([str(stream)], tz=UTC, first=first)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        region = app.calls.region
+        region = app.main_screen.calls.region
         assert (region.y, region.height) == (screen.list_top, screen.list_rows)
 
 
 async def wait_footer(pilot, app) -> None:
     for _ in range(200):
-        if app.footer.query(FooterKey):
+        if app.main_screen.footer.query(FooterKey):
             return
         await pilot.pause(0.01)
 
@@ -245,9 +245,9 @@ async def test_the_footer_shows_the_first_screens_keys_until_its_own(tmp_path: P
             await wait_footer(pilot, app)
             bare = None
             for _ in range(20):  # (the Footer may add its keys again meanwhile)
-                await app.footer.remove_children()  # as before its keys came
-                if not app.footer.children:
-                    bare = app.footer.render()
+                await app.main_screen.footer.remove_children()  # as before its keys came
+                if not app.main_screen.footer.children:
+                    bare = app.main_screen.footer.render()
                     break
             assert isinstance(bare, Text) and bare.plain == footer_line(width).plain
             assert bare.plain.split()[:2] == ["?", "Help"]

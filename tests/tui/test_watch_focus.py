@@ -22,20 +22,23 @@ def stream(tmp_path: Path) -> Path:
 
 
 def _header(app: WatchApp) -> str:
-    return app.header.render().plain
+    return app.main_screen.header.render().plain
 
 
 async def test_the_list_is_drawn_where_the_focus_model_says(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
-        focus = app.calls.focus_model
-        assert isinstance(focus, Focus) and focus.view is app.view
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
+        focus = app.main_screen.calls.focus_model
+        assert isinstance(focus, Focus) and focus.view is app.main_screen.view
         # A move of the model is the list's move: cursor, detail and header follow it.
         focus.move_to(2)
-        await wait_until(pilot, lambda: app.detail_loaded and app.detail_loaded.entry.head.id)
-        assert app.calls.cursor == 2 and not app.calls.following
-        await wait_until(pilot, lambda: app.detail_loaded.entry is focus.entry)
+        await wait_until(
+            pilot,
+            lambda: app.main_screen.detail_loaded and app.main_screen.detail_loaded.entry.head.id,
+        )
+        assert app.main_screen.calls.cursor == 2 and not app.main_screen.calls.following
+        await wait_until(pilot, lambda: app.main_screen.detail_loaded.entry is focus.entry)
         await wait_until(pilot, lambda: "not following" in _header(app))
         # Keys move the model.
         await pilot.press("j")
@@ -44,14 +47,14 @@ async def test_the_list_is_drawn_where_the_focus_model_says(stream: Path) -> Non
         write_stream(stream, [make_record(50), make_record(51, decision="deny")])
         await wait_until(pilot, lambda: focus.new == 2)
         await wait_until(pilot, lambda: "2 new ↓" in _header(app))
-        assert app.calls.cursor == 3  # not pulled to the new rows
+        assert app.main_screen.calls.cursor == 3  # not pulled to the new rows
         # A filter that hides the chosen row, then shows it again: back on it.
-        app.action_apply_filter("decision:deny")
-        await wait_until(pilot, lambda: app.view.filter_text == "decision:deny")
+        app.main_screen.filter_bar.action_apply_filter("decision:deny")
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "decision:deny")
         assert "1 new ↓" in _header(app) or focus.new == 1
-        app.action_apply_filter("")
-        await wait_until(pilot, lambda: app.view.filter_text == "")
-        assert focus.entry.head.id == "call-00003" and app.calls.cursor == 3
+        app.main_screen.filter_bar.action_apply_filter("")
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "")
+        assert focus.entry.head.id == "call-00003" and app.main_screen.calls.cursor == 3
         await pilot.press("G")
         assert focus.following and focus.new == 0 and focus.entry.head.id == "call-00051"
         await wait_until(pilot, lambda: "following" in _header(app) and "new ↓" not in _header(app))
@@ -63,14 +66,14 @@ async def test_a_grabbed_scrollbar_stops_following_before_a_new_row_moves_the_cu
     stream = write_stream(tmp_path / "s.jsonl", [make_record(i) for i in range(200)])
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=(80, 24)) as pilot:
-        calls = app.calls
+        calls = app.main_screen.calls
         # The model can hold all 200 before the list's first layout: wait for both.
-        await wait_until(pilot, lambda: app.view.total == 200 and calls.size.height > 0)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 200 and calls.size.height > 0)
         x = calls.size.width - 1  # the scrollbar column
         await pilot.mouse_down(calls, offset=(x, calls.size.height - 1))  # held, not dragged
         assert calls.is_vertical_scrollbar_grabbed and calls.following
         write_stream(stream, [make_record(300)])
-        await wait_until(pilot, lambda: app.view.total == 201)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 201)
         assert not calls.following
         assert calls.cursor == 199 and calls.focus_model.new == 1
         await pilot.mouse_up(calls, offset=(x, calls.size.height - 1))
@@ -82,14 +85,14 @@ async def test_the_header_shows_a_rate_over_its_window(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", records)
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 100)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 100)
         await wait_until(pilot, lambda: "/min" in _header(app))
         line = _header(app).splitlines()[0]
         assert "10/min (5 min avg)" in line or "10.0/min (5 min avg)" in line, line
         assert "calls/min" not in line  # no longer the count of the current clock minute
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 100)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 100)
         await wait_until(pilot, lambda: "/min" in _header(app))
         assert "/min (5m)" in _header(app).splitlines()[0]
 
@@ -101,7 +104,7 @@ def _ts(seconds: int) -> str:
 async def test_help_lists_the_filter_terms_from_the_one_table(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         sections = dict(app.screen.sections)

@@ -97,7 +97,9 @@ async def test_watch_header_and_detail(stream: Path) -> None:
 
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(140, 36)) as pilot:
-        await wait_until(pilot, lambda: app.loaded and len(app.view) == 3)
+        await wait_until(
+            pilot, lambda: app.main_screen.feed.loaded and len(app.main_screen.view) == 3
+        )
         header = app.query_one(StatsHeader)
         # The header redraws on its next refresh after the rows land.
         await wait_until(pilot, lambda: "3/3 shown" in _text(header.render()))
@@ -105,9 +107,13 @@ async def test_watch_header_and_detail(stream: Path) -> None:
         assert "allow 2" in text and "deny 1" in text, text
         await pilot.press("g")  # the oldest call: the one denied at the breakpoint
         await wait_until(
-            pilot, lambda: app.detail_loaded is not None and app.detail_loaded.entry.offset == 0
+            pilot,
+            lambda: (
+                app.main_screen.detail_loaded is not None
+                and app.main_screen.detail_loaded.entry.offset == 0
+            ),
         )
-        summary = _text(app.detail.body("summary").content)
+        summary = _text(app.main_screen.detail.body("summary").content)
         assert "hook said allow; denied at a breakpoint after" in summary
         assert "not on main" in summary
 

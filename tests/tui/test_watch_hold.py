@@ -43,22 +43,22 @@ async def test_held_calls_come_first_and_keys_decide_them(runtime_dir, tmp_path)
     app = _app(stream)
     async with app.run_test(size=SIZE) as pilot:
         first, second = start_tap(stream, runtime_dir), start_tap(stream, runtime_dir)
-        await wait_until(pilot, lambda: app.held_panel.list.option_count == 2)
-        assert app.held_panel.has_class("-holding")
-        assert app.focused is app.held_panel.list  # the queue takes the keys
-        assert "git push --force" in str(app.held_panel.detail.render())
+        await wait_until(pilot, lambda: app.main_screen.held_panel.list.option_count == 2)
+        assert app.main_screen.held_panel.has_class("-holding")
+        assert app.focused is app.main_screen.held_panel.list  # the queue takes the keys
+        assert "git push --force" in str(app.main_screen.held_panel.detail.render())
         await pilot.press("d")  # deny asks a reason
         await pilot.press("ctrl+a", "ctrl+k", *"no force", "enter")
-        await wait_until(pilot, lambda: app.held_panel.list.option_count == 1)
+        await wait_until(pilot, lambda: app.main_screen.held_panel.list.option_count == 1)
         await pilot.press("a")
-        await wait_until(pilot, lambda: not app.held_panel.has_class("-holding"))
+        await wait_until(pilot, lambda: not app.main_screen.held_panel.has_class("-holding"))
         outs = sorted([(await _finished(first))[0], (await _finished(second))[0]])
         assert outs[0] == b""  # allowed: Claude Code's plain allow
         denied = json.loads(outs[1])["hookSpecificOutput"]
         assert denied["permissionDecision"] == "deny"
         assert denied["permissionDecisionReason"] == "no force"
-        await wait_until(pilot, lambda: app.view.total == 2)
-        assert app.focused is app.calls  # back to the list once nothing is held
+        await wait_until(pilot, lambda: app.main_screen.view.total == 2)
+        assert app.focused is app.main_screen.calls  # back to the list once nothing is held
     heads = [decode_head(line) for line in stream.read_bytes().splitlines()]
     assert sorted(h.held.action for h in heads) == ["allow", "deny"]
     row = call_row(StreamLine(0, 0, heads[0]), 120, UTC, False).plain
@@ -70,7 +70,7 @@ async def test_enter_lets_the_hooks_answer_through_and_e_rewrites(runtime_dir, t
     app = _app(stream)
     async with app.run_test(size=SIZE) as pilot:
         tap = start_tap(stream, runtime_dir)
-        await wait_until(pilot, lambda: app.held_panel.list.option_count == 1)
+        await wait_until(pilot, lambda: app.main_screen.held_panel.list.option_count == 1)
         await pilot.press("e")
         await wait_until(pilot, lambda: app.screen.__class__.__name__ == "EditHeld")
         area = app.screen.area
@@ -80,7 +80,7 @@ async def test_enter_lets_the_hooks_answer_through_and_e_rewrites(runtime_dir, t
         sent = json.loads(out)["hookSpecificOutput"]
         assert sent["updatedInput"] == {"command": "git push"} and code == 0
         tap = start_tap(stream, runtime_dir)
-        await wait_until(pilot, lambda: app.held_panel.list.option_count == 1)
+        await wait_until(pilot, lambda: app.main_screen.held_panel.list.option_count == 1)
         await pilot.press("enter")
         assert (await _finished(tap))[:2] == (b"", b"")
 
@@ -90,22 +90,28 @@ async def test_i_sets_changes_and_clears_the_breakpoint(runtime_dir, tmp_path):
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i", *"tool:Read", "enter")
-        await wait_until(pilot, lambda: app.hold is not None and app.hold.listening)
+        await wait_until(
+            pilot,
+            lambda: (
+                app.main_screen.held_panel.hold is not None
+                and app.main_screen.held_panel.hold.listening
+            ),
+        )
         # A Bash call does not match: it goes through without a hold.
         out, _err, code = await _finished(start_tap(stream, runtime_dir))
         assert (out, code) == (b"", 0)
-        assert app.held_panel.list.option_count == 0
+        assert app.main_screen.held_panel.list.option_count == 0
         await pilot.press("i", "ctrl+a", "ctrl+k", *"tool:Bash", "enter")
-        await wait_until(pilot, lambda: app.hold.expr == "tool:Bash")
+        await wait_until(pilot, lambda: app.main_screen.held_panel.hold.expr == "tool:Bash")
         tap = start_tap(stream, runtime_dir)
-        await wait_until(pilot, lambda: app.held_panel.list.option_count == 1)
+        await wait_until(pilot, lambda: app.main_screen.held_panel.list.option_count == 1)
         await pilot.press("enter")
         await _finished(tap)
         await pilot.press("i", "ctrl+a", "ctrl+k", "enter")  # empty: cleared
-        await wait_until(pilot, lambda: not app.hold.listening)
+        await wait_until(pilot, lambda: not app.main_screen.held_panel.hold.listening)
         await pilot.press("i", *"tool:(", "enter")  # a bad expression: said, nothing set
         await pilot.pause(0.1)
-        assert not app.hold.listening
+        assert not app.main_screen.held_panel.hold.listening
 
 
 async def test_quitting_the_dashboard_lets_held_calls_go(runtime_dir, tmp_path):
@@ -113,7 +119,7 @@ async def test_quitting_the_dashboard_lets_held_calls_go(runtime_dir, tmp_path):
     app = _app(stream)
     async with app.run_test(size=SIZE) as pilot:
         tap = start_tap(stream, runtime_dir)
-        await wait_until(pilot, lambda: app.held_panel.list.option_count == 1)
+        await wait_until(pilot, lambda: app.main_screen.held_panel.list.option_count == 1)
     out, _err, code = await _finished(tap)
     assert (out, code) == (b"", 0)
     head = decode_head(stream.read_bytes().splitlines()[0])

@@ -27,7 +27,7 @@ def runtime_dir(monkeypatch):
 
 
 def _header(app: WatchApp) -> str:
-    return str(app.header.render())
+    return str(app.main_screen.header.render())
 
 
 @pytest.mark.parametrize("size", [(160, 45), (80, 24)])
@@ -53,7 +53,9 @@ async def test_i_arms_the_mark_and_no_color_keeps_it(runtime_dir, tmp_path, monk
         assert "● intercept" not in _header(app)
         await pilot.press("i", *"tool:Bash", "enter")
         await wait_until(pilot, lambda: "● intercept  tool:Bash" in _header(app))
-        text = header_text(app.view, app.state, SIZE[0], color=not app.no_color)
+        text = header_text(
+            app.main_screen.view, app.main_screen.header_state(), SIZE[0], color=not app.no_color
+        )
         start = text.plain.index("● intercept")
         styles = [str(s.style) for s in text.spans if s.start <= start < s.end]
         assert app.no_color and any("reverse" in s and "bold" in s for s in styles), styles

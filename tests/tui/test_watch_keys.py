@@ -29,7 +29,7 @@ def stream(tmp_path: Path) -> Path:
 
 
 def _ids(app: WatchApp) -> list[str]:
-    return [app.view.entry(i).head.id for i in range(len(app.view))]
+    return [app.main_screen.view.entry(i).head.id for i in range(len(app.main_screen.view))]
 
 
 def _plain(app: WatchApp, widget_id: str, width: int = 118) -> str:
@@ -48,7 +48,11 @@ async def _started(app: WatchApp, pilot) -> None:
     ready before the list's first layout: a click or a row read then finds no list)."""
     await wait_until(
         pilot,
-        lambda: app.loaded and app.detail_loaded is not None and app.calls.size.height > 0,
+        lambda: (
+            app.main_screen.feed.loaded
+            and app.main_screen.detail_loaded is not None
+            and app.main_screen.calls.size.height > 0
+        ),
     )
 
 
@@ -56,7 +60,7 @@ async def test_moving_the_cursor(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
-        calls = app.calls
+        calls = app.main_screen.calls
         assert calls.cursor == 7 and calls.following
         await pilot.press("k")
         assert calls.cursor == 6 and not calls.following
@@ -83,8 +87,10 @@ async def test_detail_follows_the_cursor(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "j")  # the deny
-        await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
-        assert app.detail_loaded.record.decision == "deny"
+        await wait_until(
+            pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+        )
+        assert app.main_screen.detail_loaded.record.decision == "deny"
         summary = _plain(app, "summary-body")
         assert "rm -rf outside the project" in summary
         assert "exit 2" in summary
@@ -98,7 +104,7 @@ async def test_enter_focuses_the_detail_and_comes_back(stream: Path) -> None:
         await _started(app, pilot)
         assert isinstance(app.focused, CallList)
         await pilot.press("enter")
-        assert app.focused is not None and app.detail in app.focused.ancestors
+        assert app.focused is not None and app.main_screen.detail in app.focused.ancestors
         await pilot.press("enter")
         assert isinstance(app.focused, CallList)
         await pilot.press("enter")
@@ -111,7 +117,9 @@ async def test_detail_tab_keys(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "j", "j", "j")  # the modify
-        await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
+        await wait_until(
+            pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+        )
         await pilot.press("enter")
         tabs = app.query_one(TabbedContent)
         for key, tab in (("2", "request"), ("3", "response"), ("4", "diff"), ("5", "raw")):
@@ -133,13 +141,15 @@ async def test_detail_tab_keys_work_from_the_list(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "j", "j", "j")  # the modify
-        await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
+        await wait_until(
+            pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+        )
         tabs = app.query_one(TabbedContent)
         await pilot.press("4")
         assert tabs.active == "diff"
-        assert app.focused is app.calls  # still on the list: j/k keep moving
+        assert app.focused is app.main_screen.calls  # still on the list: j/k keep moving
         await pilot.press("k")
-        assert app.calls.current is not None and tabs.active == "diff"
+        assert app.main_screen.calls.current is not None and tabs.active == "diff"
         await pilot.press("1")
         assert tabs.active == "summary"
 
@@ -151,24 +161,24 @@ async def test_filter_as_you_type(stream: Path) -> None:
         await pilot.press("slash")
         assert isinstance(app.focused, Input)
         await pilot.press(*"decision:failure")
-        await wait_until(pilot, lambda: app.view.filter_text == "decision:failure")
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "decision:failure")
         assert _ids(app) == ["call-00005", "call-00006"]
         await pilot.press("enter")
         assert isinstance(app.focused, CallList)
         assert not app.query_one(FilterBar).has_class("-active")  # the bar gives its rows back
         # The header names the filter (at its next redraw).
-        await wait_until(pilot, lambda: "decision:failure" in app.header.render().plain)
+        await wait_until(pilot, lambda: "decision:failure" in app.main_screen.header.render().plain)
         await pilot.press("slash")  # reopens with the filter in force
         assert app.query_one(FilterBar).input.value == "decision:failure"
         await pilot.press("enter")
         await pilot.press("escape")  # clears it
-        assert app.view.filter_text == ""
-        assert len(app.view) == 8
+        assert app.main_screen.view.filter_text == ""
+        assert len(app.main_screen.view) == 8
         # Digits typed in the filter are the filter's, not the detail tab keys.
         tabs = app.query_one(TabbedContent)
         before = tabs.active
         await pilot.press("slash", *"exit:2")
-        await wait_until(pilot, lambda: app.view.filter_text == "exit:2")
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "exit:2")
         assert tabs.active == before
 
 
@@ -182,12 +192,12 @@ async def test_invalid_filter_is_shown_inline_not_raised(stream: Path) -> None:
         assert bar.has_class("-invalid")
         assert "✗" in status and "(at 1)" in status  # the message names the position
         assert isinstance(app.focused, Input)  # enter on an invalid filter stays to fix it
-        assert len(app.view) == 8 and app.view.filter_text == ""
+        assert len(app.main_screen.view) == 8 and app.main_screen.view.filter_text == ""
         await pilot.press(")")
-        await wait_until(pilot, lambda: app.view.filter_text == "(tool:Bash)")
-        assert len(app.view) == 6
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "(tool:Bash)")
+        assert len(app.main_screen.view) == 6
         await pilot.press("escape")
-        assert app.view.filter_text == ""
+        assert app.main_screen.view.filter_text == ""
         assert isinstance(app.focused, CallList)
 
 
@@ -196,10 +206,10 @@ async def test_escape_in_filter_bar_drops_the_filter(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("slash", *"outside")
-        await wait_until(pilot, lambda: app.view.filter_text == "outside")
-        assert len(app.view) == 1
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "outside")
+        assert len(app.main_screen.view) == 1
         await pilot.press("escape")
-        assert app.view.filter_text == ""
+        assert app.main_screen.view.filter_text == ""
         assert not app.query_one(FilterBar).has_class("-active")
 
 
@@ -208,10 +218,10 @@ async def test_follow_key(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("f")
-        assert not app.calls.following
+        assert not app.main_screen.calls.following
         await wait_until(pilot, lambda: "not following" in app.query_one("#header").render().plain)
         await pilot.press("f")
-        assert app.calls.following
+        assert app.main_screen.calls.following
 
 
 async def test_pause_key_shows_in_header(stream: Path) -> None:
@@ -239,7 +249,7 @@ async def test_write_saves_shown_records_byte_for_byte(stream: Path, tmp_path: P
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("slash", *"decision:failure", "enter")
-        await wait_until(pilot, lambda: len(app.view) == 2)
+        await wait_until(pilot, lambda: len(app.main_screen.view) == 2)
         await pilot.press("w")
         assert isinstance(app.screen, PathPrompt)
         prompt_input = app.screen.query_one(Input)
@@ -281,7 +291,7 @@ async def test_write_prompt_counts_what_is_shown_now(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", [make_record(0)])
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 1)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 1)
         await pilot.press("w")
         question = app.screen.query_one("#prompt-question", Static)
         assert "1 shown record " in str(question.render())
@@ -311,18 +321,18 @@ async def test_mark_and_marked_only(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "m")  # marks row 0 and moves down
-        assert app.calls.cursor == 1
+        assert app.main_screen.calls.cursor == 1
         await pilot.press("j", "m")  # marks row 2
-        assert len(app.view.marks) == 2
-        assert app.calls.render_line(0).text.startswith("●")
+        assert len(app.main_screen.view.marks) == 2
+        assert app.main_screen.calls.render_line(0).text.startswith("●")
         await pilot.press("M")
         assert _ids(app) == ["call-00000", "call-00002"]
         await wait_until(pilot, lambda: "marked only" in app.query_one("#header").render().plain)
         await pilot.press("m")  # unmark the selected one while marked-only
-        assert len(app.view) == 1
+        assert len(app.main_screen.view) == 1
         await pilot.press("escape")
-        assert not app.view.marked_only
-        assert len(app.view) == 8
+        assert not app.main_screen.view.marked_only
+        assert len(app.main_screen.view) == 8
 
 
 async def test_marked_only_without_marks_says_so(stream: Path) -> None:
@@ -330,7 +340,7 @@ async def test_marked_only_without_marks_says_so(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("M")
-        assert not app.view.marked_only
+        assert not app.main_screen.view.marked_only
         assert any("nothing marked" in n.message for n in app._notifications)
 
 
@@ -339,7 +349,7 @@ async def test_replay_key_names_what_it_would_replay(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "m")
-        assert [e.head.id for e in app.replay_entries()] == ["call-00000"]
+        assert [e.head.id for e in app.main_screen.shown_calls.replay_entries()] == ["call-00000"]
         await pilot.press("r")  # the records are read back in a worker, then it asks
         await wait_until(pilot, lambda: app.screen is not app.screen_stack[0])
         assert any("replay 1 call:" in n.message for n in app._notifications)
@@ -366,8 +376,8 @@ async def test_command_palette_applies_a_preset_filter(stream: Path) -> None:
         await pilot.press(*"let through")
         await pilot.pause(0.3)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.view.filter_text != "")
-        assert app.view.filter_text == "decision:failure -effect:blocks"
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text != "")
+        assert app.main_screen.view.filter_text == "decision:failure -effect:blocks"
         assert _ids(app) == ["call-00005"]
 
 
@@ -384,7 +394,7 @@ async def test_many_rows_scroll_with_the_cursor(tmp_path: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await _started(app, pilot)
-        calls = app.calls
+        calls = app.main_screen.calls
         assert calls.cursor == 499
         # Newest at the bottom, in view (the scroll follows the first layout).
         await wait_until(pilot, lambda: calls.scroll_y > 400)
@@ -398,7 +408,7 @@ async def test_mouse_click_selects_and_scroll_up_stops_following(stream: Path) -
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
-        calls = app.calls
+        calls = app.main_screen.calls
         await pilot.click(CallList, offset=(10, 2))
         assert calls.cursor == 2
         assert not calls.following  # a click up the list is reading history
@@ -414,14 +424,14 @@ async def test_rows_fit_a_resized_terminal(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 40)) as pilot:
         await _started(app, pilot)
         await pilot.resize_terminal(80, 24)
-        await wait_until(pilot, lambda: app.calls.size.width == 80)
-        inner = app.calls.scrollable_content_region.width
+        await wait_until(pilot, lambda: app.main_screen.calls.size.width == 80)
+        inner = app.main_screen.calls.scrollable_content_region.width
         assert inner < 80  # 100 rows: a scrollbar
-        line = app.calls.render_line(0)
+        line = app.main_screen.calls.render_line(0)
         assert line.cell_length == inner
         assert line.text.rstrip().endswith("ms")  # the latency column is not under the scrollbar
-        await wait_until(pilot, lambda: app.columns.row_width == inner)
-        titles = str(app.columns.render())
+        await wait_until(pilot, lambda: app.main_screen.columns.row_width == inner)
+        titles = str(app.main_screen.columns.render())
         assert titles.rstrip().endswith("latency")
         assert len(titles.rstrip()) == len(line.text.rstrip())  # titles line up with the rows
 
@@ -431,12 +441,12 @@ async def test_cursor_returns_to_the_chosen_call_after_filtering(stream: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "j")  # the deny
-        chosen = app.calls.current.key
+        chosen = app.main_screen.calls.current.key
         await pilot.press("slash", *"tool:Edit")  # hides it while typing
-        await wait_until(pilot, lambda: app.view.filter_text == "tool:Edit")
-        assert app.calls.current.head.tool_name == "Edit"
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "tool:Edit")
+        assert app.main_screen.calls.current.head.tool_name == "Edit"
         await pilot.press("escape")
-        assert app.calls.current.key == chosen
+        assert app.main_screen.calls.current.key == chosen
 
 
 async def test_hostile_output_is_shown_not_run(tmp_path: Path) -> None:
@@ -459,7 +469,7 @@ async def test_hostile_output_is_shown_not_run(tmp_path: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
-        row = app.calls.render_line(0).text
+        row = app.main_screen.calls.render_line(0).text
         assert "\x1b" not in row and "·]52;c;" in row
         summary = _plain(app, "summary-body")
         assert "\x1b" not in summary and "\\x1b]52;c;" in summary
@@ -483,10 +493,10 @@ async def test_keys_typed_in_one_burst_after_slash_go_to_the_filter(stream: Path
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         _burst(app, "slash", *"decision:failure")
-        await wait_until(pilot, lambda: app.view.filter_text == "decision:failure")
-        assert app.filter_bar.input.value == "decision:failure"
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "decision:failure")
+        assert app.main_screen.filter_bar.input.value == "decision:failure"
         assert app.clipboard == ""  # "c" typed, not copied
-        assert app.calls.following  # "f" typed, following not toggled
+        assert app.main_screen.calls.following  # "f" typed, following not toggled
 
 
 async def test_keys_typed_in_one_burst_after_enter_go_to_the_detail(stream: Path) -> None:
@@ -494,7 +504,7 @@ async def test_keys_typed_in_one_burst_after_enter_go_to_the_detail(stream: Path
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         _burst(app, "enter", "4")
-        await wait_until(pilot, lambda: app.detail.active == "diff")
+        await wait_until(pilot, lambda: app.main_screen.detail.active == "diff")
 
 
 async def test_odd_records_show_in_every_tab(tmp_path: Path) -> None:
@@ -526,7 +536,9 @@ async def test_odd_records_show_in_every_tab(tmp_path: Path) -> None:
         seen = []
         for row in range(3):
             await pilot.press("g", *["j"] * row)
-            await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
+            await wait_until(
+                pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+            )
             texts = {t: _plain(app, f"{t}-body") for t in TABS}
             assert all(texts.values())
             seen.append(texts)
@@ -574,7 +586,7 @@ async def test_j_and_k_scroll_the_detail_pane(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await _started(app, pilot)
         await pilot.press("2", "enter")
-        scroll = app.detail.query_one("#request-scroll")
+        scroll = app.main_screen.detail.query_one("#request-scroll")
         assert app.focused is scroll
         # The request's 200 lines laid out first (the tab's body can lag a frame behind).
         await wait_until(pilot, lambda: scroll.max_scroll_y > 100)
@@ -592,17 +604,17 @@ async def test_the_detail_pane_grows_shrinks_and_fills_the_screen(stream: Path) 
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await _started(app, pilot)
-        start = app.detail.size.height
+        start = app.main_screen.detail.size.height
         await pilot.press("plus", "plus")
-        assert app.detail.size.height > start + 2
+        assert app.main_screen.detail.size.height > start + 2
         await pilot.press("minus", "minus", "minus", "minus")
-        assert app.detail.size.height < start
+        assert app.main_screen.detail.size.height < start
         await pilot.press("z")  # the whole body: the list steps aside
-        assert not app.calls.display
-        assert app.detail.size.height >= 18
-        assert app.focused is not None and app.detail in app.focused.ancestors
+        assert not app.main_screen.calls.display
+        assert app.main_screen.detail.size.height >= 18
+        assert app.focused is not None and app.main_screen.detail in app.focused.ancestors
         await pilot.press("z")
-        assert app.calls.display and app.detail.size.height < 18
+        assert app.main_screen.calls.display and app.main_screen.detail.size.height < 18
 
 
 async def test_back_to_the_list_from_full_screen_shows_the_list(stream: Path) -> None:
@@ -617,22 +629,30 @@ async def test_back_to_the_list_from_full_screen_shows_the_list(stream: Path) ->
 
         async def listed() -> None:
             await pilot.pause()
-            assert not app.detail_full and app.calls.display and app.columns.display
-            assert app.focused is app.calls
-            assert app.detail.size.height < 18
+            assert (
+                not app.main_screen.body.detail_full
+                and app.main_screen.calls.display
+                and app.main_screen.columns.display
+            )
+            assert app.focused is app.main_screen.calls
+            assert app.main_screen.detail.size.height < 18
 
         for back in (("enter",), ("escape",), ("z",), ("slash", "enter"), ("slash", "escape")):
             await pilot.press("z")
             await pilot.pause()
-            assert app.detail_full and not app.calls.display and not app.columns.display
-            assert app.focused is not None and app.detail in app.focused.ancestors
+            assert (
+                app.main_screen.body.detail_full
+                and not app.main_screen.calls.display
+                and not app.main_screen.columns.display
+            )
+            assert app.focused is not None and app.main_screen.detail in app.focused.ancestors
             await pilot.press(*back)
             await listed()
         # Into the pane, full screen, full screen off: back on the list, as in replay.
         await pilot.press("enter", "z", "z")
         await listed()
         await pilot.press("k")  # the list's keys reach the list it shows
-        assert app.calls.cursor == 6
+        assert app.main_screen.calls.cursor == 6
 
 
 async def test_the_command_pastes_into_policy(tmp_path: Path) -> None:
@@ -657,7 +677,10 @@ async def test_no_color_keeps_decisions_apart(stream: Path, monkeypatch) -> None
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         assert app.no_color
-        rows = {app.view.entry(i).head.decision: app.calls.render_row(i, 118) for i in range(8)}
+        rows = {
+            app.main_screen.view.entry(i).head.decision: app.main_screen.calls.render_row(i, 118)
+            for i in range(8)
+        }
 
         def look(decision: str) -> tuple[str, object]:
             text = rows[decision]
@@ -692,9 +715,9 @@ async def test_a_20_mb_summary_does_not_freeze_watch(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", [make_record(0), make_record(1, command=huge)])
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded, timeout=60)
-        await wait_until(pilot, lambda: app.detail_loaded is not None, timeout=60)
-        assert app.calls.current.head.summary == huge
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded, timeout=60)
+        await wait_until(pilot, lambda: app.main_screen.detail_loaded is not None, timeout=60)
+        assert app.main_screen.calls.current.head.summary == huge
         for tab in TABS:
             assert len(_plain(app, f"{tab}-body")) < 200_000  # bounded, with a note
         assert "more characters" in _plain(app, "summary-body")
@@ -714,10 +737,14 @@ async def test_a_record_with_an_extreme_ts_never_kills_watch(tmp_path: Path) -> 
         await _started(app, pilot)
         for key in ("g", "j", "j"):
             await pilot.press(key)
-            await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
+            await wait_until(
+                pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+            )
         await pilot.press("g")
-        await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
-        assert app.calls.render_line(0).text.lstrip().startswith("--:--:--")
+        await wait_until(
+            pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+        )
+        assert app.main_screen.calls.render_line(0).text.lstrip().startswith("--:--:--")
         assert "out of range" in _plain(app, "summary-body")
         assert app.is_running
         await pilot.press("q")
@@ -728,32 +755,32 @@ async def test_n_new_counts_what_the_filter_shows(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records())
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         await pilot.press("k")  # not following
         write_stream(stream, [make_record(70, decision="deny"), make_record(71)])
-        await wait_until(pilot, lambda: app.state.new == 2)
-        app.action_apply_filter("decision:deny")
-        await wait_until(pilot, lambda: app.state.new == 1)
-        assert "1 new" in app.header.render().plain
-        app.action_apply_filter("decision:ask")
-        await wait_until(pilot, lambda: app.state.new == 0)
-        assert " new " not in app.header.render().plain
+        await wait_until(pilot, lambda: app.main_screen.header_state().new == 2)
+        app.main_screen.filter_bar.action_apply_filter("decision:deny")
+        await wait_until(pilot, lambda: app.main_screen.header_state().new == 1)
+        assert "1 new" in app.main_screen.header.render().plain
+        app.main_screen.filter_bar.action_apply_filter("decision:ask")
+        await wait_until(pilot, lambda: app.main_screen.header_state().new == 0)
+        assert " new " not in app.main_screen.header.render().plain
 
 
 async def test_following_stops_while_the_scrollbar_is_dragged(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", [make_record(i) for i in range(200)])
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=(80, 24)) as pilot:
-        calls = app.calls
+        calls = app.main_screen.calls
         # The model can hold all 200 before the list's first layout: wait for both.
-        await wait_until(pilot, lambda: app.view.total == 200 and calls.size.height > 0)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 200 and calls.size.height > 0)
         assert calls.following
         x = calls.size.width - 1  # the scrollbar column
         await pilot.mouse_down(calls, offset=(x, calls.size.height - 1))
         assert calls.is_vertical_scrollbar_grabbed
         await pilot.hover(calls, offset=(x, 1))  # drag the thumb up
         write_stream(stream, [make_record(300)])
-        await wait_until(pilot, lambda: app.view.total == 201)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 201)
         assert not calls.following
         assert calls.cursor < 200  # the new row did not pull the view down
         await pilot.mouse_up(calls, offset=(x, 1))
@@ -776,14 +803,14 @@ async def test_palette_offers_only_what_makes_sense_now(stream: Path) -> None:
 
 
 async def test_help_lists_every_documented_key(stream: Path) -> None:
-    from hooktui.tui.app.watch_keys import WATCH_BINDINGS
+    from hooktui.tui.app.watch_screen import WatchScreen
 
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("question_mark")
         texts = {what for _, rows in app.screen.sections for _, what in rows}
-        for binding in WATCH_BINDINGS:
+        for binding in [*WatchScreen.BINDINGS, *WatchApp.BINDINGS]:
             if binding.tooltip:
                 assert binding.tooltip in texts, binding.id
         assert "scroll down" in {t.lower() for t in texts} or any("Scroll" in t for t in texts)

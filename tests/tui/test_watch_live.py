@@ -24,13 +24,13 @@ async def test_appended_records_show_and_follow(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records())
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         _append(stream, encode_record(make_record(100, command="echo appended")))
-        await wait_until(pilot, lambda: app.view.total == 9)
-        current = app.calls.current
+        await wait_until(pilot, lambda: app.main_screen.view.total == 9)
+        current = app.main_screen.calls.current
         assert current is not None and isinstance(current.head, RecordHead)
         assert current.head.summary == "echo appended"  # following: the cursor is on it
-        assert app.calls.cursor == len(app.view) - 1
+        assert app.main_screen.calls.cursor == len(app.main_screen.view) - 1
 
 
 async def test_torn_line_waits_for_its_newline(tmp_path: Path) -> None:
@@ -38,54 +38,54 @@ async def test_torn_line_waits_for_its_newline(tmp_path: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC)
     line = encode_record(make_record(50, command="written in two parts"))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 2)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 2)
         _append(stream, line[:40])
         # Let the tailer see the half line: it must hold it back, not show it.
         await pilot.pause(0.4)
-        assert app.view.total == 2
+        assert app.main_screen.view.total == 2
         _append(stream, line[40:])
-        await wait_until(pilot, lambda: app.view.total == 3)
-        assert app.view.stats.bad == 0
-        assert app.view.entry(2).head.summary == "written in two parts"
+        await wait_until(pilot, lambda: app.main_screen.view.total == 3)
+        assert app.main_screen.view.stats.bad == 0
+        assert app.main_screen.view.entry(2).head.summary == "written in two parts"
 
 
 async def test_missing_stream_shows_how_to_start_then_fills(tmp_path: Path) -> None:
     stream = tmp_path / "later" / "stream.jsonl"
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
-        message = app.empty_message()
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
+        message = app.main_screen.empty_message()
         assert message is not None
         assert "hooktui install claude-code" in message.plain
         assert "hooktui demo" in message.plain
         assert app.query_one("#body").has_class("-empty")
         stream.parent.mkdir()
         write_stream(stream, varied_records()[:3])
-        await wait_until(pilot, lambda: app.view.total == 3)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 3)
         await wait_until(pilot, lambda: not app.query_one("#body").has_class("-empty"))
-        assert app.empty_message() is None
+        assert app.main_screen.empty_message() is None
 
 
 async def test_truncated_stream_reloads(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records())
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         with open(stream, "wb") as f:  # truncate and start over, as a log rotation would
             f.write(encode_record(make_record(200, command="after rotation")))
-        await wait_until(pilot, lambda: app.view.total == 1)
-        assert app.view.entry(0).head.summary == "after rotation"
+        await wait_until(pilot, lambda: app.main_screen.view.total == 1)
+        assert app.main_screen.view.entry(0).head.summary == "after rotation"
 
 
 async def test_replaced_file_reloads(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records())
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         fresh = write_stream(tmp_path / "new.jsonl", [make_record(i) for i in range(300, 303)])
         os.replace(fresh, stream)
-        await wait_until(pilot, lambda: app.view.total == 3)
-        assert [app.view.entry(i).head.id for i in range(3)] == [
+        await wait_until(pilot, lambda: app.main_screen.view.total == 3)
+        assert [app.main_screen.view.entry(i).head.id for i in range(3)] == [
             "call-00300",
             "call-00301",
             "call-00302",
@@ -96,47 +96,47 @@ async def test_bad_line_appended_is_an_error_row(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records()[:1])
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 1)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 1)
         _append(stream, b"this is not json\n")
-        await wait_until(pilot, lambda: app.view.total == 2)
-        assert app.view.entry(1).is_bad
-        assert app.view.stats.bad == 1
-        assert "bad line" in app.calls.render_line(1).text
+        await wait_until(pilot, lambda: app.main_screen.view.total == 2)
+        assert app.main_screen.view.entry(1).is_bad
+        assert app.main_screen.view.stats.bad == 1
+        assert "bad line" in app.main_screen.calls.render_line(1).text
 
 
 async def test_pause_holds_records_until_resumed(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records()[:2])
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 2)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 2)
         await pilot.press("p")
-        assert app.state.paused
+        assert app.main_screen.header_state().paused
         _append(stream, encode_record(make_record(60)) + encode_record(make_record(61)))
-        await wait_until(pilot, lambda: app.state.buffered == 2)
-        assert app.view.total == 2  # held back, not applied
+        await wait_until(pilot, lambda: app.main_screen.header_state().buffered == 2)
+        assert app.main_screen.view.total == 2  # held back, not applied
         await pilot.press("p")
-        assert not app.state.paused
-        assert app.view.total == 4
-        assert app.state.buffered == 0
+        assert not app.main_screen.header_state().paused
+        assert app.main_screen.view.total == 4
+        assert app.main_screen.header_state().buffered == 0
 
 
 async def test_not_following_counts_new_rows(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records())
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         await pilot.press("k")  # scrolling up stops following
-        assert not app.calls.following
-        row = app.calls.cursor
+        assert not app.main_screen.calls.following
+        row = app.main_screen.calls.cursor
         _append(stream, encode_record(make_record(70)) + encode_record(make_record(71)))
-        await wait_until(pilot, lambda: app.view.total == 10)
-        await wait_until(pilot, lambda: app.state.new == 2)
-        assert app.calls.cursor == row  # the cursor stayed put
+        await wait_until(pilot, lambda: app.main_screen.view.total == 10)
+        await wait_until(pilot, lambda: app.main_screen.header_state().new == 2)
+        assert app.main_screen.calls.cursor == row  # the cursor stayed put
         assert "2 new" in app.query_one("#header").render().plain
         await pilot.press("G")  # resumes following
-        assert app.calls.following
-        assert app.calls.cursor == 9
-        await wait_until(pilot, lambda: app.state.new == 0)
+        assert app.main_screen.calls.following
+        assert app.main_screen.calls.cursor == 9
+        await wait_until(pilot, lambda: app.main_screen.header_state().new == 0)
 
 
 async def test_two_streams_merge_by_time(tmp_path: Path) -> None:
@@ -145,25 +145,25 @@ async def test_two_streams_merge_by_time(tmp_path: Path) -> None:
     b = write_stream(tmp_path / "b.jsonl", records[1::2])
     app = WatchApp([str(a), str(b)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 6)
-        assert [app.view.entry(i).head.id for i in range(6)] == [r.id for r in records]
-        assert [app.view.entry(i).source for i in range(6)] == [0, 1, 0, 1, 0, 1]
+        await wait_until(pilot, lambda: app.main_screen.view.total == 6)
+        assert [app.main_screen.view.entry(i).head.id for i in range(6)] == [r.id for r in records]
+        assert [app.main_screen.view.entry(i).source for i in range(6)] == [0, 1, 0, 1, 0, 1]
         _append(b, encode_record(make_record(10)))
-        await wait_until(pilot, lambda: app.view.total == 7)
-        assert app.view.entry(6).source == 1
+        await wait_until(pilot, lambda: app.main_screen.view.total == 7)
+        assert app.main_screen.view.entry(6).source == 1
 
 
 async def test_records_arriving_under_a_modal_screen(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records()[:2])
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 2)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 2)
         await pilot.press("question_mark")  # the help screen is now the active screen
         _append(stream, encode_record(make_record(80)))
-        await wait_until(pilot, lambda: app.view.total == 3)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 3)
         await pilot.pause(0.3)  # the header redraw that once looked on the wrong screen
         await pilot.press("escape")
-        assert "3/3 shown" in app.header.render().plain
+        assert "3/3 shown" in app.main_screen.header.render().plain
 
 
 async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
@@ -178,32 +178,35 @@ async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
     )
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 1)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 1)
         # Written in pieces, as a slow writer would: only the complete line counts.
         for start in range(0, len(line), 1 << 20):
             _append(stream, line[start : start + (1 << 20)])
-        await wait_until(pilot, lambda: app.view.total == 2, timeout=WAIT_S)
-        assert app.view.entry(1).head.summary == "cat huge.log"
+        await wait_until(pilot, lambda: app.main_screen.view.total == 2, timeout=WAIT_S)
+        assert app.main_screen.view.entry(1).head.summary == "cat huge.log"
         await wait_until(
             pilot,
-            lambda: app.detail_loaded is not None and app.detail_loaded.entry.offset > 0,
+            lambda: (
+                app.main_screen.detail_loaded is not None
+                and app.main_screen.detail_loaded.entry.offset > 0
+            ),
             timeout=30,
         )
-        assert app.detail_loaded.record.request["blob"] == big
+        assert app.main_screen.detail_loaded.record.request["blob"] == big
 
 
 async def test_deleted_then_recreated_stream(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records()[:3])
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 3)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 3)
         stream.unlink()
-        await wait_until(pilot, lambda: app.missing[0])
-        assert app.view.total == 3  # what was read stays on screen
+        await wait_until(pilot, lambda: app.main_screen.feed.missing[0])
+        assert app.main_screen.view.total == 3  # what was read stays on screen
         write_stream(stream, [make_record(400, command="a new file")])
-        await wait_until(pilot, lambda: app.view.total == 1)
-        assert app.view.entry(0).head.summary == "a new file"
-        assert not app.missing[0]
+        await wait_until(pilot, lambda: app.main_screen.view.total == 1)
+        assert app.main_screen.view.entry(0).head.summary == "a new file"
+        assert not app.main_screen.feed.missing[0]
 
 
 async def test_second_stream_appears_later(tmp_path: Path) -> None:
@@ -211,12 +214,12 @@ async def test_second_stream_appears_later(tmp_path: Path) -> None:
     second = tmp_path / "b.jsonl"
     app = WatchApp([str(first), str(second)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 2)
-        assert app.missing == [False, True]
+        await wait_until(pilot, lambda: app.main_screen.view.total == 2)
+        assert app.main_screen.feed.missing == [False, True]
         write_stream(second, [make_record(5)])
-        await wait_until(pilot, lambda: app.view.total == 3)
-        assert app.view.entry(2).source == 1
-        await wait_until(pilot, lambda: "2 streams" in app.header.render().plain)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 3)
+        assert app.main_screen.view.entry(2).source == 1
+        await wait_until(pilot, lambda: "2 streams" in app.main_screen.header.render().plain)
 
 
 async def test_a_fifo_is_read_as_it_arrives(tmp_path: Path) -> None:
@@ -234,9 +237,9 @@ async def test_a_fifo_is_read_as_it_arrives(tmp_path: Path) -> None:
     thread.start()
     app = WatchApp([str(fifo)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
-        await wait_until(pilot, lambda: "pipe" in app.header.render().plain)
-        await wait_until(pilot, lambda: app.detail_loaded is not None)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
+        await wait_until(pilot, lambda: "pipe" in app.main_screen.header.render().plain)
+        await wait_until(pilot, lambda: app.main_screen.detail_loaded is not None)
         await pilot.press("q")
     thread.join(5)
 
@@ -296,10 +299,12 @@ async def test_an_anonymous_pipe_is_a_stream(tmp_path: Path) -> None:
     try:
         app = WatchApp([f"/dev/fd/{read_end}"], tz=UTC)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_until(pilot, lambda: app.view.total == 8)
-            assert app.empty_message() is None
+            await wait_until(pilot, lambda: app.main_screen.view.total == 8)
+            assert app.main_screen.empty_message() is None
             await pilot.press("g")
-            await wait_until(pilot, lambda: app.detail_loaded.entry is app.calls.current)
-            assert app.detail_loaded.record.id == "call-00000"
+            await wait_until(
+                pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+            )
+            assert app.main_screen.detail_loaded.record.id == "call-00000"
     finally:
         os.close(read_end)

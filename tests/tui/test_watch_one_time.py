@@ -39,12 +39,16 @@ def _stream(tmp_path: Path) -> Path:
 async def test_the_list_and_the_detail_show_one_time(tmp_path: Path) -> None:
     app = WatchApp([str(_stream(tmp_path))], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded and len(app.view) == 4)
-        heads = [app.view.entry(r).head for r in range(4)]
+        await wait_until(
+            pilot, lambda: app.main_screen.feed.loaded and len(app.main_screen.view) == 4
+        )
+        heads = [app.main_screen.view.entry(r).head for r in range(4)]
         quick = [h.summary for h in heads].index("quick")
-        rows = [app.calls.render_line(y).text for y in range(4)]
+        rows = [app.main_screen.calls.render_line(y).text for y in range(4)]
         assert rows[quick].split()[0] == "14:17:34.588"  # when it answered
-        assert str(app.columns.render()).split()[0] == "answered"  # the header says which
+        assert (
+            str(app.main_screen.columns.render()).split()[0] == "answered"
+        )  # the header says which
         await pilot.press("g", *"j" * quick)  # the quick call: its detail, the list's instant
         answered = format_datetime(T0.timestamp() + 0.588, UTC)
         await wait_until(pilot, lambda: answered in _summary(app))
@@ -55,5 +59,5 @@ async def test_the_list_and_the_detail_show_one_time(tmp_path: Path) -> None:
 
 def _summary(app: WatchApp) -> str:
     console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
-    console.print(app.detail.body("summary").content)
+    console.print(app.main_screen.detail.body("summary").content)
     return console.export_text()

@@ -24,14 +24,17 @@ def stream(tmp_path: Path) -> Path:
 
 
 async def _opened(app: WatchApp, pilot) -> GroupList:
-    await wait_until(pilot, lambda: app.loaded)
+    await wait_until(pilot, lambda: app.main_screen.feed.loaded)
     await pilot.press("percent_sign")
     await _counted(app, pilot)
-    return app.patterns.list
+    return app.main_screen.patterns.list
 
 
 async def _counted(app: WatchApp, pilot) -> None:
-    await wait_until(pilot, lambda: app.patterns_open and app._patterns is not None)
+    await wait_until(
+        pilot,
+        lambda: app.main_screen.patterns.is_open and app.main_screen.patterns._patterns is not None,
+    )
     await pilot.pause()
 
 
@@ -42,7 +45,7 @@ def _name(group) -> str:
 
 
 def _groups(app: WatchApp) -> list[tuple[str, int]]:
-    rows = app.patterns.list.groups
+    rows = app.main_screen.patterns.list.groups
     return [(_name(rows.item(i)), rows.item(i).count) for i in range(len(rows))]
 
 
@@ -55,19 +58,19 @@ FMT, GUARD, NET, NET_CODEX = (
 
 
 def _row_text(app: WatchApp, row: int) -> str:
-    lst = app.patterns.list
+    lst = app.main_screen.patterns.list
     return lst.render_row(row, lst.row_width).plain
 
 
 def _heading(app: WatchApp) -> str:
-    return app.patterns.heading.render().plain
+    return app.main_screen.patterns.heading.render().plain
 
 
 async def test_percent_groups_the_shown_calls_by_hook_and_back(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
         lst = await _opened(app, pilot)
-        assert app.focused is lst and not app.calls.display
+        assert app.focused is lst and not app.main_screen.calls.display
         # One label, two runtimes: Codex's net-guard is its own hook (and the one failing).
         assert sorted(_groups(app)) == [(FMT, 30), (GUARD, 30), (NET, 24), (NET_CODEX, 6)]
         assert "by hook" in _heading(app) and "90 calls in 4 groups" in _heading(app)
@@ -75,29 +78,35 @@ async def test_percent_groups_the_shown_calls_by_hook_and_back(stream: Path) -> 
         assert "60.0%" in _row_text(app, guard)  # its deny rate
         net = next(i for i in range(4) if _name(lst.groups.item(i)) == NET_CODEX)
         assert "100%" in _row_text(app, net) and "5.00s" in _row_text(app, net)  # fail-open, p95
-        chart = app.patterns.chart.render().plain
+        chart = app.main_screen.patterns.chart.render().plain
         assert "calls per minute by decision" in chart and "✗ deny" in chart
-        assert "13:50" in chart and not app.columns.display
+        assert "13:50" in chart and not app.main_screen.columns.display
         await pilot.press("percent_sign")  # % again: the calls
-        assert not app.patterns_open and app.focused is app.calls and app.columns.display
+        assert (
+            not app.main_screen.patterns.is_open
+            and app.focused is app.main_screen.calls
+            and app.main_screen.columns.display
+        )
         await pilot.press("percent_sign", "escape")  # and esc
-        assert not app.patterns_open and app.focused is app.calls
+        assert not app.main_screen.patterns.is_open and app.focused is app.main_screen.calls
 
 
 async def test_the_filter_applies_and_a_new_filter_counts_again(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
-        app.action_apply_filter("tool:Read")
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
+        app.main_screen.filter_bar.action_apply_filter("tool:Read")
         await pilot.press("percent_sign")
         await _counted(app, pilot)
         assert _groups(app) == [(NET, 24), (NET_CODEX, 6)]
         # Typed in the filter bar while the patterns are shown: counted again.
         await pilot.press("slash", *" -decision:failure", "enter")
-        await wait_until(pilot, lambda: app.view.filter_text == "tool:Read -decision:failure")
+        await wait_until(
+            pilot, lambda: app.main_screen.view.filter_text == "tool:Read -decision:failure"
+        )
         await _counted(app, pilot)
         assert _groups(app) == [(NET, 24)]
-        assert app.focused is app.patterns.list  # enter in the bar comes back here
+        assert app.focused is app.main_screen.patterns.list  # enter in the bar comes back here
 
 
 async def test_b_groups_by_the_next_field_and_capital_b_by_the_previous(stream: Path) -> None:
@@ -108,7 +117,7 @@ async def test_b_groups_by_the_next_field_and_capital_b_by_the_previous(stream: 
         await _counted(app, pilot)
         assert "by tool" in _heading(app)
         assert sorted(_groups(app)) == [("Bash", 30), ("Edit", 30), ("Read", 30)]
-        assert app.patterns.titles.render().plain.split()[-1] == "tool"
+        assert app.main_screen.patterns.titles.render().plain.split()[-1] == "tool"
         await pilot.press("b")
         await _counted(app, pilot)
         assert dict(_groups(app)) == {"allow": 66, "deny": 18, "failure": 6}
@@ -133,7 +142,7 @@ async def test_s_sorts_by_each_column_and_capital_s_reverses(stream: Path) -> No
             return [key for key, _ in _groups(app)]
 
         def titles() -> str:
-            return app.patterns.titles.render().plain
+            return app.main_screen.patterns.titles.render().plain
 
         assert keys() == [FMT, GUARD, NET, NET_CODEX] and "calls ▼" in titles()  # ties: name
         await pilot.press("s")
@@ -153,21 +162,29 @@ async def test_s_sorts_by_each_column_and_capital_s_reverses(stream: Path) -> No
 async def test_enter_filters_the_list_to_the_group_in_the_filter_bar(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
-        app.action_apply_filter("tool:Bash or tool:Read")
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
+        app.main_screen.filter_bar.action_apply_filter("tool:Bash or tool:Read")
         lst = await _opened(app, pilot)
         await pilot.press("s")  # by deny rate: the guard first
         assert _name(lst.current) == GUARD
         await pilot.press("enter")
         expected = "(tool:Bash or tool:Read) hook=guard runtime=claude-code command=./guard"
-        await wait_until(pilot, lambda: app.view.filter_text == expected)
-        assert not app.patterns_open and app.focused is app.calls
-        assert app.filter_bar.has_class("-active") and app.filter_bar.input.value == expected
-        assert len(app.view) == 30
-        assert {app.view.entry(i).head.hook.label for i in range(len(app.view))} == {"guard"}
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == expected)
+        assert not app.main_screen.patterns.is_open and app.focused is app.main_screen.calls
+        assert (
+            app.main_screen.filter_bar.has_class("-active")
+            and app.main_screen.filter_bar.input.value == expected
+        )
+        assert len(app.main_screen.view) == 30
+        assert {
+            app.main_screen.view.entry(i).head.hook.label for i in range(len(app.main_screen.view))
+        } == {"guard"}
         # The expression is the user's to edit: / opens it with the text in place.
         await pilot.press("slash")
-        assert app.focused is app.filter_bar.input and app.filter_bar.input.value == expected
+        assert (
+            app.focused is app.main_screen.filter_bar.input
+            and app.main_screen.filter_bar.input.value == expected
+        )
 
 
 async def test_a_double_click_chooses_a_group(stream: Path) -> None:
@@ -176,14 +193,14 @@ async def test_a_double_click_chooses_a_group(stream: Path) -> None:
         lst = await _opened(app, pilot)
         await pilot.click(lst, offset=(5, 1), times=2)  # the second row: guard
         chosen = "hook=guard runtime=claude-code command=./guard"
-        await wait_until(pilot, lambda: app.view.filter_text == chosen)
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == chosen)
 
 
 async def test_the_view_follows_records_as_they_arrive(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
         await _opened(app, pilot)
-        lst = app.patterns.list
+        lst = app.main_screen.patterns.list
         await pilot.press("j")  # the guard, chosen
         new = [make_record(200 + i, hook=HookInfo(label="late", timeout_ms=None)) for i in range(4)]
         write_stream(stream, new)
@@ -197,11 +214,11 @@ async def test_arriving_calls_are_counted_in_one_redraw_not_one_per_record(strea
     async with app.run_test(size=SIZE) as pilot:
         await _opened(app, pilot)
         draws = []
-        show = app.patterns.show
-        app.patterns.show = lambda *a: (draws.append(a), show(*a))
+        show = app.main_screen.patterns.show
+        app.main_screen.patterns.show = lambda *a: (draws.append(a), show(*a))
         heads = [records.head(id=f"x{i}", hook=HookHead(label="burst")) for i in range(300)]
         for i, head in enumerate(heads):  # 300 appends, as a burst delivers them
-            app.view.add(batch_of(0, [(10_000_000 + i, head)]))
+            app.main_screen.view.add(batch_of(0, [(10_000_000 + i, head)]))
         await wait_until(pilot, lambda: ("burst · claude-code", 300) in _groups(app))
         assert len(draws) <= 2
 
@@ -209,24 +226,26 @@ async def test_arriving_calls_are_counted_in_one_redraw_not_one_per_record(strea
 async def test_counting_a_big_view_runs_in_a_worker(tmp_path: Path) -> None:
     app = WatchApp([str(tmp_path / "none.jsonl")], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
         heads = [
             records.head(id=f"b{i}", decision="deny" if i % 4 else "allow") for i in range(50_000)
         ]
-        app.view.replace_all(batch_of(0, [(i, h) for i, h in enumerate(heads)]))
-        app.action_patterns()
+        app.main_screen.view.replace_all(batch_of(0, [(i, h) for i, h in enumerate(heads)]))
+        app.main_screen.patterns.action_patterns()
         # The action returns at once: the count is a thread worker's, the view says so.
-        assert app._patterns is None and "counting…" in _heading(app)
+        assert app.main_screen.patterns._patterns is None and "counting…" in _heading(app)
         assert any(w.group == "patterns" for w in app.workers)
         await _counted(app, pilot)
-        assert app._patterns.calls == 50_000 and "counting" not in _heading(app)
+        assert app.main_screen.patterns._patterns.calls == 50_000 and "counting" not in _heading(
+            app
+        )
 
 
 async def test_bad_lines_are_not_calls(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", [make_record(1), make_record(2)], b"not json\n")
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 3)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 3)
         await _opened(app, pilot)
         assert _groups(app) == [(GUARD, 2)]
 
@@ -234,9 +253,9 @@ async def test_bad_lines_are_not_calls(tmp_path: Path) -> None:
 async def test_marked_only_applies(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
         await pilot.press("g", "m", "m", "M")  # the first two calls: guard, fmt
-        await wait_until(pilot, lambda: app.view.marked_only)
+        await wait_until(pilot, lambda: app.main_screen.view.marked_only)
         await _opened(app, pilot)
         assert sorted(_groups(app)) == [(FMT, 1), (GUARD, 1)]
 
@@ -248,7 +267,11 @@ async def test_the_keys_for_one_call_rest_while_groups_are_shown(stream: Path) -
     async with app.run_test(size=SIZE) as pilot:
         await _opened(app, pilot)
         await pilot.press("m", "z", "c", "f")
-        assert not app.view.marks and not app.detail_full and app.calls.following
+        assert (
+            not app.main_screen.view.marks
+            and not app.main_screen.body.detail_full
+            and app.main_screen.calls.following
+        )
         titles = [title for title, _, _ in commands_for(app, app.screen)]
         assert not any(t.startswith(("Mark", "Copy", "Zoom", "Detail tabs")) for t in titles)
         assert any(t.startswith("Patterns:") for t in titles)
@@ -259,7 +282,7 @@ async def test_the_palette_opens_the_view_grouped_by_a_field(stream: Path) -> No
 
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
         commands = {title: run for title, run, _ in commands_for(app, app.screen)}
         await commands["Patterns: group the shown calls by decision"]()
         await _counted(app, pilot)
@@ -271,7 +294,7 @@ async def test_the_palette_opens_the_view_grouped_by_a_field(stream: Path) -> No
 async def test_help_lists_the_patterns_keys(stream: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         sections = dict(app.screen.sections)

@@ -27,7 +27,7 @@ def _at(i: int, seconds_ago: float):
 
 
 def _rate_and_spark(app: WatchApp) -> tuple[str, str]:
-    line1 = str(app.header.render()).split("\n")[0]
+    line1 = str(app.main_screen.header.render()).split("\n")[0]
     spark = "".join(c for c in line1 if c in SPARK_BLOCKS[1:])
     rate = line1.split("/min")[0].split()[-1]
     return rate, spark
@@ -39,14 +39,16 @@ async def test_an_idle_stream_reads_zero_and_a_new_call_counts(tmp_path: Path) -
     stream = write_stream(tmp_path / "s.jsonl", old)
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded and app.view.total == 25)
+        await wait_until(
+            pilot, lambda: app.main_screen.feed.loaded and app.main_screen.view.total == 25
+        )
         await wait_until(pilot, lambda: _rate_and_spark(app)[0] == "0.0")
         rate, spark = _rate_and_spark(app)
         # The newest 13 minutes of the sparkline are quiet; the burst is further back.
         assert set(spark[-13:]) == {SPARK_BLOCKS[1]} and set(spark[:-13]) != {SPARK_BLOCKS[1]}
         with open(stream, "ab") as f:
             f.write(encode_record(_at(100, 1)))
-        await wait_until(pilot, lambda: app.view.total == 26)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 26)
         await wait_until(pilot, lambda: _rate_and_spark(app)[0] == "0.2")  # 1 call / 5 min
         assert _rate_and_spark(app)[1][-1] != SPARK_BLOCKS[1]
 
@@ -56,7 +58,7 @@ async def test_a_stream_read_once_ends_at_its_newest_call(tmp_path: Path) -> Non
     stream = write_stream(tmp_path / "s.jsonl", old)
     app = WatchApp([str(stream)], tz=UTC, live=False)  # --no-follow-files: a record
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
         await pilot.pause()
         assert _rate_and_spark(app)[0] == "5.0"  # 5 calls in their own (one) minute
 

@@ -40,7 +40,9 @@ def guarded(tmp_path: Path) -> Path:
 
 
 async def _ready(pilot, app: WatchApp) -> None:
-    await wait_until(pilot, lambda: app.loaded and app.detail_loaded is not None)
+    await wait_until(
+        pilot, lambda: app.main_screen.feed.loaded and app.main_screen.detail_loaded is not None
+    )
 
 
 async def _open_reproduce(pilot, app: WatchApp) -> ReproduceScreen:

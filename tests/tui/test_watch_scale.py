@@ -45,12 +45,15 @@ async def test_watch_shows_the_newest_then_fills_in_with_the_filter_applied(tmp_
     path, n = _big(tmp_path)
     app = WatchApp([str(path)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.loaded)
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
         newest = f"call-{n - 1:05d}"
-        assert app.calls.current.head.id == newest
-        app.view.set_predicate("tool:Bash", compile_filter("tool:Bash"))
-        await wait_until(pilot, lambda: app.view.total == n, timeout=60)
-        await wait_until(pilot, lambda: app.state.indexing is None)
-        assert len(app.view) == n // 5  # the filter applied to every older batch
-        assert app.calls.following and app.calls.current.head.id == f"call-{n - 5:05d}"
-        assert "indexing" not in str(app.header.render())
+        assert app.main_screen.calls.current.head.id == newest
+        app.main_screen.view.set_predicate("tool:Bash", compile_filter("tool:Bash"))
+        await wait_until(pilot, lambda: app.main_screen.view.total == n, timeout=60)
+        await wait_until(pilot, lambda: app.main_screen.header_state().indexing is None)
+        assert len(app.main_screen.view) == n // 5  # the filter applied to every older batch
+        assert (
+            app.main_screen.calls.following
+            and app.main_screen.calls.current.head.id == f"call-{n - 5:05d}"
+        )
+        assert "indexing" not in str(app.main_screen.header.render())

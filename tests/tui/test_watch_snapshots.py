@@ -32,9 +32,9 @@ def _settled(app: WatchApp):
         await wait_until(
             pilot,
             lambda: (
-                app.loaded
-                and app.detail_loaded is not None
-                and app.detail_loaded.entry is app.calls.current
+                app.main_screen.feed.loaded
+                and app.main_screen.detail_loaded is not None
+                and app.main_screen.detail_loaded.entry is app.main_screen.calls.current
             ),
         )
         await pilot.pause(0.2)  # the header's throttled redraw
@@ -89,7 +89,7 @@ def test_empty_state(snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPat
     app = WatchApp(["not-yet.jsonl"], tz=UTC, live=False)
 
     async def run_before(pilot) -> None:
-        await wait_until(pilot, lambda: app.loaded)
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
@@ -106,10 +106,12 @@ def test_invalid_filter_inline(snap_compare, stream: str) -> None:
 
     async def run_before(pilot) -> None:
         await _settled(app)(pilot)
-        app.filter_bar.input.cursor_blink = False  # a blinking cursor is never the same twice
+        app.main_screen.filter_bar.input.cursor_blink = (
+            False  # a blinking cursor is never the same twice
+        )
         await pilot.press(*keys)
-        await wait_until(pilot, lambda: app.view.filter_text.strip() == "tool:Bash")
-        await wait_until(pilot, lambda: app.filter_bar.has_class("-invalid"))
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text.strip() == "tool:Bash")
+        await wait_until(pilot, lambda: app.main_screen.filter_bar.has_class("-invalid"))
         await _settled(app)(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
@@ -120,9 +122,11 @@ def test_filtered_and_marked(snap_compare, stream: str) -> None:
 
     async def run_before(pilot) -> None:
         await _at_row(app, ("g", "j", "m", "slash"))(pilot)  # marks the deny
-        app.filter_bar.input.value = "-decision:allow"  # pasted: one change, not one per key
+        app.main_screen.filter_bar.input.value = (
+            "-decision:allow"  # pasted: one change, not one per key
+        )
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.view.filter_text == "-decision:allow")
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "-decision:allow")
         await _settled(app)(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -121,7 +121,7 @@ def test_a_call_of_many_mb_is_read_in_the_worker_the_pane_saying_so(
     term: Tmux, tmp_path: Path
 ) -> None:
     """Built before the first frame, its line would hold the takeover back (7 ms a MB)."""
-    from hooktui.tui.app.watch import FIRST_DETAIL_BYTES
+    from hooktui.tui.app.watch_screen import FIRST_DETAIL_BYTES
 
     stream = tmp_path / "s.jsonl"
     huge = "y" * (FIRST_DETAIL_BYTES // 3)  # the command is recorded three times

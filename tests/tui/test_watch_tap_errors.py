@@ -25,7 +25,7 @@ def _log_lines(stream: Path, count: int, start: int = 0) -> None:
 
 def _header_lines(app: WatchApp) -> list[str]:
     """What the header shows on screen, row by row."""
-    header = app.header
+    header = app.main_screen.header
     region = Region(0, 0, header.size.width, header.size.height)
     return [strip.text.rstrip() for strip in header.render_lines(region)]
 
@@ -40,13 +40,13 @@ async def test_error_log_shows_a_warning_with_its_count(tmp_path: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC)
     wide = (200, 24)  # room for the whole path (the test's tmp path is long)
     async with app.run_test(size=wide) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         await wait_until(pilot, lambda: _shows(app, "⚠ 3 tap errors"))
         lines = _header_lines(app)
         assert len(lines) == 3  # the warning takes a row of its own
         assert lines[2].strip().startswith("⚠ 3 tap errors")
         assert f"(see {stream}.errors.log)" in lines[2]
-        assert app.header.has_class("-tap-errors")
+        assert app.main_screen.header.has_class("-tap-errors")
 
 
 async def test_appended_error_lines_update_the_count(tmp_path: Path) -> None:
@@ -59,14 +59,14 @@ async def test_appended_error_lines_update_the_count(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: _shows(app, "⚠ 3 tap errors"))
         _log_lines(stream, 1, start=3)
         await wait_until(pilot, lambda: _shows(app, "⚠ 4 tap errors"))
-        assert app.tap_errors == [4]
+        assert app.main_screen.feed.tap_errors == [4]
 
 
 async def test_error_log_appearing_while_watching_shows_the_warning(tmp_path: Path) -> None:
     stream = write_stream(tmp_path / "s.jsonl", varied_records())
     app = WatchApp([str(stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 8)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         assert not _shows(app, "tap error")
         _log_lines(stream, 2)
         await wait_until(pilot, lambda: _shows(app, "⚠ 2 tap errors"))
@@ -79,15 +79,15 @@ async def test_no_error_log_no_warning(tmp_path: Path) -> None:
     Path(error_log_path(str(empty_log_stream))).write_bytes(b"")  # exists, but no lines
     app = WatchApp([str(stream), str(empty_log_stream)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.view.total == 10)
+        await wait_until(pilot, lambda: app.main_screen.view.total == 10)
         # A few polls' worth of running: the warning must still not appear.
         for _ in range(3):
             await pilot.pause(0.3)
         lines = _header_lines(app)
         assert len(lines) == 2
         assert not any("tap error" in line for line in lines)
-        assert not app.header.has_class("-tap-errors")
-        assert app.tap_errors == [0, 0]
+        assert not app.main_screen.header.has_class("-tap-errors")
+        assert app.main_screen.feed.tap_errors == [0, 0]
 
 
 async def test_several_streams_name_only_the_logs_with_errors(tmp_path: Path) -> None:

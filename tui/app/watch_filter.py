@@ -1,12 +1,22 @@
-"""Watch's filter bar and the keys around it (/, enter, esc), mixed into WatchApp."""
+"""Watch's filter: the bar (`/`), marked-only (`M`), and refiltering off the UI thread.
+
+A part of the watch screen: the filter bar owns what is typed into it, the
+debounce, and the filter pass that reads the files in a worker.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 from hooktui.tap.read.filter_pass import FilterPass, Matched
+from hooktui.tap.read.view import CallView
+from hooktui.tui.app.keys import Key
 from hooktui.tui.app.widgets.detail import focus_now
 from hooktui.tui.app.widgets.filter_bar import FilterBar, check_filter
 from textual import work
 from textual.actions import SkipAction
+from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input
@@ -24,11 +34,58 @@ class FilterMatched(Message):
         self.matched = matched
 
 
-class WatchFilter:
-    """The app has `view`, `calls`, `detail`, `filter_bar` and `home_list` (where focus rests)."""
+def _nothing_marked(bar: CallFilter) -> str | None:
+    view = bar.view
+    if view.marked_only or view.marks:
+        return None
+    return "nothing marked yet: m marks the selected call"
+
+
+class CallFilter(FilterBar):
+    """The filter bar over the view, and marked-only.
+
+    Depends on: the view it filters, `home()` (where focus rests when the bar
+    closes) and `changed` (the screen's header and empty state).
+    """
+
+    KEYS: ClassVar[tuple[Key, ...]] = (
+        # Priority: handled as the key is read, so focus has moved before the
+        # keys typed right after it are routed ("/dec" in one burst filters,
+        # it does not copy). It steps aside (SkipAction) inside an input.
+        Key(
+            Binding(
+                "slash",
+                "filter_key",
+                "Filter",
+                priority=True,
+                tooltip="filter (checked as you type)",
+                id="watch.filter",
+            )
+        ),
+        Key(
+            Binding(
+                "M",
+                "marked_only",
+                "Marked",
+                show=False,
+                tooltip="show marked calls only / all",
+                id="watch.marked_only",
+            ),
+            _nothing_marked,
+        ),
+    )
 
     _filter_timer = None
     _pending_filter: tuple[str, object] | None = None
+
+    def __init__(
+        self, view: CallView, home: Callable[[], Widget], changed: Callable[[], None], **kwargs
+    ) -> None:
+        super().__init__(**kwargs)
+        self.view = view
+        self._home = home
+        self._changed = changed
+        view.on_filter_pass.append(self._start_filter_pass)
 
     # -- a filter that reads the files, off the UI thread ----------------------
 
@@ -51,49 +108,33 @@ class WatchFilter:
 
     # -- filter --------------------------------------------------------------
 
-    def _main_focus(self) -> Widget | None:
-        """The focused widget when the watch screen itself is active, else None."""
-        if self.screen is not self.screen_stack[0]:
-            return None
-        return self.focused
-
     def action_filter_key(self) -> None:
-        focused = self._main_focus()
-        if focused is None or isinstance(focused, Input):
+        if not self.screen.is_current or isinstance(self.screen.focused, Input):
             raise SkipAction()  # "/" typed into an input is a character
         self.action_filter()
 
-    def action_enter_key(self) -> None:
-        focused = self._main_focus()
-        if focused is self.calls:
-            if self.calls.current is not None:
-                self.detail.focus_now()
-            return
-        if focused is not None and self.detail in focused.ancestors:
-            focus_now(self.calls)
-            return
-        raise SkipAction()  # enter in the filter bar, a prompt, the palette
+    def action_marked_only(self) -> None:
+        self.view.set_marked_only(not self.view.marked_only)
 
     def action_filter(self) -> None:
-        bar = self.filter_bar
-        bar.add_class("-active")
-        bar.input.value = self.view.filter_text
-        bar.input.cursor_position = len(bar.input.value)
-        focus_now(bar.input)
+        self.add_class("-active")
+        self.input.value = self.view.filter_text
+        self.input.cursor_position = len(self.input.value)
+        focus_now(self.input)
 
     def action_apply_filter(self, expr: str) -> None:
         """Set the filter to `expr` (the command palette's presets)."""
         predicate, error = check_filter(expr)
         if error:
-            self.notify(f"filter: {error}", severity="error")
+            self.app.notify(f"filter: {error}", severity="error")
             return
-        bar = self.filter_bar
-        bar.add_class("-active")
-        with bar.input.prevent(Input.Changed):
-            bar.input.value = expr
+        self.add_class("-active")
+        with self.input.prevent(Input.Changed):
+            self.input.value = expr
         self._set_filter(expr, predicate)
 
     def on_filter_bar_changed(self, message: FilterBar.Changed) -> None:
+        message.stop()
         # Refilter once typing pauses: a 100k-record refilter per keystroke
         # would make typing lag.
         self._pending_filter = (message.text, message.predicate)
@@ -115,17 +156,18 @@ class WatchFilter:
         self.view.set_predicate(text, predicate)
 
     def on_filter_bar_done(self, message: FilterBar.Done) -> None:
-        self._close_filter(keep=message.keep)
+        message.stop()
+        self.close(keep=message.keep)
 
-    def _close_filter(self, keep: bool) -> None:
-        bar = self.filter_bar
+    def close(self, keep: bool) -> None:
+        """Leave the bar, keeping what it says (enter) or dropping the filter (esc)."""
         if keep:
             self._apply_pending_filter()
-            predicate, error = check_filter(bar.input.value)
+            predicate, error = check_filter(self.input.value)
             if error:
                 return  # stay in the bar: the error is shown under it, to be fixed
             else:
-                self._set_filter(bar.input.value, predicate)
+                self._set_filter(self.input.value, predicate)
         if not keep:
             if self._filter_timer is not None:
                 self._filter_timer.stop()
@@ -133,23 +175,15 @@ class WatchFilter:
             self._pending_filter = None
             self._set_filter("", None)
         # The header shows the filter in force: the bar gives its rows back.
-        bar.remove_class("-active")
-        focus_now(self.home_list)
+        self.remove_class("-active")
+        focus_now(self._home())
 
-    def action_clear(self) -> None:
-        """esc: leave the detail pane or the filter bar; otherwise drop filter and marked-only."""
-        focused = self.focused
-        bar = self.filter_bar
-        if focused is not None and bar in focused.ancestors_with_self:
-            self._close_filter(keep=False)
-            return
-        if focused is not None and self.detail in focused.ancestors_with_self:
-            focus_now(self.home_list)
-            return
-        with self.batch_update():
+    def clear(self) -> None:
+        """Drop the filter and marked-only: every call shown again."""
+        with self.app.batch_update():
             if self.view.marked_only:
                 self.view.set_marked_only(False)
             if self.view.filter_text:
                 self._set_filter("", None)
-            bar.input.value = ""
-            bar.remove_class("-active")
+            self.input.value = ""
+            self.remove_class("-active")

@@ -1,4 +1,4 @@
-"""Which calls watch's `r` replays, and the prompt that says so (see watch_replay.py).
+"""Which calls watch's `r` replays, and the prompt that says so (see shown_calls.py).
 
 Loaded when `r` is pressed, not with watch: it brings replay's prompt (and with it
 the replay screen's modules), which the first frame does not need.

@@ -31,7 +31,7 @@ from rich.color import ColorSystem
 from rich.style import Style
 from rich.text import Text
 
-# The detail pane's share of the body when the app starts (WatchApp.detail_share).
+# The detail pane's share of the body when the app starts (WatchBody.detail_share).
 DETAIL_SHARE = 45
 # The keys the footer shows, in its order (WATCH_BINDINGS with show=True), and the palette's.
 FOOTER_KEYS = (
@@ -45,7 +45,7 @@ FOOTER_KEYS = (
     ("q", "Quit"),
 )
 PALETTE_KEY = "▏^p palette"
-# The footer is compact (no space around each key) under this width (WatchApp.on_resize).
+# The footer is compact (no space around each key) under this width (WatchScreen.on_resize).
 COMPACT_BELOW = 100
 
 # The app's colours (textual-dark) for each part, so that the screen does not change
@@ -117,12 +117,13 @@ def first_screen(
     view.replace_all(first.tail.batch)
     if not len(view):
         return None  # the app shows its empty state instead
-    state = HeaderState()
-    state.title = display_path(path)
-    state.indexing = 0.0 if first.tail.start else None
-    state.now = time.time()  # drawn only when following: rates end at the clock
-    if first.tap_errors:
-        state.tap_errors = [(display_path(error_log_path(path)), first.tap_errors)]
+    errors = [(display_path(error_log_path(path)), first.tap_errors)] if first.tap_errors else []
+    state = HeaderState(
+        title=display_path(path),
+        indexing=0.0 if first.tail.start else None,
+        tap_errors=errors,
+        now=time.time(),  # drawn only when following: rates end at the clock
+    )
     header = header_text(view, state, width, color).split("\n")
     top, rows = list_box(height, len(header))
     if rows < 1:

@@ -7,17 +7,20 @@ Textual-free (Rich only): the watch app's header widget and the first screen
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 from hooktui.tap.canonical import DECISIONS
 from hooktui.tap.read.errlog import tap_error_summary
 from hooktui.tap.read.tally import RATE_MINUTES
 from hooktui.tap.read.view import CallView
+from hooktui.tap.runtimes import RUNTIMES
 from hooktui.tui.present.columns import NO_COLOR_STYLES
 from hooktui.tui.present.format import (
     DECISION_STYLES,
     FAIL_OPEN_MARK,
     FAIL_OPEN_STYLE,
     count_of,
+    display_path,
     format_count,
     format_latency,
     printable,
@@ -29,25 +32,24 @@ from rich.text import Text
 RARE_DECISIONS = frozenset({"defer"})
 
 
-class HeaderState:
-    """Everything the header shows besides the view's stats."""
+class HeaderState(NamedTuple):
+    """Everything the header shows besides the view's stats (read from whoever owns it)."""
 
-    def __init__(self) -> None:
-        self.following = True
-        self.paused = False
-        self.buffered = 0  # records held back while paused
-        self.new = 0  # rows added while not following
-        self.indexing: float | None = None  # share of the stream indexed, while it is being
-        self.title = ""
-        # (path as shown, lines) of each tap error log with lines: the tap could not record.
-        self.tap_errors: list[tuple[str, int]] = []
-        # The clock rates end at while the streams are followed (a stream idle for 14
-        # minutes reads 0/min); None: at the newest call (a finished stream reads the
-        # same whenever it is opened).
-        self.now: float | None = None
-        # The breakpoint (`watch --intercept EXPR`, or `i`) while one is armed: marked
-        # for as long as it holds calls, long after its toast has faded.
-        self.breakpoint = ""
+    following: bool = True
+    paused: bool = False
+    buffered: int = 0  # records held back while paused
+    new: int = 0  # rows added while not following
+    indexing: float | None = None  # share of the stream indexed, while it is being
+    title: str = ""
+    # (path as shown, lines) of each tap error log with lines: the tap could not record.
+    tap_errors: list[tuple[str, int]] = []  # noqa: RUF012 (never changed in place)
+    # The clock rates end at while the streams are followed (a stream idle for 14
+    # minutes reads 0/min); None: at the newest call (a finished stream reads the
+    # same whenever it is opened).
+    now: float | None = None
+    # The breakpoint (`watch --intercept EXPR`, or `i`) while one is armed: marked
+    # for as long as it holds calls, long after its toast has faded.
+    breakpoint: str = ""
 
 
 def header_text(view: CallView, state: HeaderState, width: int = 120, color: bool = True) -> Text:
@@ -174,3 +176,41 @@ def tap_errors_line(logs: list[tuple[str, int]], width: int) -> Text:
     line = Text.assemble(" ", badge, (f" (see {where})", "bold red"), no_wrap=True)
     line.truncate(width, overflow="ellipsis")
     return line
+
+
+def empty_text(view: CallView, title: str, names: list[str], loaded: bool, missing: bool):
+    """What watch's body says instead of rows (a Text), or None when there are rows.
+
+    `missing`: none of the streams `names` exists yet.
+    """
+    if len(view):
+        return None
+    text = Text(justify="center")
+    if not loaded:
+        text.append(f"reading {title} …", style="dim")
+        return text
+    if view.filter_progress is not None:
+        text.append(f"filtering … {printable(view.filter_text)}", style="dim")
+        return text
+    if view.total:
+        text.append("no call matches", style="bold")
+        if view.filter_text:
+            text.append(f"  {printable(view.filter_text)}", style="cyan")
+        if view.marked_only:
+            text.append("  (marked only)", style="cyan")
+        text.append("\n\nesc clears the filter", style="dim")
+        return text
+    shown = ", ".join(display_path(p) for p in names)
+    if missing:
+        text.append("No hook calls recorded yet.\n\n", style="bold")
+        text.append(f"Waiting for {shown} to appear.\n\n")
+    else:
+        text.append("Waiting for the first hook call…\n\n", style="bold")
+        text.append(f"{shown} is empty.\n\n")
+    text.append("To start recording:\n\n")
+    text.append(f"  hooktui install {RUNTIMES[0]}", style="bold cyan")
+    text.append("   wrap your agent's hooks in the tap\n")
+    text.append("  hooktui demo               ", style="bold cyan")
+    text.append("   example traffic, for a first look\n\n")
+    text.append("This screen fills as soon as the first call is recorded.", style="dim")
+    return text

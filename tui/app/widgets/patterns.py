@@ -94,7 +94,9 @@ class GroupList(LineList):
             tooltip="reverse the order",
             id="patterns.reverse",
         ),
-        Binding("escape", "app.patterns", "Back", tooltip="back to the calls", id="patterns.back"),
+        Binding(
+            "escape", "screen.patterns", "Back", tooltip="back to the calls", id="patterns.back"
+        ),
     ]
 
     class Chosen(Message):

@@ -1,6 +1,7 @@
 """Watch's patterns view (`%`): the shown calls grouped, live; enter filters the list to a group.
 
-Mixed into WatchApp. Counting starts over in a thread worker whenever what is
+The panel (widgets/patterns.py) draws; this part of the watch screen opens and
+closes it and owns its count. Counting starts over in a thread worker whenever what is
 shown changes as a whole (the filter, marked-only, a reloaded stream, another
 grouping field), so 100k calls never stall a key; calls that arrive are then
 added to the last count on the UI thread, at most every PATTERNS_INTERVAL
@@ -10,26 +11,52 @@ added to the last count on the UI thread, at most every PATTERNS_INTERVAL
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from datetime import tzinfo
 from functools import partial
+from typing import ClassVar
 
 from hooktui.tap.read.groups import Patterns, narrow_filter
-from hooktui.tui.app.widgets.detail import focus_now
-from hooktui.tui.app.widgets.patterns import BY_FIELDS, GroupList
+from hooktui.tap.read.view import CallView
+from hooktui.tui.app.keys import Key
+from hooktui.tui.app.widgets.patterns import BY_FIELDS, GroupList, PatternsPanel
 from textual import work
+from textual.binding import Binding
+from textual.message import Message
 from textual.worker import get_current_worker
 
 PATTERNS_INTERVAL = 0.5
 # Calls counted between two looks at whether the count is still wanted.
 CHUNK = 4096
-# What the list's keys do that means nothing while the patterns view is shown.
-LIST_ONLY = frozenset(
-    {"mark", "copy", "detail_tab", "detail_full", "detail_size", "follow", "enter_key"}
-    | {"shell_command", "reproduce"}
-)
 
 
-class WatchPatterns:
-    """The app has `view`, `body`, `columns`, `calls`, `patterns`, `tz` and `no_color`."""
+class PatternsView(PatternsPanel):
+    """The patterns panel, shown in the body's place, and its count of the shown calls.
+
+    Depends on: the view it counts, the time zone its timeline reads in, and
+    `shown(open)`, the screen's layout for it (the calls' titles hidden, focus).
+    """
+
+    KEYS: ClassVar[tuple[Key, ...]] = (
+        Key(
+            Binding(
+                "percent_sign",
+                "patterns",
+                "Patterns",
+                tooltip=(
+                    "the shown calls grouped by hook, tool, decision, reason or failure; a timeline"
+                ),
+                id="watch.patterns",
+            )
+        ),
+    )
+
+    class FilterTo(Message):
+        """A group was chosen: filter the calls to `expr` (shown in the filter bar, to edit)."""
+
+        def __init__(self, expr: str) -> None:
+            super().__init__()
+            self.expr = expr
 
     _patterns: Patterns | None = None
     _patterns_rows = 0  # the shown rows counted in _patterns (a prefix of view.shown)
@@ -38,46 +65,51 @@ class WatchPatterns:
     _patterns_due = False
     _patterns_last = 0.0
 
-    @property
-    def patterns_open(self) -> bool:
-        return self.body.has_class("-patterns")
+    def __init__(
+        self, view: CallView, tz: tzinfo | None, shown: Callable[[bool], None], **kwargs
+    ) -> None:
+        super().__init__(**kwargs)
+        self.view, self.tz = view, tz
+        self._layout = shown
+        self.is_open = False
+        view.on_added.append(self._patterns_rows_added)
+        view.on_refresh.append(self._patterns_view_refreshed)
+        view.on_prepended.append(lambda _rows, _shown: self._patterns_view_refreshed())
 
     # -- opening, closing ----------------------------------------------------
 
     def action_patterns(self, by: str = "") -> None:
         """`%`: the patterns view on / off; from the palette, grouped by `by`."""
         if by:
-            self.patterns.list.by = by
+            self.list.by = by
             self._open_patterns()
-        elif self.patterns_open:
+        elif self.is_open:
             self._close_patterns()
         else:
             self._open_patterns()
 
     def _open_patterns(self) -> None:
-        self.body.add_class("-patterns")
-        self.columns.display = False
-        focus_now(self.patterns.list)
+        self.is_open = True
+        self._layout(True)
         self._count_patterns_again()
 
     def _close_patterns(self) -> None:
-        self.body.remove_class("-patterns")
-        self.columns.display = True
+        self.is_open = False
+        self._layout(False)
         self._patterns_generation += 1  # a count still running is not wanted
         self._patterns = None
         self._patterns_counting = False
-        focus_now(self.calls)
 
     # -- counting ------------------------------------------------------------
 
     def _patterns_view_refreshed(self) -> None:
         """What is shown changed as a whole (the view's on_refresh)."""
-        if self.patterns_open:
+        if self.is_open:
             self._count_patterns_again()
 
     def _patterns_rows_added(self, _first: int, _count: int) -> None:
         """Rows arrived (the view's on_added): add them soon, with the next ones."""
-        if not self.patterns_open or self._patterns_due:
+        if not self.is_open or self._patterns_due:
             return
         self._patterns_due = True
         wait = self._patterns_last + PATTERNS_INTERVAL - time.monotonic()
@@ -92,7 +124,7 @@ class WatchPatterns:
         self._patterns_counting = True
         view = self.view
         index, rows = view.snapshot()
-        self._count_patterns(self._patterns_generation, self.patterns.list.by, index, rows)
+        self._count_patterns(self._patterns_generation, self.list.by, index, rows)
         self._draw_patterns()
 
     @work(thread=True, exclusive=True, group="patterns")
@@ -106,7 +138,7 @@ class WatchPatterns:
             if worker.is_cancelled:
                 return  # a newer count replaced this one
             patterns.add_all([next(heads) for _ in range(min(CHUNK, len(rows) - start))])
-        self.call_from_thread(self._patterns_counted, generation, patterns, len(rows))
+        self.app.call_from_thread(self._patterns_counted, generation, patterns, len(rows))
 
     def _patterns_counted(self, generation: int, patterns: Patterns, rows: int) -> None:
         if generation != self._patterns_generation:
@@ -119,7 +151,7 @@ class WatchPatterns:
         """Add the shown rows that arrived since the last count, and redraw."""
         self._patterns_due = False
         self._patterns_last = time.monotonic()
-        if not self.patterns_open:
+        if not self.is_open:
             return
         patterns, view = self._patterns, self.view
         if patterns is not None and len(view.shown) > self._patterns_rows:
@@ -129,24 +161,26 @@ class WatchPatterns:
         self._draw_patterns()
 
     def _draw_patterns(self) -> None:
-        self.patterns.show(self._patterns, self._patterns_counting, self.tz, not self.no_color)
+        self.show(self._patterns, self._patterns_counting, self.tz, not self.app.no_color)
 
     # -- the panel's keys ----------------------------------------------------
 
     def on_group_list_regroup(self, message: GroupList.Regroup) -> None:
+        message.stop()
         self._count_patterns_again()
 
     def on_group_list_chosen(self, message: GroupList.Chosen) -> None:
         """Filter the list to the group: the expression shows in the filter bar, to edit."""
+        message.stop()
         term = message.filter
         self._close_patterns()
-        self.action_apply_filter(narrow_filter(self.view.filter_text, term))
+        self.post_message(self.FilterTo(narrow_filter(self.view.filter_text, term)))
 
     def patterns_presets(self):
         return [
             (
                 f"Patterns: group the shown calls by {by}",
-                partial(self.run_action, f"patterns({by!r})"),
+                partial(self.app.run_action, f"patterns({by!r})", self),
                 "%",
             )
             for by in BY_FIELDS[:5]
