@@ -323,6 +323,9 @@ class RecordHead(msgspec.Struct, omit_defaults=True, kw_only=True):
     held: HeldHead = msgspec.field(default_factory=HeldHead)
     hook_decision: str = ""  # not in the line: set at decode
     toolcall: CallMark = NO_CALL  # not in the line: set by the grouping (tap/toolcall)
+    # Not in the line: a failed hook's last stderr line (its error), set when a
+    # reader decodes the whole line (tap/read/decode.py); "" for any other call.
+    said: str = ""
 
     def __post_init__(self) -> None:
         runtime_decision(self)

@@ -11,7 +11,8 @@ import re
 from collections.abc import Iterable
 
 import msgspec
-from hooktui.tap.model import RecordHead, runtime_decision
+from hooktui.tap.model import Blob, RecordHead, runtime_decision
+from hooktui.tap.read.last_words import stderr_words
 
 PREVIEW_CHARS = 120
 
@@ -117,10 +118,29 @@ def bad_line(line: bytes, offset: int, error: str) -> BadLine:
     return BadLine(offset=offset, length=len(line), error=error, preview=_preview(line))
 
 
+class _Stderr(msgspec.Struct):
+    stderr: Blob = msgspec.field(default_factory=Blob)
+
+
+_stderr_decoder = msgspec.json.Decoder(_Stderr)
+
+
+def _strict(line: bytes) -> RecordHead:
+    """The head of a record line (raises when it is none); a failure's last stderr line
+    kept as `said` (failures are few: only their lines are decoded twice)."""
+    head = _strict_head_decoder.decode(line)
+    if head.hook_decision == "failure":
+        try:
+            head.said = stderr_words(_stderr_decoder.decode(line).stderr)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            pass
+    return head
+
+
 def decode_head(line: bytes, offset: int) -> LineHead:
     """The head of one line, or a BadLine saying why not. Never raises."""
     try:
-        return _strict_head_decoder.decode(line)
+        return _strict(line)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         return bad_line(line, offset, _short_error(exc))
     except Exception as exc:  # a reader must survive anything a line holds
@@ -130,7 +150,7 @@ def decode_head(line: bytes, offset: int) -> LineHead:
 def decode_heads(lines: Iterable[tuple[int, bytes]], decode=None) -> list[tuple[int, LineHead]]:
     """decode_head over (offset, line) pairs, as (offset, head) pairs. `decode`: a
     narrower decoder tried first (the index's); a line it refuses gets decode_head."""
-    decode = decode or _strict_head_decoder.decode
+    decode = decode or _strict
     out: list[tuple[int, LineHead]] = []
     append = out.append
     for offset, line in lines:
@@ -143,7 +163,7 @@ def decode_heads(lines: Iterable[tuple[int, bytes]], decode=None) -> list[tuple[
 
 def decode_lines(lines: Iterable[tuple[int, bytes]]) -> list[tuple[int, bytes, LineHead]]:
     """(offset, line, head) for (offset, line) pairs: decode_head, keeping each line."""
-    decode = _strict_head_decoder.decode
+    decode = _strict
     out: list[tuple[int, bytes, LineHead]] = []
     append = out.append
     for offset, line in lines:

@@ -14,9 +14,11 @@ from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from hooktui.tap.base.ids import random_part
 from hooktui.tap.canonical import fails_open
 from hooktui.tap.model import Blob, Record, RecordHead
 from hooktui.tap.read.decode import BadLine, nests_deeper
+from hooktui.tap.read.last_words import stderr_words
 from hooktui.tap.read.lines import read_line_at, read_record_at
 from hooktui.tap.read.merge import end_time, parse_ts
 from hooktui.tap.read.view import StreamLine
@@ -190,6 +192,8 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         if record.failure_detail:
             why += f": {record.failure_detail}"
         grid.add_row("failed", _t(why, style="dark_orange"))
+        if said := stderr_words(record.stderr):
+            grid.add_row("stderr", _t(said, style="dark_orange"))  # the crash's last line
         grid.add_row(
             "then",
             _t(
@@ -244,7 +248,13 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         )
     if record.tap_error:
         grid.add_row("tap error", _t(record.tap_error, style="red"))
-    grid.add_row("record", _t(f"{loaded.path} @ {entry.offset} · id {record.id}", style="dim"))
+    # The id's random part is what `replay --id` and `id:` take (any unique prefix).
+    short = random_part(record.id)
+    where = _t(f"{loaded.path} @ {entry.offset} · id ", style="dim")
+    where.append_text(_t(short, style="bold"))
+    if short != record.id:
+        where.append_text(_t(f" ({record.id})", style="dim"))
+    grid.add_row("record", where)
     parts: list[RenderableType] = [grid]
     tool_input = tool_input_of(record)
     if tool_input is not None:

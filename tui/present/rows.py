@@ -98,6 +98,9 @@ def call_row(
     if head.reason and head.summary:
         # The hook's reason beside the input: why it was denied, at a glance.
         summary.append(f"  {short(head.reason)}", style=Style(dim=True))
+    elif head.said and not head.reason:
+        # A crashed hook gives no reason: what it printed last is why (show's column too).
+        summary.append(f"  stderr: {short(head.said)}", style=Style(dim=True))
     held = held_mark(head)  # held at a breakpoint: say what became of it, first
     if held:
         summary = Text.assemble((held + " ", HELD), summary, no_wrap=True, end="")
