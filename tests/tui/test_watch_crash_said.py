@@ -22,7 +22,7 @@ CRASHES = 'import json, sys\nprint(json.load(sys.stdin)["tool_input"]["cmd"])\n'
 
 def _summary(app: WatchApp) -> str:
     console = Console(width=200, record=True, file=io.StringIO(), color_system=None)
-    console.print(app.detail.body("summary").content)
+    console.print(app.main_screen.detail.body("summary").content)
     return console.export_text()
 
 
@@ -34,8 +34,12 @@ async def test_the_row_and_the_summary_say_what_the_crash_printed(tmp_path: Path
     wait_for_records(stream, 1)
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(160, 45)) as pilot:
-        await wait_until(pilot, lambda: app.loaded and len(app.view) == 1)
-        await wait_until(pilot, lambda: "stderr: KeyError: 'cmd'" in app.calls.render_line(0).text)
+        await wait_until(
+            pilot, lambda: app.main_screen.feed.loaded and len(app.main_screen.view) == 1
+        )
+        await wait_until(
+            pilot, lambda: "stderr: KeyError: 'cmd'" in app.main_screen.calls.render_line(0).text
+        )
         await wait_until(pilot, lambda: "KeyError: 'cmd'" in _summary(app))
         line = next(x for x in _summary(app).splitlines() if "KeyError" in x)
         assert line.split() == ["stderr", "KeyError:", "'cmd'"]
@@ -49,6 +53,6 @@ async def test_the_summary_shows_the_ids_random_part_to_type(tmp_path: Path) -> 
     (record,) = wait_for_records(stream, 1)
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(160, 45)) as pilot:
-        await wait_until(pilot, lambda: app.loaded and "record" in _summary(app))
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded and "record" in _summary(app))
         line = next(x for x in _summary(app).splitlines() if x.startswith("record"))
         assert f"· id {record['id'][14:]} ({record['id']})" in line, line
