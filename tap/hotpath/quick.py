@@ -45,6 +45,7 @@ class Stretch:
     def __init__(self, pid: int, in_w: int, out_r: int, err_r: int, keep, out_fd, err_fd):
         self.pid = pid
         self.in_w, self.src_fd = in_w, 0
+        self.stdin_at = 0  # where a caller's file stood when the hook started
         self.request: list[bytes] = []  # read from the caller
         self.queue: list[bytes] = []  # of which not yet written to the hook
         self.queued = 0
@@ -70,11 +71,13 @@ def first_stretch(
     keep: int | None = HEAD,
     signals=None,
     until: float,
+    stdin_at: int = 0,
 ) -> Stretch:
     """Run the call until it ends or needs more than this (see the module). Never
     raises: whatever goes wrong here, the pump goes on from what `s` holds, so the
     hook's answer still reaches the caller. SIGCHLD must be blocked."""
     s = Stretch(pid, in_w, out_r, err_r, keep, out_fd, err_fd)
+    s.stdin_at = stdin_at
     try:
         _run(s, signals, until)
     except Exception:  # noqa: BLE001 - the pump's way is always there
@@ -146,9 +149,10 @@ def _read_to_eof(s: Stretch) -> bool:
 
 def _copy_of_file(s: Stretch) -> bool:
     """The request for the record, read from the caller's file without moving its
-    offset: the hook reads the same file from where the caller left it."""
+    offset: the hook reads the same file from where the caller left it (`stdin_at`,
+    taken before it started: by now it may have read some)."""
+    offset = s.stdin_at
     try:
-        offset = posix.lseek(0, 0, 1)
         while True:
             data = posix.pread(0, CHUNK, offset)
             if not data:

@@ -155,9 +155,13 @@ def main(argv: list[str]) -> int:
     # SIGCHLD blocked, so the first stretch can sleep until the hook exits; the
     # hook itself starts with the caller's mask.
     mask = _signal.pthread_sigmask(_signal.SIG_BLOCK, (SIGCHLD,))
+    stdin = _stdin_kind()
+    # Where the caller's file stands before the hook moves it: the record's request
+    # is read from there, whatever the hook has read by then.
+    stdin_at = _offset_of_stdin() if stdin == OWN else 0
     try:
         pid, in_w, out_r, err_r = spawn(
-            opts["command"], closed=closed, sigmask=mask, ignored=ignored, stdin=_stdin_kind(),
+            opts["command"], closed=closed, sigmask=mask, ignored=ignored, stdin=stdin,
             new_session=_leads_its_session(),
         )  # fmt: skip
     except OSError as exc:
@@ -177,7 +181,7 @@ def main(argv: list[str]) -> int:
     try:
         stretch = first_stretch(
             pid, in_w, out_r, err_r, out_fd=out_fd, err_fd=err_fd, keep=keep,
-            signals=signals, until=until,
+            signals=signals, until=until, stdin_at=stdin_at,
         )  # fmt: skip
     finally:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, mask)
@@ -231,6 +235,13 @@ def _stdin_kind() -> str:
     except OSError:
         return PIPE
     return SOCKET if kind == 0o140000 else OWN if kind == 0o100000 else PIPE
+
+
+def _offset_of_stdin() -> int:
+    try:
+        return posix.lseek(0, 0, 1)
+    except OSError:
+        return 0
 
 
 def _leads_its_session() -> bool:

@@ -13,10 +13,12 @@ dashboard condition is the dashboard of a held call).
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -93,10 +95,29 @@ def _squatted(cell: Cell) -> None:
     del cell.env["XDG_RUNTIME_DIR"]
     place = f"/tmp/hooktui-{os.getuid()}"
     cell.namespace = (
-        "mount -t tmpfs tmpfs /tmp && "
+        f"{_fresh_tmp_keeping(cell)} && "
         f"mkdir -m 777 {place} && : > {place}/hold.sock && "
         f"chown -R {dashboards.OTHER_UID} {place}"
     )
+
+
+def _fresh_tmp_keeping(cell: Cell) -> str:
+    """A shell snippet: an empty /tmp, through which this hooktui (a clone and venv may
+    live under /tmp) and the cell's CA are still reached, as they are on the machine."""
+    import sys
+
+    import hooktui.tap
+
+    needed = [Path(hooktui.tap.__file__).resolve().parents[1], Path(sys.prefix)]
+    needed += [Path(cell.ca_file)] if cell.ca_file else []
+    tops = sorted({p.parts[2] for p in needed if p.is_absolute() and p.parts[1:2] == ("tmp",)})
+    old = cell.root / "old-tmp"
+    old.mkdir()
+    steps = [f"mount --bind /tmp {shlex.quote(str(old))}", "mount -t tmpfs tmpfs /tmp"]
+    for top in tops:
+        there, here = shlex.quote(str(old / top)), shlex.quote(f"/tmp/{top}")
+        steps.append(f"mkdir {here} && mount --bind {there} {here}")
+    return " && ".join(steps)
 
 
 def _full_disk(cell: Cell) -> None:

@@ -53,7 +53,7 @@ def test_a_caller_that_ignores_sigchld_starts_the_hook_with_it_ignored(tmp_path,
 
     def caller():  # ignores SIGCHLD, blocks SIGUSR2, maybe closes a standard fd
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)
-        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR2])
+        signal.pthread_sigmask(signal.SIG_SETMASK, [signal.SIGUSR2])  # only it
         if closed is not None:
             os.close(closed)
 

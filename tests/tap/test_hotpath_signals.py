@@ -58,6 +58,8 @@ def start(tmp_path: Path, *hook: str) -> tuple[subprocess.Popen, Path]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # no terminal: every signal is for the tap alone
+        # None blocked, whatever this runner blocks (some CI runners block SIGPIPE).
+        preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, ()),
     )
     assert read_line(proc.stdout) == b"ready\n"
     return proc, stream
