@@ -42,10 +42,12 @@ class Stretch:
     """What the stretch did; `done` when the call is over (the hook reaped, its output
     closed), else what pump.Pump needs to go on (Pump.resume)."""
 
-    def __init__(self, pid: int, in_w: int, out_r: int, err_r: int, keep, out_fd, err_fd):
+    def __init__(
+        self, pid: int, in_w: int, out_r: int, err_r: int, keep, out_fd, err_fd, stdin_at: int = 0
+    ):
         self.pid = pid
         self.in_w, self.src_fd = in_w, 0
-        self.stdin_at = 0  # where a caller's file stood when the hook started
+        self.stdin_at = stdin_at  # where a caller's file stood when the hook started
         self.request: list[bytes] = []  # read from the caller
         self.queue: list[bytes] = []  # of which not yet written to the hook
         self.queued = 0
@@ -76,8 +78,7 @@ def first_stretch(
     """Run the call until it ends or needs more than this (see the module). Never
     raises: whatever goes wrong here, the pump goes on from what `s` holds, so the
     hook's answer still reaches the caller. SIGCHLD must be blocked."""
-    s = Stretch(pid, in_w, out_r, err_r, keep, out_fd, err_fd)
-    s.stdin_at = stdin_at
+    s = Stretch(pid, in_w, out_r, err_r, keep, out_fd, err_fd, stdin_at)
     try:
         _run(s, signals, until)
     except Exception:  # noqa: BLE001 - the pump's way is always there

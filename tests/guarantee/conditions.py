@@ -16,10 +16,12 @@ import os
 import shlex
 import shutil
 import socket
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import hooktui.tap
 import pytest
 
 from tests.guarantee import dashboards
@@ -104,10 +106,6 @@ def _squatted(cell: Cell) -> None:
 def _fresh_tmp_keeping(cell: Cell) -> str:
     """A shell snippet: an empty /tmp, through which this hooktui (a clone and venv may
     live under /tmp) and the cell's CA are still reached, as they are on the machine."""
-    import sys
-
-    import hooktui.tap
-
     needed = [Path(hooktui.tap.__file__).resolve().parents[1], Path(sys.prefix)]
     needed += [Path(cell.ca_file)] if cell.ca_file else []
     tops = sorted({p.parts[2] for p in needed if p.is_absolute() and p.parts[1:2] == ("tmp",)})
