@@ -91,7 +91,10 @@ class HookList(LineList):
     def fill(self, hooks: list[Hook]) -> None:
         """Show `hooks` in the chosen order (the cursor keeps its hook)."""
         self._hooks, self.loaded = hooks, True
-        ordered = sorted(hooks, key=sort_key(self.sort), reverse=self.reverse)
+        if self.sort == "order":  # the inventory's own: runtimes in the registry's order
+            ordered = hooks[::-1] if self.reverse else list(hooks)
+        else:
+            ordered = sorted(hooks, key=sort_key(self.sort), reverse=self.reverse)
         self.rows.replace(((h.runtime, h.position), h) for h in ordered)
 
     @property

@@ -11,6 +11,7 @@ come back on wider terminals (the selected hook's line under the table has them 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from datetime import datetime, tzinfo
 
@@ -78,19 +79,20 @@ SORT_COLUMN = {
 
 COLUMNS = (
     Column("position", "#", ((100, 3),), justify="right", drop=3),
-    Column("runtime", "runtime", ((0, 8), (150, 12))),
+    Column("runtime", "runtime", ((0, 8), (180, 12))),
     Column("scope", "source", ((120, 7),), drop=2),
-    Column("event", "event", ((0, 12), (120, 17))),
-    Column("matcher", "matcher", ((0, 8), (120, 12), (150, 16))),
-    Column("type", "type", ((140, 7),), drop=1),
+    Column("event", "event", ((0, 11), (120, 14), (180, 17))),
+    Column("matcher", "matcher", ((0, 7), (120, 12), (180, 16))),
+    Column("type", "type", ((180, 7),), drop=1),
     Column("timeout", "timeout", ((100, 7),), drop=4),
     Column("fails", "fails", ((0, 6),)),
-    Column("tap", "tap", ((0, 3),)),
+    # Below 100 columns the state says "not wrapped" instead.
+    Column("tap", "tap", ((100, 3),)),
     Column("calls", "calls", ((0, 7),), justify="right"),
     Column("last", "last call", ((120, 11),), drop=5),
     Column("deny", "deny", ((0, 6),), justify="right"),
     Column("fail_open", "fail-open", ((100, 11),), justify="right", drop=6),
-    Column("p95", "p95", ((0, 7),), justify="right"),
+    Column("p95", "p95", ((0, 6),), justify="right"),
     Column("what", "state · command", flex=True, min=14),
 )
 
@@ -127,7 +129,7 @@ def _rate(part: int, whole: int, style: Style) -> Cell:
     return percent(part, whole), style
 
 
-def state_text(hook: Hook, color: bool = True) -> Text:
+def state_text(hook: Hook, color: bool = True, wide: bool = True) -> Text:
     """What became of the hook (never fired, quiet, ignored, unseen), then what it runs."""
     text = Text(no_wrap=True, end="")
     warn = Style(color="dark_orange", bold=True) if color else Style(bold=True)
@@ -136,14 +138,29 @@ def state_text(hook: Hook, color: bool = True) -> Text:
     elif not hook.wrapped and hook.handler_type == "command":
         text.append("not wrapped  ", style=DIM + Style(italic=True))
     elif hook.usage is not None and hook.usage.state:
-        quiet = hook.usage.state.startswith("quiet")
+        state = hook.usage.state
+        quiet = state.startswith("quiet")
         style = warn if not quiet else (Style(color="gold1") if color else Style(italic=True))
-        text.append(hook.usage.state.replace(" since install", "") + "  ", style=style)
-    text.append(safe_line(hook.command[:512]), style=Style(color="grey70") if color else None)
+        if not wide:  # the year is the selected hook's line's to say
+            state = re.sub(r"\b\d{4}-(\d\d-\d\d)$", r"\1", state)
+        text.append(state.replace(" since install", "") + "  ", style=style)
+    text.append(short_command(hook.command), style=Style(color="grey70") if color else None)
     return text
 
 
-def hook_cells(hook: Hook, tz: tzinfo | None, color: bool = True) -> dict[str, Cell | Text]:
+def short_command(command: str) -> str:
+    """The command with each long path cut to its file's name (`…/guard.py`): what tells
+    hooks apart in a narrow column (the selected hook's line shows it whole)."""
+    words = safe_line(command[:512]).split(" ")
+    return " ".join(
+        "…/" + w.rstrip("/").rsplit("/", 1)[-1] if len(w) > 24 and "/" in w[1:] else w
+        for w in words
+    )
+
+
+def hook_cells(
+    hook: Hook, tz: tzinfo | None, color: bool = True, wide: bool = True
+) -> dict[str, Cell | Text]:
     """Each column's cell for one configured hook."""
     u = hook.usage
     calls = u.calls if u is not None else 0
@@ -165,12 +182,12 @@ def hook_cells(hook: Hook, tz: tzinfo | None, color: bool = True) -> dict[str, C
         "deny": _rate(u.denies if u else 0, calls, look("deny").style(color)),
         "fail_open": _rate(u.fail_open if u else 0, calls, FAIL_OPEN.style(color)),
         "p95": (format_latency(p95), latency_style(p95)) if p95 is not None else ("", None),
-        "what": state_text(hook, color),
+        "what": state_text(hook, color, wide),
     }
 
 
 def hook_row(hook: Hook, width: int, tz: tzinfo | None, color: bool = True) -> Text:
-    return cells_row(COLUMNS, width, hook_cells(hook, tz, color))
+    return cells_row(COLUMNS, width, hook_cells(hook, tz, color, wide=width >= 120))
 
 
 def hook_line(hook: Hook, home: str, tz: tzinfo | None) -> Text:
@@ -190,6 +207,8 @@ def hook_line(hook: Hook, home: str, tz: tzinfo | None) -> Text:
         text.append(f" · fail-open {percent(u.fail_open, u.calls)}")
     if hook.shadowed_by:
         text.append(f" · runs once, as {safe_line(hook.shadowed_by)}", style=DIM)
+    text.append("\n  ")
+    text.append(safe_line(hook.command[:4096]), style=BOLD)
     return text
 
 
@@ -216,16 +235,16 @@ def file_lines(files: Iterable[SourceFile], home: str, color: bool = True) -> li
 
 
 def heading(project: str, streams: str, inv: Inventory | None, sort: str) -> Text:
-    """The screen's title: whose hooks (the project `hooktui hooks` would read), and whose calls."""
+    """The screen's title: whose hooks (what `hooktui hooks` reads in that folder), whose calls."""
     text = Text(no_wrap=True, overflow="ellipsis", end="")
-    text.append(" hooks", style=BOLD)
-    text.append(f" of {display_path(project)}", style=Style(bold=True, color="cyan"))
-    text.append(" (as `hooktui hooks` reads it there)", style=DIM)
-    text.append(f" · calls in {streams}")
+    text.append(" hooktui hooks", style=BOLD)
+    text.append(" in ")
+    text.append(display_path(project), style=Style(bold=True, color="cyan"))
     if inv is None:
         text.append("  reading…", style=Style(italic=True))
-        return text
-    runtimes = count_of(len(inv.runtimes), "runtime")
-    text.append(f" · {count_of(len(inv.hooks), 'hook')} of {runtimes}")
-    text.append(f" · sorted by {sort.replace('_', '-')}", style=DIM)
+    else:
+        text.append(f" · sorted by {sort.replace('_', '-')}")
+        runtimes = count_of(len(inv.runtimes), "runtime")
+        text.append(f" · {count_of(len(inv.hooks), 'hook')} of {runtimes}", style=DIM)
+    text.append(f" · calls in {streams}", style=DIM)
     return text
