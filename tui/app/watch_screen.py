@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 from hooktui.tap.read.view import CallView
 from hooktui.tui.app.breakpoints import BreakpointPanel
 from hooktui.tui.app.feed import StreamFeed
+from hooktui.tui.app.hooks_screen import HooksScreen
 from hooktui.tui.app.keys import Key, KeyedScreen, keys_in_order
 from hooktui.tui.app.patterns_view import PatternsView
 from hooktui.tui.app.reproduce import CallDetail
@@ -68,6 +69,7 @@ KEY_ORDER = (
     "watch.detail_grow",
     "watch.detail_shrink",
     "watch.patterns",
+    "watch.hooks",
     "watch.follow",
     "watch.pause",
     "watch.intercept",
@@ -116,6 +118,16 @@ SCREEN_KEYS: tuple[Key, ...] = (
             show=False,
             tooltip="clear the filter and marked-only",
             id="watch.clear",
+        )
+    ),
+    Key(
+        Binding(
+            "H",
+            "hooks",
+            "Hooks",
+            show=False,
+            tooltip="every configured hook and its calls here; enter filters to one",
+            id="watch.hooks",
         )
     ),
 )
@@ -399,3 +411,17 @@ class WatchScreen(KeyedScreen):
 
     def on_patterns_view_filter_to(self, message: PatternsView.FilterTo) -> None:
         self.filter_bar.action_apply_filter(message.expr)
+
+    # -- the hooks screen ----------------------------------------------------
+
+    def action_hooks(self) -> None:
+        """`H`: the hook inventory; a hook chosen there filters the calls to it."""
+        screen = HooksScreen(self.paths, self.stream_title, self.tz)
+        self.app.push_screen(screen, self._hook_chosen)
+
+    def _hook_chosen(self, expr: str | None) -> None:
+        if expr is None:
+            return
+        if self.view.marked_only:  # its calls, all of them: not only the marked ones
+            self.view.set_marked_only(False)
+        self.filter_bar.action_apply_filter(expr)

@@ -22,7 +22,7 @@ from hooktui.tap.read.last_words import stderr_words
 from hooktui.tap.read.lines import read_line_at, read_record_at
 from hooktui.tap.read.merge import end_time, parse_ts
 from hooktui.tap.read.view import StreamLine
-from hooktui.tui.present.columns import decision_cell
+from hooktui.tui.present.columns import decision_cell, near_timeout_style
 from hooktui.tui.present.format import (
     BAD_LINE_STYLE,
     SHOW_LIMIT,
@@ -217,7 +217,8 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         source = "" if record.hook.timeout_ms else " (runtime default)"
         latency.append(f"  {share:.0f}% of the {format_latency(timeout)} timeout{source}")
         if near_timeout(record.duration_ms, timeout):
-            latency.append("  ◷ close to the timeout", style="bold red")
+            latency.append("  ")
+            latency.append(" ◷ close to the timeout ", near_timeout_style(record.duration_ms))
     grid.add_row("latency", latency)
     grid.add_row("exit", exit_status(record))
     hook = record.hook
