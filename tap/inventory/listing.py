@@ -73,17 +73,19 @@ def listing(
 ) -> Listing:
     """The runtimes with a hook source for `project`, their hooks joined with `streams`."""
     inv = inventory(runtimes, project=project, environ=environ)
-    recorded: dict[UseKey, set[str]] = {}
-    join(inv.hooks, _noting(uses(streams), recorded))
+    argvs: dict[UseKey, set[tuple[str, ...]]] = {}
+    join(inv.hooks, _noting(uses(streams), argvs))
     installed_only(inv, explicit=runtimes is not None)
+    recorded = {key: {shlex.join(argv) for argv in found} for key, found in argvs.items()}
     return Listing(inv, recorded)
 
 
-def _noting(records: Iterable, recorded: dict[UseKey, set[str]]) -> Iterator:
-    """The records, each one's command line noted under its hook's identity on the way."""
+def _noting(records: Iterable, argvs: dict[UseKey, set[tuple[str, ...]]]) -> Iterator:
+    """The records, each one's argv noted under its hook's identity on the way (quoted
+    once per distinct argv afterwards, not once per record)."""
     for use in records:
-        key = (use.runtime, use.native_event, command_of(use.hook.argv))
-        recorded.setdefault(key, set()).add(shlex.join(use.hook.argv))
+        argv = use.hook.argv
+        argvs.setdefault((use.runtime, use.native_event, command_of(argv)), set()).add(tuple(argv))
         yield use
 
 

@@ -186,3 +186,25 @@ async def test_esc_and_q_close_the_screen_and_help_lists_its_keys(session: Path)
         await pilot.press("question_mark")
         titles = [title for title, _ in app.screen.sections]
         assert "in the hooks screen (H)" in titles
+
+
+async def test_r_reads_the_streams_again_as_calls_arrive(
+    session: Path, recorded, tmp_path: Path
+) -> None:
+    project, home, _ = recorded
+    stream = tmp_path / "live.jsonl"
+    stream.write_bytes(session.read_bytes())
+    app = WatchApp([str(stream)], tz=UTC, live=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _opened(app, pilot)
+        before = {r[:2]: r[2] for r in _rows(screen)}
+        assert before[("claude-code", "allow_all.py")] == 0
+        tool_input = json.dumps({"file_path": "a.py", "old_string": "a", "new_string": "b"})
+        args = ("--runtime", "claude-code", "--tool", "Edit", "--input", tool_input)
+        tried = run("try", *args, "--stream", str(stream), cwd=project, home=home)
+        assert tried.returncode == 0, tried.stderr
+        await pilot.press("r")
+        await wait_until(pilot, lambda: not screen.reading)
+        calls = {r[:2]: r[2] for r in _rows(screen)}
+        assert calls[("claude-code", "allow_all.py")] == 1
+        assert calls[("claude-code", "deny_force_push.py")] == 2

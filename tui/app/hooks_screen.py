@@ -19,6 +19,7 @@ from typing import ClassVar
 from hooktui.tap.inventory.listing import SORTS, Listing, calls_filter, listing, no_calls, sort_key
 from hooktui.tap.inventory.model import Hook
 from hooktui.tap.read.focus import Focus
+from hooktui.tap.read.sanitize import safe_line
 from hooktui.tap.runtimes import ADAPTERS
 from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.keys import Key, KeyedScreen, keys_in_order
@@ -122,11 +123,32 @@ class HookList(LineList):
         self.screen.draw()
 
 
+def _reading(screen: HooksScreen) -> str | None:
+    return "reading the hooks…" if screen.reading else None
+
+
 SCREEN_KEYS: tuple[Key, ...] = (
     Key(Binding("question_mark", "help", "Help", tooltip="this help", id="hooks.help")),
+    Key(
+        Binding(
+            "r",
+            "reread",
+            "Read again",
+            tooltip="read the settings files and the streams again",
+            id="hooks.reread",
+        ),
+        _reading,
+    ),
     Key(Binding("escape,q", "close", "Back", tooltip="back to the calls", id="hooks.close")),
 )
-KEY_ORDER = ("hooks.help", "hooks.choose", "hooks.sort", "hooks.reverse", "hooks.close")
+KEY_ORDER = (
+    "hooks.help",
+    "hooks.choose",
+    "hooks.sort",
+    "hooks.reverse",
+    "hooks.reread",
+    "hooks.close",
+)
 
 
 class HooksScreen(KeyedScreen):
@@ -143,6 +165,7 @@ class HooksScreen(KeyedScreen):
         self.paths, self.streams = paths, streams
         self.project = project or Path.cwd()  # where `hooktui hooks` would read from
         self.listing: Listing | None = None
+        self.reading = False
         self.hooks = HookList(tz, id="hooks-list")
 
     def key_parts(self):
@@ -162,17 +185,35 @@ class HooksScreen(KeyedScreen):
 
     def on_mount(self) -> None:
         focus_now(self.hooks)
+        self.action_reread()
+
+    def action_reread(self) -> None:
+        """Read the settings and the streams (again), in a worker; the rows stay till then."""
+        reason = self.why_not("reread")
+        if reason is not None:  # a key of the screen's own: not guarded on the way
+            self.notify(reason, severity="warning")
+            return
+        self.reading = True
         self.draw()
         self._read(self.paths, self.project)
 
     @work(thread=True, exclusive=True, group="hooks")
     def _read(self, paths: list[str], project: Path) -> None:
         # Reading settings files and every record of the streams: never on the UI thread.
-        found = listing(paths, project=project)
+        try:
+            found = listing(paths, project=project)
+        except (OSError, ValueError) as exc:  # said on the screen; watch goes on
+            self.app.call_from_thread(self._read_failed, str(exc))
+            return
         self.app.call_from_thread(self._read_done, found)
 
+    def _read_failed(self, error: str) -> None:
+        self.reading = False
+        self.draw()
+        self.notify(f"hooks: {safe_line(error)}", severity="error")
+
     def _read_done(self, found: Listing) -> None:
-        self.listing = found
+        self.listing, self.reading = found, False
         self.hooks.fill(found.inventory.hooks)
         self.draw()
 
@@ -181,7 +222,8 @@ class HooksScreen(KeyedScreen):
     def draw(self) -> None:
         inv = self.listing.inventory if self.listing is not None else None
         hooks = self.hooks
-        self.heading.update(present.heading(str(self.project), self.streams, inv, hooks.sort))
+        title = present.heading(str(self.project), self.streams, inv, hooks.sort, self.reading)
+        self.heading.update(title)
         self._draw_titles()
         self._draw_line()
         home, color = str(Path.home()), not self.app.no_color

@@ -234,15 +234,17 @@ def file_lines(files: Iterable[SourceFile], home: str, color: bool = True) -> li
     return lines
 
 
-def heading(project: str, streams: str, inv: Inventory | None, sort: str) -> Text:
+def heading(
+    project: str, streams: str, inv: Inventory | None, sort: str, reading: bool = False
+) -> Text:
     """The screen's title: whose hooks (what `hooktui hooks` reads in that folder), whose calls."""
     text = Text(no_wrap=True, overflow="ellipsis", end="")
     text.append(" hooktui hooks", style=BOLD)
     text.append(" in ")
     text.append(display_path(project), style=Style(bold=True, color="cyan"))
-    if inv is None:
-        text.append("  reading…", style=Style(italic=True))
-    else:
+    if reading:
+        text.append(" · reading…", style=Style(italic=True))
+    if inv is not None:
         text.append(f" · sorted by {sort.replace('_', '-')}")
         runtimes = count_of(len(inv.runtimes), "runtime")
         text.append(f" · {count_of(len(inv.hooks), 'hook')} of {runtimes}", style=DIM)
