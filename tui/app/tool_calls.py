@@ -272,8 +272,8 @@ class ToolCallList(LineList):
 
     @property
     def row(self) -> Row | None:
-        entry = self.focus_model.entry
-        return entry.item if entry is not None else None
+        row = self.focus_model.selected_row
+        return None if row is None else self.rows.item(row)
 
     @property
     def current(self) -> StreamLine | None:
@@ -283,7 +283,7 @@ class ToolCallList(LineList):
             return None
         rid = row.part.id if row.part is not None else winner(row.call)
         key = self.model.where.get(rid)
-        return self.calls_view.entry_of(key) if key is not None else None
+        return self.calls_view.line_of(key) if key is not None else None
 
     # -- opening a call ----------------------------------------------------------
 
