@@ -144,7 +144,7 @@ async def test_enter_filters_the_calls_to_exactly_that_hook(session: Path) -> No
         expr = main.view.filter_text
         assert expr.startswith("runtime=claude-code native=PreToolUse command=")
         assert "deny_force_push.py" in expr
-        shown = [main.view.entry(i).head for i in range(len(main.view))]
+        shown = [main.view.line(i).head for i in range(len(main.view))]
         assert all(h.hook.argv[-1].endswith("deny_force_push.py") for h in shown)
         assert sorted(h.decision for h in shown) == ["allow", "deny"]
         # The expression is the filter bar's, to edit: `/` opens it with it.

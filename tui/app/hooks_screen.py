@@ -100,8 +100,8 @@ class HookList(LineList):
 
     @property
     def current(self) -> Hook | None:
-        entry = self.focus_model.entry
-        return entry.item if entry is not None else None
+        row = self.focus_model.selected_row
+        return None if row is None else self.rows.item(row)
 
     def action_choose(self) -> None:
         self.screen.choose(self.current)

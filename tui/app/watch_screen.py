@@ -336,13 +336,13 @@ class WatchScreen(KeyedScreen):
 
     def _show_current(self, now: bool = False) -> None:
         """The cursor's call in the detail pane: soon, in a worker, or `now`."""
-        entry = self.calls.current  # the newest: older highlights were coalesced away
-        if entry is None:
+        line = self.calls.current  # the newest: older highlights were coalesced away
+        if line is None:
             self.detail.clear("no call selected")
             return
-        path, tz, color = self.paths[entry.source], self.tz, not self.app.no_color
+        path, tz, color = self.paths[line.source], self.tz, not self.app.no_color
         show = self.detail.show_now if now else self.detail.show
-        show(entry, lambda: load_tabs(path, entry, tz, color))
+        show(line, lambda: load_tabs(path, line, tz, color))
 
     def _show_first(self) -> None:
         """The cursor's call (the first screen's newest), built before the app's first frame.
@@ -351,8 +351,8 @@ class WatchScreen(KeyedScreen):
         selected", then filled 0.2 to 0.7 s later. Read by offset and built here it costs
         a few ms; a line of many MB (7 ms a MB) is left to the worker, the pane saying so.
         """
-        entry = self.calls.current
-        if entry is not None and self._first.tail.end - entry.offset > FIRST_DETAIL_BYTES:
+        line = self.calls.current
+        if line is not None and self._first.tail.end - line.offset > FIRST_DETAIL_BYTES:
             self.detail.clear("reading this call …")
             self._show_current()
         else:
@@ -364,7 +364,7 @@ class WatchScreen(KeyedScreen):
         return self.detail.built.get("loaded")
 
     def on_call_list_opened(self, message: CallList.Opened) -> None:
-        if message.entry is not None:
+        if message.line is not None:
             self.detail.focus_now()
 
     def on_detail_pane_back(self, message: DetailPane.Back) -> None:
