@@ -242,7 +242,9 @@ def test_continue_cli_runs_claude_settings_alike_and_the_record_names_it(
 
 def test_continue_cli_parallel_hooks_combine_in_config_order(sandbox: Sandbox) -> None:
     """Two hooks on one call: both run; a block from either blocks; of two rewrites
-    the last in config order wins (not the last to finish); each has its record."""
+    the last in config order wins (not the last to finish); so does the last
+    permissionDecision (an ask, then an allow: allow), and the last deny's reason;
+    each has its record."""
     sandbox.fresh_run_dirs()
     rw_first = {"command": "echo first"}
     answers = {
@@ -250,12 +252,16 @@ def test_continue_cli_parallel_hooks_combine_in_config_order(sandbox: Sandbox) -
             "by_tag": {
                 "t1": {"stdout": hso(updatedInput=rw_first)},
                 "t2": {"stdout": hso(permissionDecision="deny")},
+                "t3": {"stdout": hso(permissionDecision="ask", permissionDecisionReason="A")},
+                "t4": {"stdout": hso(permissionDecision="deny", permissionDecisionReason="A")},
             }
         },
         "second": {
             "by_tag": {
                 "t1": {"stdout": hso(updatedInput=RW), "sleep": 0},
                 "t2": {"stdout": hso(permissionDecision="allow")},
+                "t3": {"stdout": hso(permissionDecision="allow")},
+                "t4": {"stdout": hso(permissionDecision="deny", permissionDecisionReason="B")},
             }
         },
     }
@@ -268,23 +274,31 @@ def test_continue_cli_parallel_hooks_combine_in_config_order(sandbox: Sandbox) -
     path = sandbox.project / CONTINUE_FILE
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": handlers}]}}) + "\n")
-    inputs = [pre_tool_use(sandbox, tagged(ORIGINAL, t), f"toolu_{t}") for t in ("t1", "t2")]
+    inputs = [
+        pre_tool_use(sandbox, tagged(ORIGINAL, t), f"toolu_{t}") for t in ("t1", "t2", "t3", "t4")
+    ]
     bare = fire(sandbox, inputs)
     _install(sandbox, CLI, path)
     tapped = fire(sandbox, inputs)
-    records = wait_for_records(sandbox.stream, 4)
+    records = wait_for_records(sandbox.stream, 8)
     _uninstall(CLI, path)
 
     for fired in (bare, tapped):
-        rewrite, block = fired.results
+        rewrite, block, ask_allow, two_denies = fired.results
         assert rewrite["updatedInput"] == RW and not rewrite["blocked"]
         assert block["blocked"] and block["permissionDecision"] == "allow"  # the last one's
+        assert not ask_allow["blocked"] and ask_allow["permissionDecision"] == "allow"
+        assert two_denies["blocked"] and two_denies["blockReason"] == "B"
     assert [reading(r) for r in tapped.results] == [reading(r) for r in bare.results]
     decisions = sorted((r["hook"]["argv"][-1].split()[-1], r["decision"]) for r in records)
     assert decisions == [
+        ("first", "ask"),
+        ("first", "deny"),
         ("first", "deny"),
         ("first", "modify"),
         ("second", "allow"),
+        ("second", "allow"),
+        ("second", "deny"),
         ("second", "modify"),
     ]
     assert {r["runtime"] for r in records} == {CLI}
@@ -300,3 +314,5 @@ def test_continue_cli_parallel_hooks_combine_in_config_order(sandbox: Sandbox) -
     outcome = {tags[c.steps[0].hooks[0].id]: c.steps[0] for c in calls}
     assert (outcome["t1"].decision, outcome["t1"].updated_input) == ("modify", RW)
     assert outcome["t2"].decision == "deny"
+    assert outcome["t3"].decision == "allow"  # read ask until 2026-12-07
+    assert (outcome["t4"].decision, outcome["t4"].reason) == ("deny", "B")

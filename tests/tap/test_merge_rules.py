@@ -364,6 +364,66 @@ CASES = [
         "b",
         B_CMD,
     ),
+    # Continue CLI 1.5.47 (its shipped runner, 2026-12-07): the last permissionDecision
+    # in config order is passed on, so an ask and then an allow is an allow; a hook
+    # that gives none changes nothing, and an allow and then an ask is an ask.
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [("a", claude("ask", "A"), 1), ("b", claude("allow"), 2)],
+        "allow",
+        "b",
+        UNSET,
+    ),
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [("a", claude("ask", "A"), 2), ("b", claude("allow"), 1)],
+        "allow",
+        "b",
+        UNSET,
+    ),
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [("a", claude("allow"), 1), ("b", claude("ask", "B"), 2)],
+        "ask",
+        "b",
+        UNSET,
+    ),
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [("a", claude("ask", "A"), 1), ("b", out(b""), 2)],
+        "ask",
+        "a",
+        UNSET,
+    ),
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [("a", claude("ask", "A"), 1), ("b", rewrite("PreToolUse", updatedInput=B_CMD), 2)],
+        "modify",
+        "b",
+        B_CMD,
+    ),
+    # ... and of two denies the reason read is the last one's (each overwrites it).
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [("a", claude("deny", "A"), 1), ("b", claude("deny", "B"), 2)],
+        "deny",
+        "b",
+        UNSET,
+    ),
+    (
+        "continue-cli",
+        "claude_pre_bash",
+        [("a", out(b"", b"A", 2), 1), ("b", out(b"", b"B", 2), 2)],
+        "deny",
+        "a",
+        UNSET,
+    ),
 ]
 
 

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 from hooktui.replay.compare import LOOSENED
+from hooktui.tap.model import HookInfo
 from hooktui.tui.app.watch import WatchApp
+from hooktui.tui.present.format import NEAR_TIMEOUT_MARK
 from hooktui.tui.present.palette import DIRECTION_LOOK
 from rich.color import Color
 from rich.style import Style
@@ -59,8 +61,8 @@ def _stream(tmp_path: Path) -> Path:
     return write_stream(tmp_path / "s.jsonl", [make_record(0), failed_open])
 
 
-async def _warnings(app: WatchApp) -> list[tuple[str, Style]]:
-    """Every drawn segment of a `⚠` warning, with its style, as the screen gets it (the
+async def _warnings(app: WatchApp, mark: str = "⚠") -> list[tuple[str, Style]]:
+    """Every drawn segment of a `mark` warning, with its style, as the screen gets it (the
     app's own line filters applied: its ANSI theme, NO_COLOR's monochrome)."""
     async with app.run_test(size=(160, 45)) as pilot:
         await wait_until(
@@ -75,7 +77,7 @@ async def _warnings(app: WatchApp) -> list[tuple[str, Style]]:
             for strip in widget.render_lines(Region(0, 0, *widget.size)):
                 segments = list(strip)
                 for i, seg in enumerate(segments):
-                    if "⚠" in seg.text and seg.style is not None:
+                    if mark in seg.text and seg.style is not None:
                         words = "".join(s.text for s in segments[i : i + 3])
                         found.append((f"{type(widget).__name__}: {words.strip()}", seg.style))
         return found
@@ -108,4 +110,25 @@ async def test_under_no_color_the_marks_stay_legible_without_hue(
     for what, style in found:
         assert style.bold or style.reverse, (what, style)
         for theme in (app.ansi_theme_dark, DEFAULT_TERMINAL_THEME):
+            assert contrast(style, theme) >= WCAG_AA, (what, style, contrast(style, theme))
+
+
+def _near_timeout_stream(tmp_path: Path) -> Path:
+    hook = HookInfo(label="guard", argv=["python3", "guard.py"], timeout_ms=1000)
+    slow = make_record(1, hook=hook, duration_ms=950.0)  # 95% of its timeout: `◷950ms`
+    return write_stream(tmp_path / "s.jsonl", [make_record(0), slow])
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_near_timeout_latency_cell_meets_4_5_to_1_as_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_color: bool
+):
+    # Dark on salmon, as drawn: the gradient's colour reversed onto the row's background.
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = WatchApp([str(_near_timeout_stream(tmp_path))], tz=UTC, live=False)
+    found = await _warnings(app, NEAR_TIMEOUT_MARK)
+    assert any("950ms" in what for what, _ in found), found
+    for theme in (app.ansi_theme_dark, app.ansi_theme_light, DEFAULT_TERMINAL_THEME):
+        for what, style in found:
             assert contrast(style, theme) >= WCAG_AA, (what, style, contrast(style, theme))

@@ -39,7 +39,9 @@ async def test_intercept_is_marked_after_its_toast_and_until_cleared(runtime_dir
         await wait_until(pilot, lambda: "● intercept" in _header(app))
         app.clear_notifications()  # the toast is gone: the header still says it
         await pilot.pause()
-        assert "tool:Bash decision:deny" in _header(app).split("\n")[0]
+        line = _header(app).split("\n")[0]
+        assert "s.jsonl" in line and "● intercept  tool:Ba" in line, line
+        assert ("tool:Bash decision:deny" in line) == (size[0] > 80), line  # else cut
         await pilot.press("i", "ctrl+a", "ctrl+k", *"tool:Read", "enter")
         await wait_until(pilot, lambda: " tool:Read" in _header(app))
         await pilot.press("i", "ctrl+a", "ctrl+k", "enter")  # empty: cleared
@@ -59,3 +61,18 @@ async def test_i_arms_the_mark_and_no_color_keeps_it(runtime_dir, tmp_path, monk
         start = text.plain.index("● intercept")
         styles = [str(s.style) for s in text.spans if s.start <= start < s.end]
         assert app.no_color and any("reverse" in s and "bold" in s for s in styles), styles
+
+
+async def test_at_80_columns_the_title_stays_and_the_expression_is_cut(runtime_dir, tmp_path):
+    # A long expression pushed the stream's name (and the rate) off the header line.
+    server = HoldServer()
+    expr = "tool:Bash and command:~'git push' and not session:sess-1"
+    server.set_breakpoint(expr)
+    app = WatchApp([str(tmp_path / "hooks.jsonl")], tz=UTC, hold=server)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "● intercept" in _header(app))
+        line = _header(app).split("\n")[0]
+        assert "hooks.jsonl" in line, line
+        assert "● intercept  tool:Ba" in line and "…" in line and expr not in line, line
+        assert line.rstrip().endswith("/min"), line  # the rate stays too
+        assert len(line) <= 80

@@ -11,6 +11,7 @@ from functools import partial
 
 from hooktui.tap.read import filter_terms
 from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
+from hooktui.tui.app.hooks_screen import HooksScreen
 from hooktui.tui.app.palette import PRESET_FILTERS
 from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll
@@ -33,6 +34,7 @@ def help_screen(screen) -> HelpScreen:
         ("keys", keys),
         ("in the detail pane", help_rows(bindings_of(DetailPane, DetailScroll))),
         ("in the patterns view (%)", help_rows(bindings_of(GroupList), skip={"list.open"})),
+        ("in the hooks screen (H)", help_rows(bindings_of(HooksScreen))),
         ("filter", filter_terms.help_rows()),
         ("markers", MARKERS),
     ]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 from hooktui.tap.read.view import CallView
 from hooktui.tui.app.breakpoints import BreakpointPanel
 from hooktui.tui.app.feed import StreamFeed
+from hooktui.tui.app.hooks_screen import HooksScreen
 from hooktui.tui.app.keys import Key, KeyedScreen, keys_in_order
 from hooktui.tui.app.patterns_view import PatternsView
 from hooktui.tui.app.reproduce import CallDetail
@@ -68,6 +69,7 @@ KEY_ORDER = (
     "watch.detail_grow",
     "watch.detail_shrink",
     "watch.patterns",
+    "watch.hooks",
     "watch.follow",
     "watch.pause",
     "watch.intercept",
@@ -116,6 +118,16 @@ SCREEN_KEYS: tuple[Key, ...] = (
             show=False,
             tooltip="clear the filter and marked-only",
             id="watch.clear",
+        )
+    ),
+    Key(
+        Binding(
+            "H",
+            "hooks",
+            "Hooks",
+            show=False,
+            tooltip="every configured hook and its calls here; enter filters to one",
+            id="watch.hooks",
         )
     ),
 )
@@ -324,13 +336,13 @@ class WatchScreen(KeyedScreen):
 
     def _show_current(self, now: bool = False) -> None:
         """The cursor's call in the detail pane: soon, in a worker, or `now`."""
-        entry = self.calls.current  # the newest: older highlights were coalesced away
-        if entry is None:
+        line = self.calls.current  # the newest: older highlights were coalesced away
+        if line is None:
             self.detail.clear("no call selected")
             return
-        path, tz, color = self.paths[entry.source], self.tz, not self.app.no_color
+        path, tz, color = self.paths[line.source], self.tz, not self.app.no_color
         show = self.detail.show_now if now else self.detail.show
-        show(entry, lambda: load_tabs(path, entry, tz, color))
+        show(line, lambda: load_tabs(path, line, tz, color))
 
     def _show_first(self) -> None:
         """The cursor's call (the first screen's newest), built before the app's first frame.
@@ -339,8 +351,8 @@ class WatchScreen(KeyedScreen):
         selected", then filled 0.2 to 0.7 s later. Read by offset and built here it costs
         a few ms; a line of many MB (7 ms a MB) is left to the worker, the pane saying so.
         """
-        entry = self.calls.current
-        if entry is not None and self._first.tail.end - entry.offset > FIRST_DETAIL_BYTES:
+        line = self.calls.current
+        if line is not None and self._first.tail.end - line.offset > FIRST_DETAIL_BYTES:
             self.detail.clear("reading this call …")
             self._show_current()
         else:
@@ -352,7 +364,7 @@ class WatchScreen(KeyedScreen):
         return self.detail.built.get("loaded")
 
     def on_call_list_opened(self, message: CallList.Opened) -> None:
-        if message.entry is not None:
+        if message.line is not None:
             self.detail.focus_now()
 
     def on_detail_pane_back(self, message: DetailPane.Back) -> None:
@@ -399,3 +411,17 @@ class WatchScreen(KeyedScreen):
 
     def on_patterns_view_filter_to(self, message: PatternsView.FilterTo) -> None:
         self.filter_bar.action_apply_filter(message.expr)
+
+    # -- the hooks screen ----------------------------------------------------
+
+    def action_hooks(self) -> None:
+        """`H`: the hook inventory; a hook chosen there filters the calls to it."""
+        screen = HooksScreen(self.paths, self.stream_title, self.tz)
+        self.app.push_screen(screen, self._hook_chosen)
+
+    def _hook_chosen(self, expr: str | None) -> None:
+        if expr is None:
+            return
+        if self.view.marked_only:  # its calls, all of them: not only the marked ones
+            self.view.set_marked_only(False)
+        self.filter_bar.action_apply_filter(expr)

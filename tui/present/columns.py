@@ -33,6 +33,7 @@ from hooktui.tui.present.format import (
     short_runtime,
 )
 from hooktui.tui.present.palette import FAIL_OPEN, PALETTE, UNKNOWN, look
+from rich.color import Color
 from rich.style import Style
 
 # A cell: its text and style (None: the row's own).
@@ -68,6 +69,7 @@ TOOL = Column("tool", "tool", ((0, 10), (150, 14), (180, 20), (240, 24)))
 SUMMARY = Column("summary", "summary", flex=True, min=20, pipe=50)
 # Wide enough for what failed ("⚠ invalid_json"), not only that something did.
 DECISION = Column("decision", "decision", ((0, 14), (150, 16)))
+NEAR_TIMEOUT_TEXT = Color.from_rgb(0, 0, 0)
 LATENCY = Column("latency", "latency", ((0, 8),), justify="right")
 # `show`: the hook's reason, or the last line a failure printed.
 WHY = Column("why", "why", flex=True, min=16, drop=4)
@@ -178,8 +180,17 @@ def latency_cell(head: RecordHead) -> Cell:
     style = latency_style(head.duration_ms)
     if close:
         text = f"{NEAR_TIMEOUT_MARK}{text}"
-        style = style + Style(bold=True, reverse=True)
+        style = near_timeout_style(head.duration_ms)
     return text, style
+
+
+def near_timeout_style(ms: float) -> Style:
+    """Black on the latency's colour, bold: a call that came close to its timeout.
+
+    Not reversed: reversed, its text took the row's background (on the cursor's
+    blue, 3.45:1); black on the gradient's salmon is 7.9:1, and its grey under NO_COLOR.
+    """
+    return Style(color=NEAR_TIMEOUT_TEXT, bgcolor=latency_style(ms).color, bold=True)
 
 
 # The longest slice of a field a row ever looks at: a 20 MB summary is cut

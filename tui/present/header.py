@@ -30,6 +30,8 @@ from rich.text import Text
 
 # Decisions few runtimes have: counted in the header only once one happens.
 RARE_DECISIONS = frozenset({"defer"})
+BREAKPOINT_LABEL = " ● intercept "
+BREAKPOINT_LEAST = 8  # characters of an armed breakpoint's expression kept however narrow
 
 
 class HeaderState(NamedTuple):
@@ -57,18 +59,17 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
     minutes = 30 if width >= 120 else 12
     # What is live and what is filtered come first: a long path must not push
     # the filter off the edge. The stream's name takes the room that is left.
-    state_part = Text(no_wrap=True)
-    state_part.append(f" {format_count(len(view))}/{format_count(view.total)} shown ")
+    live_part = Text(no_wrap=True)
+    live_part.append(f" {format_count(len(view))}/{format_count(view.total)} shown ")
     if state.paused:
-        state_part.append(" ⏸ paused ", style="bold black on yellow")
+        live_part.append(" ⏸ paused ", style="bold black on yellow")
         if state.buffered:
-            state_part.append(f" {format_count(state.buffered)} held ", style="yellow")
+            live_part.append(f" {format_count(state.buffered)} held ", style="yellow")
     elif state.following:
-        state_part.append(" ▶ following ", style="bold black on green")
+        live_part.append(" ▶ following ", style="bold black on green")
     else:
-        state_part.append(" ■ not following ", style="bold black on grey62")
-    if state.breakpoint:
-        state_part.append_text(breakpoint_mark(state.breakpoint, width, color))
+        live_part.append(" ■ not following ", style="bold black on grey62")
+    state_part = Text(no_wrap=True)
     if state.new:
         state_part.append(f" {format_count(state.new)} new ↓ ", style="bold black on cyan")
     if state.indexing is not None:
@@ -85,12 +86,17 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
         state_part.append("  marked only", style="bold bright_cyan")
     spark = rate_part(view, minutes, wide=width >= 120, now=state.now)
     badge = Text(" hooktui ", style="bold reverse")
-    room = width - badge.cell_len - state_part.cell_len - spark.cell_len - 2
-    title = state.title
-    if len(title) > room:
-        title = os.path.basename(title) or title
-    title_part = Text(f" {printable(title)} ", style="bold") if room > 4 else Text("")
-    line1 = Text.assemble(badge, title_part, state_part, spark, no_wrap=True)
+    fixed = badge.cell_len + live_part.cell_len + state_part.cell_len + 2
+    if state.breakpoint:
+        title_part, mark, spark = _fit_breakpoint(view, state, width - fixed, minutes, color)
+    else:
+        room = width - fixed - spark.cell_len
+        title = state.title
+        if len(title) > room:
+            title = os.path.basename(title) or title
+        title_part = Text(f" {printable(title)} ", style="bold") if room > 4 else Text("")
+        mark = Text("")
+    line1 = Text.assemble(badge, title_part, live_part, mark, state_part, spark, no_wrap=True)
 
     line2 = Text(no_wrap=True, overflow="ellipsis")
     line2.append(" ")
@@ -126,17 +132,57 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
     return Text("\n", no_wrap=True).join(lines)
 
 
-def breakpoint_mark(expr: str, width: int, color: bool = True) -> Text:
-    """` ● intercept tool:Bash `: calls matching it are held before the runtime has them."""
-    room = max(16, width // 3)
+def breakpoint_mark(expr: str, room: int, color: bool = True) -> Text:
+    """` ● intercept tool:Bash `, in `room` cells: the expression is cut with an ellipsis.
+
+    Calls matching it are held before the runtime has them.
+    """
     shown = printable(expr)
-    if len(shown) > room:
-        shown = shown[: room - 1] + "…"
+    fits = max(BREAKPOINT_LEAST, room - len(BREAKPOINT_LABEL) - 2)
+    if len(shown) > fits:
+        shown = shown[: fits - 1] + "…"
     return Text.assemble(
         " ",
-        (" ● intercept ", "bold black on orange1" if color else "bold reverse"),
+        (BREAKPOINT_LABEL, "bold black on orange1" if color else "bold reverse"),
         (f" {shown}", "bold orange1" if color else "bold"),
     )
+
+
+def _fit_breakpoint(
+    view: CallView, state: HeaderState, room: int, minutes: int, color: bool
+) -> tuple[Text, Text, Text]:
+    """The title, the breakpoint's mark and the rate, in `room` cells.
+
+    The stream's name and the armed breakpoint both stay on screen: the
+    sparkline narrows, then gives way (and the rate's window), before the
+    expression is cut (at 80 columns, to its first few characters).
+    """
+    name = os.path.basename(state.title) or state.title
+    expr = len(printable(state.breakpoint))
+    sparks = [
+        rate_part(view, minutes, wide=minutes > 12, now=state.now),
+        rate_part(view, 12, wide=False, now=state.now),
+        rate_part(view, 12, wide=False, now=state.now, bars=False),
+        rate_part(view, 12, wide=False, now=state.now, bars=False, window=False),
+    ]
+    mark_of = len(BREAKPOINT_LABEL) + 2  # and the expression
+    fits = [s for s in sparks if room - s.cell_len >= len(printable(name)) + 2 + mark_of + expr]
+    if not fits:
+        least = len(printable(name)) + 2 + mark_of + BREAKPOINT_LEAST
+        fits = [s for s in sparks[1:] if room - s.cell_len >= least] or sparks[-1:]
+    spark = fits[0]
+    room -= spark.cell_len
+    whole = len(printable(state.title)) + 2 + mark_of + expr
+    title = _title(state.title if whole <= room else name, room - mark_of - BREAKPOINT_LEAST)
+    return title, breakpoint_mark(state.breakpoint, room - title.cell_len, color), spark
+
+
+def _title(title: str, room: int) -> Text:
+    """The stream's name, cut with an ellipsis to `room` cells (its padding included)."""
+    shown = printable(title)
+    if len(shown) + 2 > room:
+        shown = shown[: max(1, room - 3)] + "…"
+    return Text(f" {shown} ", style="bold")
 
 
 def format_rate(per_minute: float) -> str:
@@ -144,7 +190,14 @@ def format_rate(per_minute: float) -> str:
     return f"{per_minute:.1f}" if per_minute < 10 else f"{per_minute:,.0f}"
 
 
-def rate_part(view: CallView, minutes: int, wide: bool, now: float | None = None) -> Text:
+def rate_part(
+    view: CallView,
+    minutes: int,
+    wide: bool,
+    now: float | None = None,
+    bars: bool = True,
+    window: bool = True,
+) -> Text:
     """The calls of the last minutes as a sparkline, and the rate over RATE_MINUTES, so labelled.
 
     Both end at `now` (the clock, while following) or else at the newest call; the
@@ -152,13 +205,13 @@ def rate_part(view: CallView, minutes: int, wide: bool, now: float | None = None
     minute (which reads 1 at the start of every minute).
     """
     stats = view.stats
-    window = f"{RATE_MINUTES} min avg" if wide else f"{RATE_MINUTES}m"
+    over = f" ({RATE_MINUTES} min avg)" if wide else f" ({RATE_MINUTES}m)" if window else ""
     return Text.assemble(
-        "   ",
-        (sparkline(stats.per_minute(minutes, now)), "cyan"),
+        "   " if bars else " ",
+        (sparkline(stats.per_minute(minutes, now)) if bars else "", "cyan"),
         (f" {format_rate(stats.rate(RATE_MINUTES, now))}", "bold"),
         ("/min", "bold"),
-        (f" ({window})", "dim"),
+        (over, "dim"),
     )
 
 

@@ -31,7 +31,9 @@ code as its bundle) driven as Continue's hook service drives it, and from the re
   context at UserPromptSubmit and SessionStart. `continue`, `stopReason`,
   `suppressOutput`, `systemMessage` and `decision: approve` are not read.
 - Matching hooks run in parallel; their answers combine in config order: any block
-  blocks (the first one's reason), the last permissionDecision and updatedInput win.
+  blocks, the last permissionDecision and updatedInput win (an ask, then an allow:
+  allow); the reason is the last hookSpecificOutput deny's, else the first block's
+  (continue_cli/merge.py).
 """
 
 from __future__ import annotations
@@ -74,6 +76,11 @@ _BLOCKED = "Blocked by hook"  # its reason when the hook gives none
 
 
 class ContinueCli(Runtime):
+    def combine(self, answers: Any, native_event: str = "") -> Any:
+        from hooktui.tap.runtimes.continue_cli import merge  # readers only
+
+        return merge.combine(answers, self.merge)
+
     def detect(self, request: Any) -> bool:
         # Claude's shape with an empty transcript_path ("We don't have a transcript file
         # like Claude Code", fireHook.ts): Claude Code always names its transcript.
@@ -308,9 +315,9 @@ RUNTIME = ContinueCli(
     read_tool="Read",
     # Several hooks on one call (hookRunner.ts of 1.5.47, driven as its hook service
     # drives it: tests/e2e/test_e2e_continue.py): all start at once, identical
-    # handlers (`type:command`, `type:url`) once; Promise.all keeps config order, any
-    # block blocks with the first blocking hook's reason, and the permissionDecision
-    # and updatedInput passed on are the last in that order, not the last to finish.
+    # handlers (`type:command`, `type:http`) once; Promise.all keeps config order, any
+    # block blocks, and the permissionDecision and updatedInput passed on are the last
+    # in that order, not the last to finish; the reason: merge.py.
     merge=MergeRule(
         runs="parallel",
         order="~/.claude, ~/.continue, then the project's .claude, .continue, then their "
@@ -319,7 +326,8 @@ RUNTIME = ContinueCli(
         rewrite="last_in_order",
         reason="first_in_order",
         dedup="command",
-        quirk="between an ask and an allow, the last in configured order is passed on",
+        quirk="between an ask and an allow, the last permissionDecision in configured order "
+        "is passed on; the last deny given in hookSpecificOutput gives the reason",
         basis="1.5.47: its shipped hookRunner.ts, two hooks on one call "
         "(tests/e2e/test_e2e_continue.py, 2026-12-07)",
         unknown="",
