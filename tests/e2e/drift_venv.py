@@ -11,6 +11,7 @@ pin allowed its post-releases, then the wheel.
 
 from __future__ import annotations
 
+import fcntl
 import re
 import shutil
 import subprocess
@@ -55,15 +56,30 @@ def install(cli: str, version: str, prefix: Path, timeout: float, run: Run) -> s
     prefix/venvs/<cli>; "" when it is there and runs its program, else why not.
     `run(argv, timeout, env=...)` runs a step in a session of its own, killed at its
     timeout (drift.run_bounded)."""
+    end = time.monotonic() + timeout
+    prefix.mkdir(parents=True, exist_ok=True)
+    with open(prefix / ".lock", "w") as lock:
+        # One install at a time into one venv (two test runs on one machine share the
+        # cache): the second waits for the first, then finds the release there.
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > end:
+                    return f"another install into {prefix} held it past the time box"
+                time.sleep(0.5)
+        return _install(cli, version, prefix / "venvs" / cli, _Steps(run, end))
+
+
+def _install(cli: str, version: str, venv: Path, steps: _Steps) -> str:
     package, program = CLIS[cli].package, CLIS[cli].program
-    venv = prefix / "venvs" / cli
-    if installed(venv, package) == version and runs(venv / program, run):
+    if installed(venv, package) == version and runs(venv / program, steps.run):
         return ""
     python = python312()
     if not python:
         return "no Python 3.12 here for its cp312 wheel"
-    end = time.monotonic() + timeout
-    steps = _Steps(run, end)
+    run = steps.run
     shutil.rmtree(venv, ignore_errors=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "-q", "--disable-pip-version-check"]
     error = steps.do([python, "-m", "venv", str(venv)], "python3.12 -m venv")

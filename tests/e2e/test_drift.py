@@ -212,3 +212,18 @@ def test_a_wheels_exact_pins_admit_their_post_releases(tmp_path):
         'anyio>=4; python_version >= "3.12"',
         'pywin32==311.* ; sys_platform == "win32"',
     ]
+
+
+def test_an_install_waits_for_another_into_the_same_venv(tmp_path):
+    """Two runs on one machine share the cache: the second install waits for the first
+    (here: held past its time box, so it says so and touches nothing)."""
+    import fcntl
+
+    ran = []
+    with open(tmp_path / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        why = drift_venv.install(
+            "mistral-vibe", "3.0.2", tmp_path, 1.0, lambda *a, **k: ran.append(a)
+        )
+    assert why == f"another install into {tmp_path} held it past the time box"
+    assert ran == [] and not (tmp_path / "venvs").exists()
