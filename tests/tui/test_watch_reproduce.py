@@ -6,6 +6,7 @@ guard as a real process; the copied command runs under the real `sh`.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import time
 from datetime import UTC
@@ -287,15 +288,20 @@ async def test_e_opens_at_once_and_keys_typed_while_it_loads_never_reach_the_req
         await _ready(pilot, app)
         assert app.main_screen.calls.focus_model.entry.head.tool_name == "Write"
         typed = [events.Key(c, c) for c in "zq"]  # typed with E, delivered once it is up
-        await pilot.press("E")
-        assert isinstance(app.screen, ReproduceScreen)  # at once, saying it loads
+        # Sent as a terminal sends it: a Pilot press would wait for the app to idle.
+        app._driver.send_message(events.Key("E", "E"))
+        deadline = time.monotonic() + WAIT_S
+        while not isinstance(app.screen, ReproduceScreen):
+            assert time.monotonic() < deadline, "E opened nothing"
+            await asyncio.sleep(0.005)
         screen = app.screen
+        assert not getattr(screen, "ready", True)  # open at once, the request still loading
         await wait_until(pilot, lambda: screen.ready, timeout=WAIT_S * 4)
+        editor = screen.query_one("#request", TextArea)
         for key in typed:
             key.set_sender(app)
             app.post_message(key)
         await pilot.pause()
-        editor = screen.query_one("#request", TextArea)
         assert editor.text == screen.original and "zq" not in editor.text
         assert isinstance(app.screen, ReproduceScreen)  # `q` did not leave or quit either
         assert not editor.soft_wrap  # a 4 MB line is not wrapped
