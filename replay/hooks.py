@@ -29,7 +29,7 @@ UNNAMED = "(unnamed)"
 
 
 class Selection(msgspec.Struct, kw_only=True):
-    entries: list[SessionRecord]
+    records: list[SessionRecord]
     left_out: dict[str, int] = {}  # hook name -> records not selected
     hint: str = ""  # how to include them
 
@@ -51,33 +51,33 @@ def _listing(counts: Counter) -> str:
     return ", ".join(f"{name} ({n})" for name, n in counts.most_common())
 
 
-def select_hook(entries: list[SessionRecord], policy: str | None, hook: str | None) -> Selection:
-    """The entries of the hook `policy` replaces (see the module text)."""
+def select_hook(records: list[SessionRecord], policy: str | None, hook: str | None) -> Selection:
+    """The records of the hook `policy` replaces (see the module text)."""
     if hook == ALL or (policy is None and hook is None):
-        return Selection(entries=list(entries))
-    counts = Counter(hook_name(e.record) for e in entries)
+        return Selection(records=list(records))
+    counts = Counter(hook_name(e.record) for e in records)
     if hook is not None:
-        kept = [e for e in entries if hook in _names(e.record)]
+        kept = [e for e in records if hook in _names(e.record)]
         if not kept:
             raise SessionError(f"--hook {hook!r}: no records of that hook ({_listing(counts)})")
-        return _split(entries, kept, f"--hook {ALL}")
+        return _split(records, kept, f"--hook {ALL}")
     if len(counts) <= 1:
-        return Selection(entries=list(entries))
+        return Selection(records=list(records))
     target = script_name(split_words(policy or ""))
-    matching = {hook_name(e.record) for e in entries if target in _names(e.record)}
+    matching = {hook_name(e.record) for e in records if target in _names(e.record)}
     if len(matching) == 1:
-        kept = [e for e in entries if hook_name(e.record) in matching]
-        return _split(entries, kept, f"--hook {ALL}")
+        kept = [e for e in records if hook_name(e.record) in matching]
+        return _split(records, kept, f"--hook {ALL}")
     raise SessionError(
         f"the selection holds calls of {plural(len(counts), 'hook')} ({_listing(counts)}): "
         f"say which one --policy replaces with --hook NAME, or --hook {ALL} for every record"
     )
 
 
-def _split(entries: list[SessionRecord], kept: list[SessionRecord], hint: str) -> Selection:
+def _split(records: list[SessionRecord], kept: list[SessionRecord], hint: str) -> Selection:
     ids = {id(e) for e in kept}
-    left = Counter(hook_name(e.record) for e in entries if id(e) not in ids)
-    return Selection(entries=kept, left_out=dict(left.most_common()), hint=hint if left else "")
+    left = Counter(hook_name(e.record) for e in records if id(e) not in ids)
+    return Selection(records=kept, left_out=dict(left.most_common()), hint=hint if left else "")
 
 
 def keep_hooks(

@@ -67,12 +67,12 @@ def _result(index: int, line: int, item: Shown, source: str) -> Result:
     record = decode_line(item.raw)
     if isinstance(record, str):  # the part read it as a record: a part file was altered
         raise SessionError(f"a part holds a line that is not a record ({record})")
-    entry = SessionRecord(line=line, record=record)
+    recorded = SessionRecord(line=line, record=record)
     if item.skip or item.run is None:
         result = Result(index=index, line=line, record=record, cls=SKIPPED, skip_reason=item.skip)
     else:
         outcomes = [o.outcome() for o in item.run.outcomes]
-        result = classify(index, entry, Ran(argv=item.run.argv, notes=item.run.notes), outcomes)
+        result = classify(index, recorded, Ran(argv=item.run.argv, notes=item.run.notes), outcomes)
     result.source = source
     return result
 

@@ -101,9 +101,9 @@ class Scan(msgspec.Struct, kw_only=True):
 
 class Loaded(msgspec.Struct, kw_only=True):
     part: Part
-    entries: list[SessionRecord] = []
+    records: list[SessionRecord] = []
     raw: list[bytes] = []
-    where: list[tuple[int, int]] = []  # (segment, line within it) per entry
+    where: list[tuple[int, int]] = []  # (segment, line within it) per record
     owned: list[Owned] = []  # per segment
     bad_lines: int = 0
     bad_errors: list[tuple[int, int, str]] = []  # (segment, line, why), the first few
@@ -125,21 +125,21 @@ def load(part: Part, opener: Opener) -> Loaded:
                     if len(loaded.bad_errors) < BAD_DETAIL:
                         loaded.bad_errors.append((s, found.lines, record))
                     continue
-                loaded.entries.append(SessionRecord(line=found.lines, record=record))
+                loaded.records.append(SessionRecord(line=found.lines, record=record))
                 loaded.raw.append(line)
                 loaded.where.append((s, found.lines))
     return loaded
 
 
-def _names(entry: SessionRecord) -> list[str]:
+def _names(recorded: SessionRecord) -> list[str]:
     from hooktui.replay.hooks import _names as names_of
 
-    return sorted(names_of(entry.record))
+    return sorted(names_of(recorded.record))
 
 
 def _filtered(loaded: Loaded, job: Job) -> list[int]:
     if not job.filter:
-        return list(range(len(loaded.entries)))
+        return list(range(len(loaded.records)))
     from hooktui.tap.read.filter import compile_filter
     from hooktui.tap.read.filter_tokens import FilterError
 
@@ -147,15 +147,15 @@ def _filtered(loaded: Loaded, job: Job) -> list[int]:
         predicate = compile_filter(job.filter)
     except FilterError as exc:
         raise SessionError(f"bad --filter: {exc}") from None
-    return [i for i, e in enumerate(loaded.entries) if predicate(e.record)]
+    return [i for i, e in enumerate(loaded.records) if predicate(e.record)]
 
 
 def selected(loaded: Loaded, job: Job) -> tuple[list[int], Counter]:
-    """Indexes of the entries to replay, and the hooks left out (name -> records)."""
+    """Indexes of the records to replay, and the hooks left out (name -> records)."""
     kept: list[int] = []
     left: Counter = Counter()
     for i in _filtered(loaded, job):
-        name = hook_name(loaded.entries[i].record)
+        name = hook_name(loaded.records[i].record)
         if job.keep is None or name in job.keep:
             kept.append(i)
         else:
@@ -163,16 +163,16 @@ def selected(loaded: Loaded, job: Job) -> tuple[list[int], Counter]:
     return kept, left
 
 
-def _argv(entry: SessionRecord, job: Job) -> list[str]:
-    return policy_argv(job.policy) if job.policy is not None else list(entry.record.hook.argv)
+def _argv(recorded: SessionRecord, job: Job) -> list[str]:
+    return policy_argv(job.policy) if job.policy is not None else list(recorded.record.hook.argv)
 
 
 def digest_of(loaded: Loaded, i: int, job: Job) -> bytes:
-    """The request of entry `i` (replay.digest); with --every-call, the record itself."""
-    entry = loaded.entries[i]
+    """The request of recorded `i` (replay.digest); with --every-call, the record itself."""
+    recorded = loaded.records[i]
     if not job.every_call:
         try:
-            return request_digest(entry.record, _argv(entry, job), job.timeout_s)
+            return request_digest(recorded.record, _argv(recorded, job), job.timeout_s)
         except (RecursionError, TypeError, msgspec.EncodeError):
             pass  # a request too odd to name: it stands alone
     s, line = loaded.where[i]
@@ -186,12 +186,12 @@ def scan(part: Part, job: Job, opener: Opener) -> Scan:
     out = Scan()
     seen: set[tuple[str, bytes]] = set()
     for i in _filtered(loaded, job):
-        entry = loaded.entries[i]
-        name = hook_name(entry.record)
-        hook = out.hooks.setdefault(name, HookSeen(names=_names(entry)))
+        recorded = loaded.records[i]
+        name = hook_name(recorded.record)
+        hook = out.hooks.setdefault(name, HookSeen(names=_names(recorded)))
         hook.records += 1
         out.records += 1
-        if skip_reason(entry.record, job.policy):
+        if skip_reason(recorded.record, job.policy):
             continue
         digest = digest_of(loaded, i, job)
         if (name, digest) not in seen:
@@ -219,15 +219,15 @@ def _run(
     options = job.options()
     done: dict[bytes, RunData] = {}
     for i in kept:
-        entry = loaded.entries[i]
-        if skip_reason(entry.record, job.policy):
+        recorded = loaded.records[i]
+        if skip_reason(recorded.record, job.policy):
             continue
         digest = digest_of(loaded, i, job)
         if digest in done or (mine is not None and digest not in mine):
             continue
-        plan = plan_for(entry, options)
+        plan = plan_for(recorded, options)
         if isinstance(plan, str):
-            done[digest] = RunData(argv=_argv(entry, job), skip=plan)
+            done[digest] = RunData(argv=_argv(recorded, job), skip=plan)
             continue
         outcomes = execute(plan, options)
         done[digest] = RunData(
@@ -290,12 +290,12 @@ def _judged(loaded, kept, left, job, table, streams, ran) -> PartOutput:
         left_out=dict(left),
         records=len(kept),
         runs=ran,
-        hooks=sorted({hook_name(loaded.entries[i].record) for i in kept}),
+        hooks=sorted({hook_name(loaded.records[i].record) for i in kept}),
     )
     for i in kept:
-        entry = loaded.entries[i]
+        recorded = loaded.records[i]
         s, line = loaded.where[i]
-        why = skip_reason(entry.record, job.policy)
+        why = skip_reason(recorded.record, job.policy)
         run = None if why else table.get(digest_of(loaded, i, job))
         if run is None and not why:
             raise SessionError(f"part {loaded.part.index}: no run for the record on line {line}")
@@ -303,7 +303,7 @@ def _judged(loaded, kept, left, job, table, streams, ran) -> PartOutput:
             out.shown.append(Shown(segment=s, line=line, raw=loaded.raw[i], skip=why or run.skip))
             continue
         outcomes = [o.outcome() for o in run.outcomes]
-        result = classify(0, entry, Ran(argv=run.argv, notes=run.notes), outcomes)
+        result = classify(0, recorded, Ran(argv=run.argv, notes=run.notes), outcomes)
         if _remarkable(result.cls, result):
             out.shown.append(Shown(segment=s, line=line, raw=loaded.raw[i], run=run))
         else:
@@ -319,9 +319,9 @@ def replay_part(
     loaded = load(part, opener)
     seen: dict[str, tuple[set[str], int]] = {}
     for i in _filtered(loaded, job):
-        entry = loaded.entries[i]
-        name = hook_name(entry.record)
-        names, n = seen.get(name, (set(_names(entry)), 0))
+        recorded = loaded.records[i]
+        name = hook_name(recorded.record)
+        names, n = seen.get(name, (set(_names(recorded)), 0))
         seen[name] = (names, n + 1)
     keep, _ = keep_hooks(seen, job.policy, hook, whole=False)
     alone = keep is not None and not keep and hook is None and len(seen) == 1

@@ -46,43 +46,47 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _skipped(index: int, entry: SessionRecord, why: str) -> Result:
+def _skipped(index: int, recorded: SessionRecord, why: str) -> Result:
     return Result(
-        index=index, line=entry.line, record=entry.record, cls=compare.SKIPPED, skip_reason=why
+        index=index,
+        line=recorded.line,
+        record=recorded.record,
+        cls=compare.SKIPPED,
+        skip_reason=why,
     )
 
 
 def replay_record(
-    index: int, entry: SessionRecord, options: Options, *, generation: int | None = None
+    index: int, recorded: SessionRecord, options: Options, *, generation: int | None = None
 ) -> Result:
     """Replay one record (options.repeat times) and classify it; never raises for
     what a session holds (a record nested too deep to handle is skipped).
     `generation`: see procs.run."""
     try:
-        return _replay_record(index, entry, options, generation)
+        return _replay_record(index, recorded, options, generation)
     except RecursionError:
         return _skipped(
             index,
-            entry,
+            recorded,
             "nested too deep to replay (about 1,000 levels deep or more; 10,000 on Python 3.13)",
         )
 
 
 def _replay_record(
-    index: int, entry: SessionRecord, options: Options, generation: int | None
+    index: int, recorded: SessionRecord, options: Options, generation: int | None
 ) -> Result:
-    plan = plan_for(entry, options)
+    plan = plan_for(recorded, options)
     if isinstance(plan, str):
-        return _skipped(index, entry, plan)
-    return classify(index, entry, plan, execute(plan, options, generation))
+        return _skipped(index, recorded, plan)
+    return classify(index, recorded, plan, execute(plan, options, generation))
 
 
-def plan_for(entry: SessionRecord, options: Options) -> Plan | str:
-    """What to run for `entry`, or why it is not run (the skip reason)."""
-    why = skip_reason(entry.record, options.policy)
+def plan_for(recorded: SessionRecord, options: Options) -> Plan | str:
+    """What to run for `recorded`, or why it is not run (the skip reason)."""
+    why = skip_reason(recorded.record, options.policy)
     if why:
         return why
-    plan = build_plan(entry.record, options.policy, options.timeout_s, options.base_env)
+    plan = build_plan(recorded.record, options.policy, options.timeout_s, options.base_env)
     return needs_text(plan.needs) if plan.needs else plan
 
 
@@ -109,16 +113,18 @@ def execute(plan: Plan, options: Options, generation: int | None = None) -> list
     ]
 
 
-def classify(index: int, entry: SessionRecord, plan: Plan | Ran, outcomes: list[Outcome]) -> Result:
-    """The Result of `entry` whose hook, run as `plan` said, gave `outcomes`: each judged
+def classify(
+    index: int, recorded: SessionRecord, plan: Plan | Ran, outcomes: list[Outcome]
+) -> Result:
+    """The Result of `recorded` whose hook, run as `plan` said, gave `outcomes`: each judged
     by the record's runtime and compared with today's reading of the recording."""
-    record = entry.record
+    record = recorded.record
     base = baseline(record)
     runs = [judge(record, outcome) for outcome in outcomes]
     cls, differs, direction, deciding = compare.classify_runs(base.verdict, runs)
     return Result(
         index=index,
-        line=entry.line,
+        line=recorded.line,
         record=record,
         cls=cls,
         differs=differs,
@@ -144,7 +150,7 @@ class Ran(msgspec.Struct, kw_only=True):
 
 
 def replay(
-    entries: Iterable[SessionRecord],
+    records: Iterable[SessionRecord],
     options: Options,
     *,
     session: str = "",
@@ -152,12 +158,12 @@ def replay(
     on_result: Callable[[Result], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> Report:
-    """Replay `entries`; the report keeps their order whatever finishes first.
+    """Replay `records`; the report keeps their order whatever finishes first.
 
     `on_result` is called once per record, in order, from the calling thread.
     Setting `cancel` stops starting new records (the running ones finish).
     """
-    entries = list(entries)
+    records = list(records)
     procs.start()
     jobs = options.jobs or default_jobs()
     results: list[Result] = []
@@ -182,12 +188,12 @@ def replay(
                 on_result(result)
 
     try:
-        if jobs <= 1 or len(entries) <= 1:
-            collect(map(one, enumerate(entries)))
+        if jobs <= 1 or len(records) <= 1:
+            collect(map(one, enumerate(records)))
         else:
             pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="replay")
             try:
-                collect(pool.map(one, enumerate(entries)))
+                collect(pool.map(one, enumerate(records)))
             except BaseException:  # Ctrl-C: start nothing new, let the running hooks end
                 stop.set()
                 pool.shutdown(wait=False, cancel_futures=True)

@@ -27,7 +27,7 @@ class SessionRecord(msgspec.Struct, kw_only=True):
 
 class Session(msgspec.Struct, kw_only=True):
     path: str
-    entries: list[SessionRecord]
+    records: list[SessionRecord]
     lines: int = 0  # complete lines read
     bad_lines: int = 0  # complete lines that are not records
     bad_line_errors: list[tuple[int, str]] = []  # (line, why) for the first BAD_DETAIL
@@ -89,7 +89,7 @@ def load_session(path: str) -> Session:
     name = "standard input" if path == STDIN else path
     parts = data.split(b"\n")
     tail = parts.pop()  # bytes after the last newline: a line still being written
-    session = Session(path=path, entries=[], lines=len(parts), torn_tail=bool(tail.strip()))
+    session = Session(path=path, records=[], lines=len(parts), torn_tail=bool(tail.strip()))
     for number, line in enumerate(parts, 1):
         if not line.strip():
             continue
@@ -99,8 +99,8 @@ def load_session(path: str) -> Session:
             if len(session.bad_line_errors) < BAD_DETAIL:
                 session.bad_line_errors.append((number, record))
             continue
-        session.entries.append(SessionRecord(line=number, record=record))
-    if not session.entries:
+        session.records.append(SessionRecord(line=number, record=record))
+    if not session.records:
         if not data.strip():
             raise SessionError(f"{name} is empty: no recorded calls to replay")
         lines = plural(max(len(parts), 1), "line")
@@ -115,12 +115,12 @@ def load_session(path: str) -> Session:
 
 
 def select(session: Session, filter_expr: str | None) -> list[SessionRecord]:
-    """The entries matching `filter_expr` (the shared filter language), in file order.
+    """The records matching `filter_expr` (the shared filter language), in file order.
 
     Raises SessionError with the filter's own message on a bad expression.
     """
     if not filter_expr:
-        return list(session.entries)
+        return list(session.records)
     from hooktui.tap.read.filter import compile_filter
     from hooktui.tap.read.filter_tokens import FilterError
 
@@ -128,16 +128,16 @@ def select(session: Session, filter_expr: str | None) -> list[SessionRecord]:
         predicate = compile_filter(filter_expr)
     except FilterError as exc:
         raise SessionError(f"bad --filter: {exc}") from None
-    return [e for e in session.entries if predicate(e.record)]
+    return [e for e in session.records if predicate(e.record)]
 
 
-def by_id(entries: list[SessionRecord], wanted: str) -> SessionRecord:
-    """The one entry whose id is `wanted`, or starts with it, or whose random part does
+def by_id(records: list[SessionRecord], wanted: str) -> SessionRecord:
+    """The one record whose id is `wanted`, or starts with it, or whose random part does
     (ids begin with the time, so a short prefix of the whole id names many)."""
-    exact = [e for e in entries if e.record.id == wanted]
+    exact = [e for e in records if e.record.id == wanted]
     if exact:
         return exact[0]
-    found = [e for e in entries if names(e.record.id, wanted)]
+    found = [e for e in records if names(e.record.id, wanted)]
     if len(found) == 1:
         return found[0]
     if found:
@@ -146,4 +146,4 @@ def by_id(entries: list[SessionRecord], wanted: str) -> SessionRecord:
         raise SessionError(
             f"--id {wanted!r} names {plural(len(found), 'record')} ({some}{more}): give more of it"
         )
-    raise SessionError(f"--id {wanted!r}: no such record among {plural(len(entries), 'record')}")
+    raise SessionError(f"--id {wanted!r}: no such record among {plural(len(records), 'record')}")

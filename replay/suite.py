@@ -37,10 +37,10 @@ def load_suite(folder: str) -> Session:
     files = sorted(Path(folder).glob("*.json"))
     if not files:
         raise SessionError(f"{folder} is a folder with no *.json case files")
-    entries = [
+    records = [
         SessionRecord(line=n, record=_record(path, folder)) for n, path in enumerate(files, 1)
     ]
-    return Session(path=folder, entries=entries, lines=len(entries))
+    return Session(path=folder, records=records, lines=len(records))
 
 
 def _case(path: Path) -> dict:

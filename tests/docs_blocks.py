@@ -47,7 +47,11 @@ def runtimes_table() -> str:
             wraps = "command hooks, run by hooktui's plugin"
         project = ", ".join(f"`{f}`" for f in layout.project_files)
         home = "/".join(part for part in ("~", layout.user_dir) if part)
-        user = ", ".join(f"`{home}/{f}`" for f in layout.user_files)
+        user = ", ".join(
+            f"`{home}/{f}`"
+            + (f" (`${layout.user_file_env[f]}` when set)" if f in layout.user_file_env else "")
+            for f in layout.user_files
+        )
         if layout.user_dir_env:
             moved = "/".join(p for p in (f"${layout.user_dir_env}", layout.user_dir_env_child) if p)
             user += f" (or under `{moved}`)"
@@ -121,6 +125,8 @@ def sources_table() -> str:
             where = f"`{base.get(source.base, '')}{source.path}`"
             if source.layout:
                 where += f" ({registry.ADAPTERS[source.layout].title}'s format)"
+            if source.base == "home" and source.path in runtime.settings.user_file_env:
+                where += f" (`${runtime.settings.user_file_env[source.path]}` when set)"
             parts.append(f"{source.scope} {where}")
         rows.append(f"| {runtime.title} | {'; '.join(parts)} |")
     return "\n".join(rows)

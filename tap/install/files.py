@@ -62,20 +62,42 @@ def user_folder(layout: Layout, environ: Mapping[str, str]) -> Path:
     return Path(moved) if moved else home / layout.user_dir
 
 
+def user_file(
+    layout: Layout, name: str, environ: Mapping[str, str], cwd: Path | None = None
+) -> Path:
+    """Where the user file `name` (of `user_files`) is: under the user folder, or where
+    its own variable moves it (`user_file_env`)."""
+    variable, _, child = layout.user_file_env.get(name, "").partition("/")
+    moved = environ.get(variable, "").strip() if variable else ""
+    if not moved:
+        return user_folder(layout, environ) / name
+    return (Path.cwd() if cwd is None else cwd) / moved / child  # an absolute `moved` wins
+
+
 def candidate_groups(
     layout: Layout, *, user: bool = False, cwd: Path | None = None, environ: dict | None = None
 ) -> list[list[Path]]:
     """Where the runtime's settings may live: one group of files per folder, nearest first."""
     env = os.environ if environ is None else environ
+    here = Path.cwd() if cwd is None else cwd
     if user:
         base = user_folder(layout, env)
-        return [[p for name in layout.user_files for p in _matching(base, name)]]
-    here = Path.cwd() if cwd is None else cwd
+        return [
+            [p for name in layout.user_files for p in _user_matching(layout, base, name, env, here)]
+        ]
     roots = [here]
     top = _git_top(here)
     if top is not None and top != here:
         roots.append(top)
     return [[p for rel in layout.project_files for p in _matching(root, rel)] for root in roots]
+
+
+def _user_matching(
+    layout: Layout, base: Path, name: str, environ: Mapping[str, str], cwd: Path
+) -> list[Path]:
+    if name in layout.user_file_env:
+        return [user_file(layout, name, environ, cwd)]
+    return _matching(base, name)
 
 
 def _matching(base: Path, rel: str) -> list[Path]:

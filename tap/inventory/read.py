@@ -53,8 +53,12 @@ def _read_runtime(
     runtime: Runtime, project: Path, env: Mapping[str, str], out: Inventory, root: Path
 ) -> None:
     hooks: list[Hook] = []
+    seen: set[Path] = set()
     for rank, source in enumerate(runtime.hook_sources):
         for path in paths_of(runtime, source, project, env, root):
+            if runtime.settings.hook_files is not None and path in seen:
+                continue  # a folder named twice (a moved one that is another) is read once
+            seen.add(path)
             sf, found = read_file(runtime, source, path, len(hooks))
             sf.rank = rank
             for hook in found:

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from hooktui.tap.install.files import user_folder
+from hooktui.tap.install.files import user_file, user_folder
 from hooktui.tap.runtimes.descriptor import Runtime
 from hooktui.tap.runtimes.merge import HookSource
 
@@ -49,6 +49,18 @@ def paths_of(
     base = base_of(runtime, source, project, environ, root)
     pattern = source.path.lstrip("/") if source.base == "/" else source.path
     if "*" not in pattern:
-        return [base / pattern]
+        return [_moved(runtime, base / pattern, project, environ)]
     found = sorted(p for p in base.glob(pattern) if p.is_file())
     return found or [base / pattern]
+
+
+def _moved(runtime: Runtime, path: Path, project: Path, environ: Mapping[str, str]) -> Path:
+    """A user file a variable of its own moves (`Layout.user_file_env`): where it is now."""
+    layout = runtime.settings
+    if layout is None or not layout.user_file_env:
+        return path
+    home = user_folder(layout, environ)
+    for name in layout.user_file_env:
+        if path == home / name:
+            return user_file(layout, name, environ, project)
+    return path

@@ -8,7 +8,7 @@
 The terms (fields, their aliases and help) are one table, `filter_terms.TERMS`;
 `filter_terms.help_text()` lists them with the syntax.
 
-Bad lines (entries that are not records) have no fields: callers show them
+Bad lines (lines that are not records) have no fields: callers show them
 only while the filter is empty.
 
 The modules by role: filter_tokens.py (tokenizer, FilterError),

@@ -7,11 +7,14 @@ Rules, testable without an app:
   not resume it (a pager does not either).
 - While not following, rows that arrive count as new; the count is of new rows
   *shown*, so it is recomputed when the filter changes.
-- The entry the user chose is the anchor: a filter that hides it moves the
+- The row the user chose is the anchor (its key): a filter that hides it moves the
   focus to the nearest shown row before it, and the focus returns to the anchor
   when a later filter shows it again.
 
-Listeners: `on_change(entry_changed)` after every change of row, entry, follow
+The view is a `CallView` or any view with the same few members (`shown`,
+`total`, `key_at`, `row_of`, `index_of`, the added and refreshed signals).
+
+Listeners: `on_change(key_changed)` after every change of row, key, follow
 mode or new count.
 """
 
@@ -29,7 +32,7 @@ class Focus:
         self.row = -1  # row in view.shown; -1 when nothing is shown
         self.following = True
         self.anchor: tuple[int, int] | None = None  # (source, offset) the user chose
-        # Entries at this index or later arrived while not following.
+        # Rows at this index or later arrived while not following.
         self._new_from: int | None = None
         self._key: tuple[int, int] | None = None
         self.on_change: list[Callable[[bool], None]] = []
@@ -42,8 +45,21 @@ class Focus:
     # -- reading -------------------------------------------------------------
 
     @property
-    def entry(self) -> StreamLine | None:
-        return self.view.entry(self.row) if 0 <= self.row < len(self.view) else None
+    def selected_row(self) -> int | None:
+        """The focused row, or None when nothing is shown."""
+        return self.row if 0 <= self.row < len(self.view) else None
+
+    @property
+    def key(self) -> tuple[int, int] | None:
+        """The key of the focused row, or None when nothing is shown."""
+        row = self.selected_row
+        return None if row is None else self.view.key_at(row)
+
+    @property
+    def line(self) -> StreamLine | None:
+        """The focused line (a CallView's focus)."""
+        row = self.selected_row
+        return None if row is None else self.view.line(row)
 
     @property
     def new(self) -> int:
@@ -63,7 +79,7 @@ class Focus:
         row = max(0, min(row, n - 1))
         if self.following and row < n - 1:
             self._stop_following()
-        self.anchor = self.view.entry(row).key
+        self.anchor = self.view.key_at(row)
         self._settle(row)
 
     def move_by(self, delta: int) -> None:
@@ -85,7 +101,7 @@ class Focus:
             self._settle(len(self.view) - 1, force=True)
         else:
             self._stop_following()
-            self.anchor = self.entry.key if self.entry is not None else None
+            self.anchor = self.key
             self._notify(False)
 
     # -- the view's signals --------------------------------------------------
@@ -103,7 +119,7 @@ class Focus:
             self._notify(False)  # the new count changed
 
     def _rows_prepended(self, count: int, shown: int) -> None:
-        # Older rows came in (before all others, but for late ones): the same entries, further down.
+        # Older rows came in (before all others, but for late ones): the same lines, further down.
         self._index_moved()
         moved = getattr(self.view, "moved_index", None)
         if self._new_from is not None and moved is not None and moved.gaps:
@@ -152,25 +168,19 @@ class Focus:
         row = view.row_of(self.anchor)
         if row is not None:
             return row
-        find = getattr(view, "index_of", None)  # CallView: a column search, no entries made
-        if find is not None:
-            index = find(self.anchor)
-        else:
-            found = (i for i, e in enumerate(view.entries) if e.key == self.anchor)
-            index = next(found, None)
+        index = view.index_of(self.anchor)
         if index is None:
             index = view.total
         return max(0, bisect_right(view.shown, index) - 1)
 
     def _settle(self, row: int, force: bool = False) -> None:
         self.row = row
-        entry = self.entry
-        key = entry.key if entry is not None else None
+        key = self.key
         changed = key != self._key
         self._key = key
         if changed or force:
             self._notify(changed)
 
-    def _notify(self, entry_changed: bool) -> None:
+    def _notify(self, key_changed: bool) -> None:
         for listener in self.on_change:
-            listener(entry_changed)
+            listener(key_changed)

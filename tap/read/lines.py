@@ -227,8 +227,8 @@ def read_batches(fd: int, chunk: int = STREAM_CHUNK) -> Iterator[list[tuple[int,
 
 def load_stream(path: str) -> tuple[list[tuple[int, LineHead]], int]:
     """Every complete line of `path` as (offset, head), and the offset consumed."""
-    entries, point = load_stream_point(path)
-    return entries, point.offset
+    heads, point = load_stream_point(path)
+    return heads, point.offset
 
 
 def load_stream_point(path: str) -> tuple[list[tuple[int, LineHead]], ReadPoint]:

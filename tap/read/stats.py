@@ -26,7 +26,7 @@ _MINUTE_FORMAT = "%Y-%m-%dT%H:%M"
 
 
 class Stats(Tally):
-    """Counts and latencies over the shown entries (heads).
+    """Counts and latencies over the shown lines (heads).
 
     With `keep_heads=False` (show's tally over a stream of any size) it keeps
     8 bytes per call (its latency, for exact percentiles) and no rates.

@@ -1,11 +1,11 @@
-"""The watch model: every entry read, the filtered, ordered view over them, marks, stats.
+"""The watch model: every line read, the filtered, ordered view over them, marks, stats.
 
 Kept apart from the widgets (like mitmproxy's addons/view.py): the call list
 only asks "how many rows, and what is row i", the header only reads `stats`.
 Listeners are plain callbacks, so the model is testable without an app. The
 cursor and follow mode live beside it, in `focus.Focus`.
 
-One clock: entries are in the order hooks answered (records are appended a
+One clock: lines are in the order hooks answered (records are appended a
 little after, so a late one is inserted at its place; several streams are
 merged by it), and `StreamLine.t` is that time. An insertion renumbers the
 rows after it: `moved` says where the shown rows went (`index_order.Renumber`).
@@ -36,7 +36,7 @@ class StreamLine:
     """One line of one stream: where it is, and its head (decoded now, or when first read).
 
     The view makes these on demand for the rows asked for; the index itself
-    keeps columns, not entries. A head not given is read back from the file.
+    keeps columns, not StreamLines. A head not given is read back from the file.
     """
 
     __slots__ = ("_head", "_load", "offset", "source")
@@ -84,8 +84,8 @@ class StreamLine:
         return f"StreamLine({self.source}, {self.offset}, {self._head!r})"
 
 
-# Entries made for rows asked for, kept so the same row gives the same object.
-ENTRIES_KEPT = 1024
+# StreamLines made for rows asked for, kept so the same row gives the same object.
+LINES_KEPT = 1024
 # A filter reading the files tests up to this many rows at once, more in a FilterPass
 # (when the view has `background` on): a few tens of milliseconds.
 SYNC_ROWS = 4096
@@ -136,23 +136,27 @@ class CallView:
     def total(self) -> int:
         return len(self.index)
 
-    def entry(self, row: int) -> StreamLine:
-        return self._entry_at(self.shown[row])
+    def line(self, row: int) -> StreamLine:
+        return self._line_at(self.shown[row])
 
-    def _entry_at(self, i: int) -> StreamLine:
+    def key_at(self, row: int) -> tuple[int, int]:
+        """(source, offset) of `row`, read from the columns (no StreamLine made)."""
+        return self.index.key(self.shown[row])
+
+    def _line_at(self, i: int) -> StreamLine:
         # The same object for the same line while it is recent: the list, the
-        # focus and the detail pane then agree on "the selected entry".
+        # focus and the detail pane then agree on "the selected line".
         index = self.index
         key = (index.source[i], index.offset[i])
         made = self._made
-        entry = made.get(key)
-        if entry is None:
-            entry = made[key] = StreamLine(key[0], key[1], None, self._load_head)
-            if len(made) > ENTRIES_KEPT:
+        line = made.get(key)
+        if line is None:
+            line = made[key] = StreamLine(key[0], key[1], None, self._load_head)
+            if len(made) > LINES_KEPT:
                 made.popitem(last=False)
         else:
             made.move_to_end(key)
-        return entry
+        return line
 
     def _load_head(self, source: int, offset: int) -> Any:
         head = self.files.get(source, offset)
@@ -164,20 +168,25 @@ class CallView:
             return BadLine(offset=offset, length=0, error="cannot read the line", preview="")
         return self.index.head(i)
 
+    def line_of(self, key: tuple[int, int]) -> StreamLine:
+        """The line at (source, offset), shown or not (its head read on demand)."""
+        i = self.index.index_of(key)
+        return self._line_at(i) if i is not None else StreamLine(*key, None, self._load_head)
+
     def index_of(self, key: tuple[int, int]) -> int | None:
         """The index row of (source, offset), shown or not."""
         return self.index.index_of(key)
 
-    def is_marked(self, entry: StreamLine) -> bool:
-        return (entry.source, entry.offset) in self.marks
+    def is_marked(self, line: StreamLine) -> bool:
+        return (line.source, line.offset) in self.marks
 
-    def shown_entries(self) -> list[StreamLine]:
-        return [self._entry_at(i) for i in self.shown]
+    def shown_lines(self) -> list[StreamLine]:
+        return [self._line_at(i) for i in self.shown]
 
-    def marked_entries(self) -> list[StreamLine]:
+    def marked_lines(self) -> list[StreamLine]:
         index = self.index
         return [
-            self._entry_at(i)
+            self._line_at(i)
             for i in range(len(index))
             if (index.source[i], index.offset[i]) in self.marks
         ]
@@ -290,7 +299,7 @@ class CallView:
             self.rebuild()
 
     def toggle_mark(self, row: int) -> bool:
-        """Mark or unmark the entry on `row`; returns whether it is now marked."""
+        """Mark or unmark the line on `row`; returns whether it is now marked."""
         key = self.index.key(self.shown[row])
         if key in self.marks:
             self.marks.discard(key)
@@ -316,7 +325,7 @@ class CallView:
         self.stats.rebind(self.index, shown)
 
     def row_of(self, key: tuple[int, int]) -> int | None:
-        """The shown row of the entry (source, offset), if it is shown."""
+        """The shown row of the line (source, offset), if it is shown."""
         i = self.index_of(key)
         if i is None:
             return None

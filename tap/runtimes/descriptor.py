@@ -144,6 +144,10 @@ class Layout(Facts):
     user_files: tuple[str, ...]
     user_dir_env: str = ""
     user_dir_env_child: str = ""
+    # A user file (or hook folder) that a variable of its own moves: its name in
+    # `user_files` -> "VARIABLE/child"; when the variable is set (not blank), the file
+    # is `$VARIABLE/child` instead (a relative value: from the project folder).
+    user_file_env: Mapping[str, str] = Factory(dict)
     # A shared project file's per-person twin the runtime also reads, by name in the
     # same folder ({"settings.json": "settings.local.json"}): install offers it when
     # the shared file is tracked by git.

@@ -70,26 +70,26 @@ def make_session(path: Path, n: int, cwd: str) -> None:
             f.write(encode_record(record))
 
 
-def plain_loop(entries, policy: str) -> float:
+def plain_loop(records, policy: str) -> float:
     argv = ["sh", "-c", policy]
     started = time.perf_counter()
-    for entry in entries:
+    for recorded in records:
         subprocess.run(
             argv,
-            input=request_bytes(entry.record),
+            input=request_bytes(recorded.record),
             capture_output=True,
-            cwd=entry.record.cwd,
+            cwd=recorded.record.cwd,
             check=False,
         )
     return time.perf_counter() - started
 
 
-def replayed(entries, policy: str, jobs: int) -> float:
+def replayed(records, policy: str, jobs: int) -> float:
     started = time.perf_counter()
-    report = replay(entries, Options(policy=policy, jobs=jobs))
+    report = replay(records, Options(policy=policy, jobs=jobs))
     elapsed = time.perf_counter() - started
     counts = report.counts()
-    expected = sum(1 for e in entries if "rm -rf" in e.record.summary)
+    expected = sum(1 for e in records if "rm -rf" in e.record.summary)
     assert counts["tightened"] == expected and counts["failed"] == 0, counts
     return elapsed
 
@@ -106,15 +106,15 @@ def main() -> int:
         policy = f"{sys.executable} {policy_file}"
         session = tmp_path / "session.jsonl"
         make_session(session, args.records, tmp)
-        entries = load_session(str(session)).entries
+        records = load_session(str(session)).records
         os.environ["HOOKTUI_REPLAY"] = "1"  # as hooktui replay's main does
         os.chdir(tmp)
         best = {"loop": float("inf"), "jobs1": float("inf"), "jobs2": float("inf")}
         for r in range(args.rounds):
             times = {
-                "loop": plain_loop(entries, policy),
-                "jobs1": replayed(entries, policy, 1),
-                "jobs2": replayed(entries, policy, 2),
+                "loop": plain_loop(records, policy),
+                "jobs1": replayed(records, policy, 1),
+                "jobs2": replayed(records, policy, 2),
             }
             for k, v in times.items():
                 best[k] = min(best[k], v)

@@ -79,7 +79,7 @@ async def run(n: int) -> dict[str, object]:
             for _ in range(10):
                 idle.append(await _key_ms(app))
                 await asyncio.sleep(0.02)
-        heads = [app.main_screen.view.entry(row).head for row in range(len(app.main_screen.view))]
+        heads = [app.main_screen.view.line(row).head for row in range(len(app.main_screen.view))]
         by = app.main_screen.patterns.list.by
     t0 = time.perf_counter()
     Patterns(by).add_all(heads)

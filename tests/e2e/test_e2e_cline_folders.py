@@ -6,6 +6,8 @@ any case, with and without an extension or a `#!` line) and files it passes over
 symbolic link, PreCompact, an extension it does not know. Cline runs the hooks of
 one call one after another; the order they ran in must be the inventory's order (the
 files' full paths), and the files it passed over must be the inventory's problems.
+A second session sets CLINE_DIR: Cline then reads `$CLINE_DIR/hooks`, not
+`~/.cline/hooks` (resolveClineDir), and so does the inventory.
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ from pathlib import Path
 import pytest
 from hooktui.tap.inventory.read import inventory
 
-from tests.e2e.drivers_cline import CLINE as DRIVER
-from tests.e2e.drivers_cline import _post_file
+from tests.e2e.drivers_cline import CLINE, Cline, _post_file
 from tests.e2e.harness import Sandbox, hook_command, skip_reason
 
 _skip = skip_reason("cline")
@@ -29,10 +30,22 @@ def put(path: Path, text: str) -> Path:
     return path
 
 
-def test_cline_runs_the_hook_files_the_inventory_lists_in_its_order(tmp_path: Path) -> None:
+class _MovedCline(Cline):
+    """Cline with CLINE_DIR set (its settings, its data and its user hooks move there)."""
+
+    def env(self, sb: Sandbox) -> dict[str, str]:
+        return super().env(sb) | {"CLINE_DIR": str(sb.root / "cline-dir")}
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["home", "cline-dir"])
+def test_cline_runs_the_hook_files_the_inventory_lists_in_its_order(
+    tmp_path: Path, moved: bool
+) -> None:
+    DRIVER = _MovedCline() if moved else CLINE  # noqa: N806 (the module's name for it)
     sb = Sandbox(tmp_path)
     sb.fresh_run_dirs()
-    cmd = {n: hook_command(sb.hooks, n) for n in ("rules", "docs", "dot", "cline", "link", "txt")}
+    names = ("rules", "docs", "dot", "moved", "cline", "link", "txt")
+    cmd = {n: hook_command(sb.hooks, n) for n in names}
     DRIVER.write_settings(sb, cmd["rules"], hook_command(sb.hooks, "post"))
     files = {
         # the driver's .clinerules/hooks/PreToolUse.sh (no #!: bash) is "rules"
@@ -40,6 +53,7 @@ def test_cline_runs_the_hook_files_the_inventory_lists_in_its_order(tmp_path: Pa
             sb.home / "Documents/Cline/Hooks/PreToolUse", f"#!/bin/sh\nexec {cmd['docs']}\n"
         ),
         "dot": put(sb.home / ".cline/hooks/pretooluse.sh", f"exec {cmd['dot']}\n"),
+        "moved": put(sb.root / "cline-dir/hooks/PreToolUse", f"exec {cmd['moved']}\n"),
         "cline": put(sb.project / ".cline/hooks/PreToolUse.py", _post_file(sb.hooks, "cline")),
         "txt": put(sb.project / ".cline/hooks/PreToolUse.txt", f"exec {cmd['txt']}\n"),
     }
@@ -53,17 +67,20 @@ def test_cline_runs_the_hook_files_the_inventory_lists_in_its_order(tmp_path: Pa
     assert run.exit_code == 0, run.describe()
 
     ran = sorted((c["t"], n) for n in cmd for c in run.hook_calls.get(n, []))
-    assert {n for _, n in ran} == {"rules", "docs", "dot", "cline"}, run.describe()
+    user = "moved" if moved else "dot"  # ~/.cline/hooks, or $CLINE_DIR/hooks in its place
+    assert {n for _, n in ran} == {"rules", "docs", user, "cline"}, run.describe()
     order = [n for _, n in ran]
     assert len(order) == 4, order  # one call: each hook once
 
     by_where = {(h.path, h.where): h for h in inv.hooks if h.event == "tool_call"}
-    where = {n: (str(p.parent), p.name) for n, p in files.items() if n != "txt"}
+    not_read = {"txt", "dot" if moved else "moved"}
+    where = {n: (str(p.parent), p.name) for n, p in files.items() if n not in not_read}
     where["rules"] = (str(sb.project / ".clinerules/hooks"), "PreToolUse.sh")
     assert set(by_where) == set(where.values())
     listed = sorted(where, key=lambda n: by_where[where[n]].position)
     assert order == listed, (order, listed)
     # ~/.cline before ~/Documents, .cline before .clinerules: full paths, not folders' ranks
-    assert order == ["dot", "docs", "cline", "rules"]
+    # (sb.root/cline-dir sorts before sb.root/home)
+    assert order == [user, "docs", "cline", "rules"]
     passed_over = {p.where for f in inv.files for p in f.problems}
     assert {"PostToolUse", "PreCompact.sh"} <= passed_over

@@ -107,7 +107,7 @@ def test_gemini_model_request_rewrite_that_changes_is_effect_changed(tmp_path: P
 async def test_screen_counts_and_shows_the_changed_effect(tmp_path: Path):
     stream, edited = _claude_session(tmp_path)
     s = load_session(str(stream))
-    app = ReplayApp(s.entries, Options(policy=f"{PYTHON} {edited}", jobs=1), session="s")
+    app = ReplayApp(s.records, Options(policy=f"{PYTHON} {edited}", jobs=1), session="s")
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await finished(pilot)
         (row,) = rows(screen)

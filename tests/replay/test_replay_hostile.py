@@ -191,7 +191,7 @@ mine = [subprocess.Popen(["sleep", "60"]),
 during = []
 def started(result):
     during.append(subprocess.Popen(["sleep", "60"]))
-report = replay(load_session(session).entries, Options(policy=policy, jobs=1),
+report = replay(load_session(session).records, Options(policy=policy, jobs=1),
                 on_result=started)
 time.sleep(0.3)
 print(json.dumps({"alive": [p.poll() is None for p in mine + during],

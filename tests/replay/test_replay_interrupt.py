@@ -156,17 +156,17 @@ from hooktui.replay.session import load_session
 session, pidfile = sys.argv[1], sys.argv[2]
 replay_record = run.replay_record
 
-def late(index, entry, options, **kwargs):
+def late(index, recorded, options, **kwargs):
     if index == 1:
         os.kill(os.getpid(), signal.SIGINT)  # handled in the main thread
         while procs._generation == 0:  # until kill_running() has run
             time.sleep(0.01)
-    return replay_record(index, entry, options, **kwargs)
+    return replay_record(index, recorded, options, **kwargs)
 
 run.replay_record = late
 hook = {hook!r}.format(pidfile=pidfile)
 try:
-    run.replay(load_session(session).entries, run.Options(policy=hook, jobs=2, timeout_s=600))
+    run.replay(load_session(session).records, run.Options(policy=hook, jobs=2, timeout_s=600))
 except KeyboardInterrupt:
     procs.kill_running()
     sys.exit(130)  # the interpreter still waits for the pool's threads

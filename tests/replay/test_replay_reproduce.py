@@ -80,7 +80,7 @@ def probed(tmp_path: Path):
         env=env,
     )
     wait_for_records(stream, 2)
-    return [e.record for e in load_session(str(stream)).entries], out
+    return [e.record for e in load_session(str(stream)).records], out
 
 
 @pytest.mark.parametrize("shell", SHELLS)
@@ -193,7 +193,7 @@ def test_one_record_without_edit(guarded):
 
 def test_rerun_api_for_the_watch_ui(guarded):
     stream, _ = guarded
-    record = load_session(str(stream)).entries[0].record
+    record = load_session(str(stream)).records[0].record
     text = request_text(record)
     assert json.loads(text)["tool_input"]["command"] == "rm -rf build"
     same = rerun(record)

@@ -189,7 +189,7 @@ def test_load_session_counts_bad_lines_and_ignores_a_torn_tail(tmp_path: Path):
     path.write_bytes(data + b'{"v":1,"id":"c"')
     os.chmod(path, 0o400)  # read-only is enough
     session = load_session(str(path))
-    assert [(e.line, e.record.id) for e in session.entries] == [(2, "a"), (4, "b")]
+    assert [(e.line, e.record.id) for e in session.records] == [(2, "a"), (4, "b")]
     assert (session.bad_lines, session.torn_tail) == (1, True)
     assert [e.record.id for e in select(session, "decision:allow")] == ["a", "b"]
     assert select(session, "decision:deny") == []

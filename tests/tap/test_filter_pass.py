@@ -87,7 +87,7 @@ def test_a_pass_beside_indexing_shows_what_a_synchronous_filter_shows(tmp_path, 
         while passes:
             _step(view, passes, 1000)
         assert view.filter_progress is None
-        assert [e.key for e in view.shown_entries()] == [e.key for e in full.shown_entries()], expr
+        assert [e.key for e in view.shown_lines()] == [e.key for e in full.shown_lines()], expr
         assert view.stats.decisions == full.stats.decisions
         assert view.stats.per_minute() == full.stats.per_minute()
 
@@ -104,13 +104,13 @@ def test_the_newest_matches_come_first_and_the_focus_keeps_its_entry(tmp_path, m
     _step(view, passes, 1)
     first = len(view)
     assert 0 < first < len(whole)
-    assert view.entry(first - 1).offset == whole[-1][0]  # the newest row, first
-    assert focus.following and focus.entry.offset == whole[-1][0]
+    assert view.line(first - 1).offset == whole[-1][0]  # the newest row, first
+    assert focus.following and focus.line.offset == whole[-1][0]
     focus.move_to(first - 3)
-    chosen = focus.entry.key
+    chosen = focus.line.key
     while passes:
         _step(view, passes, 1)
-        assert focus.entry.key == chosen
+        assert focus.line.key == chosen
     assert len(view) == len(whole) and view.filter_progress is None
 
 
@@ -125,8 +125,8 @@ def test_a_new_filter_cancels_the_pass_and_its_pieces_are_dropped(tmp_path, monk
     old.run(late.append, lambda: len(late) >= 1)  # one piece tested, not yet applied
     view.set_predicate("tool:Edit", compile_filter("tool:Edit"))  # the index alone: no pass
     assert old.cancelled and not passes and view.filter_progress is None
-    shown = [e.key for e in view.shown_entries()]
-    assert view.apply_matches(late[0]) == 0 and [e.key for e in view.shown_entries()] == shown
+    shown = [e.key for e in view.shown_lines()]
+    assert view.apply_matches(late[0]) == 0 and [e.key for e in view.shown_lines()] == shown
     rest: list[Matched] = []
     old.run(rest.append)
     assert rest == []  # a cancelled pass tests nothing more

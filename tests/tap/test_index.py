@@ -63,8 +63,8 @@ def test_newest_first_then_backward_reads_every_line_once_in_order(tmp_path: Pat
     # Tiny windows: every line (the 50 KB one too) straddles some window's edge.
     for tail_bytes, window in ((300, 200), (4096, 1000), (1 << 20, 1 << 20)):
         view = _newest_first(path, tail_bytes, window)
-        assert [view.entry(r).offset for r in range(len(view))] == [o for o, _ in whole]
-        heads = [view.entry(r).head for r in range(len(view))]
+        assert [view.line(r).offset for r in range(len(view))] == [o for o, _ in whole]
+        heads = [view.line(r).head for r in range(len(view))]
         assert heads == [h for _, h in whole]
     assert read_tail(str(path)).end == end  # where the tailer takes over
 
@@ -110,7 +110,7 @@ def test_a_filter_typed_while_indexing_applies_to_what_arrives(tmp_path: Path) -
         view.set_predicate(expr, predicate)  # typed before indexing ends
         for progress in index_backward(str(path), tail.start, window=3000, first=3000):
             view.prepend(progress.batch)
-        assert [e.key for e in view.shown_entries()] == [e.key for e in full.shown_entries()], expr
+        assert [e.key for e in view.shown_lines()] == [e.key for e in full.shown_lines()], expr
         assert view.stats.decisions == full.stats.decisions
         assert view.stats.percentile(95) == full.stats.percentile(95)
         assert view.stats.per_minute() == full.stats.per_minute()
@@ -129,13 +129,13 @@ def test_older_rows_keep_the_focus_on_its_entry(tmp_path: Path) -> None:
     tail = read_tail(str(path), size=3000)
     view.replace_all(tail.batch)
     focus = Focus(view)
-    assert focus.following and focus.entry.key == view.entry(len(view) - 1).key
+    assert focus.following and focus.line.key == view.line(len(view) - 1).key
     focus.move_to(len(view) - 3)
-    chosen = focus.entry.key
+    chosen = focus.line.key
     focus.move_by(0)
     for progress in index_backward(str(path), tail.start, window=2000, first=2000):
         view.prepend(progress.batch)
-        assert focus.entry.key == chosen and not focus.following
+        assert focus.line.key == chosen and not focus.following
     assert focus.new == 0  # older rows are not new ones
     focus.last()
     assert focus.row == len(view) - 1

@@ -88,7 +88,7 @@ def test_the_shown_clock_is_when_the_hook_answered():
     h = head(1, duration_ms=2500.0)
     assert end_time(h) == parse_ts(h.ts) + 2.5
     view = view_of(1, duration_ms=2500.0)
-    assert view.entry(0).t == end_time(view.entry(0).head)
+    assert view.line(0).t == end_time(view.line(0).head)
 
 
 # --- rate -------------------------------------------------------------------
@@ -119,15 +119,15 @@ def test_focus_follows_new_rows_until_the_user_moves_away():
     focus = Focus(view)
     assert focus.following and focus.row == 4
     view.add(batch([head(10)], 1))
-    assert focus.row == 5 and focus.entry.head.id == "r10"
+    assert focus.row == 5 and focus.line.head.id == "r10"
     focus.move_by(-2)
-    assert not focus.following and focus.entry.head.id == "r3"
+    assert not focus.following and focus.line.head.id == "r3"
     view.add(batch([head(11), head(12)], 2))
-    assert focus.entry.head.id == "r3" and focus.new == 2
+    assert focus.line.head.id == "r3" and focus.new == 2
     focus.move_to(len(view) - 1)  # j to the end does not resume following
     assert not focus.following
     focus.last()
-    assert focus.following and focus.new == 0 and focus.entry.head.id == "r12"
+    assert focus.following and focus.new == 0 and focus.line.head.id == "r12"
 
 
 def test_new_count_follows_the_filter():
@@ -139,7 +139,7 @@ def test_new_count_follows_the_filter():
     view.set_predicate("tool:Edit", compile_filter("tool:Edit"))
     assert focus.new == 2  # recomputed: only the new rows the filter shows
     view.set_predicate("tool:Read", compile_filter("tool:Read"))
-    assert focus.new == 0 and focus.row == -1 and focus.entry is None
+    assert focus.new == 0 and focus.row == -1 and focus.line is None
 
 
 def test_focus_returns_to_the_anchor_when_a_filter_shows_it_again():
@@ -149,9 +149,9 @@ def test_focus_returns_to_the_anchor_when_a_filter_shows_it_again():
     changes = []
     focus.on_change.append(changes.append)
     view.set_predicate("id:r1 or id:r5", compile_filter("id:r1 or id:r5"))
-    assert focus.entry.head.id == "r1"  # the nearest shown row before r3
+    assert focus.line.head.id == "r1"  # the nearest shown row before r3
     view.set_predicate("", None)
-    assert focus.entry.head.id == "r3"
+    assert focus.line.head.id == "r3"
     assert changes
 
 

@@ -154,7 +154,7 @@ async def test_ui_mode_shows_the_demo_traffic_live(tmp_path):
                 break
             await asyncio.sleep(0.02)
             await pilot.pause()
-        heads = [app.main_screen.view.entry(i).head for i in range(len(app.main_screen.view))]
+        heads = [app.main_screen.view.line(i).head for i in range(len(app.main_screen.view))]
         assert len(heads) == ROUND_SIZE
         assert {h.decision for h in heads} == {"allow", "deny", "modify", "replace", "failure"}
         assert {h.runtime for h in heads} >= {"claude-code", "codex", "basis"}

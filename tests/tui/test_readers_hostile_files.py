@@ -83,14 +83,14 @@ def test_a_held_rows_mark_and_the_diff_tab_are_inert(tmp_path: Path) -> None:
         make_record(1, decision=HOSTILE),
     ]
     stream = write_stream(tmp_path / "s.jsonl", records)
-    entries, _ = load_stream(str(stream))
-    assert len(entries) == 2
-    for offset, head in entries:
-        entry = StreamLine(0, offset, head)
+    heads, _ = load_stream(str(stream))
+    assert len(heads) == 2
+    for offset, head in heads:
+        line = StreamLine(0, offset, head)
         for color in (True, False):
-            row = call_row(entry, 160, UTC, marked=False, color=color).plain
+            row = call_row(line, 160, UTC, marked=False, color=color).plain
             assert _inert(row), row
-        tabs = load_tabs(str(stream), entry, UTC)
+        tabs = load_tabs(str(stream), line, UTC)
         for name, view in tabs.items():
             if name != "loaded":
                 assert _inert(_shown(view)), name
@@ -141,8 +141,8 @@ def test_the_raw_tab_shows_a_line_nested_too_deep_as_text(tmp_path: Path) -> Non
     # shows the line itself, not an error about the tab.
     stream = tmp_path / "s.jsonl"
     stream.write_bytes(b'{"deep":' + b"[" * 5000 + b"]" * 5000 + b"}\n")
-    entries, _ = load_stream(str(stream))
-    ((offset, head),) = entries
+    heads, _ = load_stream(str(stream))
+    ((offset, head),) = heads
     raw = _shown(load_tabs(str(stream), StreamLine(0, offset, head), UTC)["raw"])
     assert "cannot show" not in raw
     assert '{"deep":[[[[' in raw

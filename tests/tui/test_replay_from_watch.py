@@ -26,7 +26,7 @@ async def test_r_replays_the_marked_calls(tmp_path: Path):
                 break
             await pilot.pause(0.05)
         await pilot.press("g", "j", "m", "m")  # mark the 2nd and 3rd calls
-        assert len(app.main_screen.shown_calls.replay_entries()) == 2
+        assert len(app.main_screen.shown_calls.replay_lines()) == 2
         await pilot.press("r")  # the records are read back in a worker, then it asks
         for _ in range(600):
             if isinstance(app.screen, PolicyPrompt):

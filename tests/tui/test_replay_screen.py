@@ -44,7 +44,7 @@ def session(tmp_path: Path) -> Path:
 def make_app(stream: Path, policy: str | None, watch: list[str] | None = None) -> ReplayApp:
     s = load_session(str(stream))
     return ReplayApp(
-        s.entries, Options(policy=policy, jobs=2), session=stream.name, watch=watch or []
+        s.records, Options(policy=policy, jobs=2), session=stream.name, watch=watch or []
     )
 
 
@@ -324,7 +324,7 @@ class Host(App):
 
 
 async def test_open_replay_asks_for_the_policy(session: Path, tmp_path: Path):
-    records = [e.record for e in load_session(str(session)).entries][:2]
+    records = [e.record for e in load_session(str(session)).records][:2]
     edited = write_guard(tmp_path / "guard2.py", V2)
     app = Host(records)
     async with app.run_test(size=(120, 30)) as pilot:

@@ -88,7 +88,7 @@ async def test_keys_are_answered_while_a_file_filter_is_applied(tmp_path: Path) 
         assert app.main_screen.view.filter_progress is not None  # the pass is still running
         assert "filtering" in str(app.main_screen.header.render())
         await wait_until(pilot, lambda: app.main_screen.view.filter_progress is None, timeout=60)
-        assert [e.offset for e in app.main_screen.view.shown_entries()] == _expected(lines)
+        assert [e.offset for e in app.main_screen.view.shown_lines()] == _expected(lines)
         assert (
             app.main_screen.calls.following
             and app.main_screen.calls.current.offset == _expected(lines)[-1]

@@ -35,14 +35,16 @@ async def test_the_list_is_drawn_where_the_focus_model_says(stream: Path) -> Non
         focus.move_to(2)
         await wait_until(
             pilot,
-            lambda: app.main_screen.detail_loaded and app.main_screen.detail_loaded.entry.head.id,
+            lambda: (
+                app.main_screen.detail_loaded and app.main_screen.detail_loaded.stream_line.head.id
+            ),
         )
         assert app.main_screen.calls.cursor == 2 and not app.main_screen.calls.following
-        await wait_until(pilot, lambda: app.main_screen.detail_loaded.entry is focus.entry)
+        await wait_until(pilot, lambda: app.main_screen.detail_loaded.stream_line is focus.line)
         await wait_until(pilot, lambda: "not following" in _header(app))
         # Keys move the model.
         await pilot.press("j")
-        assert focus.row == 3 and focus.entry.head.id == "call-00003"
+        assert focus.row == 3 and focus.line.head.id == "call-00003"
         # "N new ↓" is the model's count.
         write_stream(stream, [make_record(50), make_record(51, decision="deny")])
         await wait_until(pilot, lambda: focus.new == 2)
@@ -54,9 +56,9 @@ async def test_the_list_is_drawn_where_the_focus_model_says(stream: Path) -> Non
         assert "1 new ↓" in _header(app) or focus.new == 1
         app.main_screen.filter_bar.action_apply_filter("")
         await wait_until(pilot, lambda: app.main_screen.view.filter_text == "")
-        assert focus.entry.head.id == "call-00003" and app.main_screen.calls.cursor == 3
+        assert focus.line.head.id == "call-00003" and app.main_screen.calls.cursor == 3
         await pilot.press("G")
-        assert focus.following and focus.new == 0 and focus.entry.head.id == "call-00051"
+        assert focus.following and focus.new == 0 and focus.line.head.id == "call-00051"
         await wait_until(pilot, lambda: "following" in _header(app) and "new ↓" not in _header(app))
 
 

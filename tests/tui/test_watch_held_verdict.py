@@ -81,7 +81,7 @@ def test_counts_and_filters_follow_the_runtimes_verdict(stream: Path) -> None:
 
     def ids(expr: str) -> list[str]:
         view.set_predicate(expr, compile_filter(expr))
-        return [view.entry(i).head.id for i in range(len(view))]
+        return [view.line(i).head.id for i in range(len(view))]
 
     assert len(ids("decision:deny")) == 1 and view.stats.decisions["deny"] == 1
     assert len(ids("decision:allow")) == 2
@@ -110,7 +110,7 @@ async def test_watch_header_and_detail(stream: Path) -> None:
             pilot,
             lambda: (
                 app.main_screen.detail_loaded is not None
-                and app.main_screen.detail_loaded.entry.offset == 0
+                and app.main_screen.detail_loaded.stream_line.offset == 0
             ),
         )
         summary = _text(app.main_screen.detail.body("summary").content)

@@ -29,7 +29,7 @@ def stream(tmp_path: Path) -> Path:
 
 
 def _ids(app: WatchApp) -> list[str]:
-    return [app.main_screen.view.entry(i).head.id for i in range(len(app.main_screen.view))]
+    return [app.main_screen.view.line(i).head.id for i in range(len(app.main_screen.view))]
 
 
 def _plain(app: WatchApp, widget_id: str, width: int = 118) -> str:
@@ -88,7 +88,8 @@ async def test_detail_follows_the_cursor(stream: Path) -> None:
         await _started(app, pilot)
         await pilot.press("g", "j")  # the deny
         await wait_until(
-            pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+            pilot,
+            lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
         )
         assert app.main_screen.detail_loaded.record.decision == "deny"
         summary = _plain(app, "summary-body")
@@ -118,7 +119,8 @@ async def test_detail_tab_keys(stream: Path) -> None:
         await _started(app, pilot)
         await pilot.press("g", "j", "j", "j")  # the modify
         await wait_until(
-            pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+            pilot,
+            lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
         )
         await pilot.press("enter")
         tabs = app.query_one(TabbedContent)
@@ -142,7 +144,8 @@ async def test_detail_tab_keys_work_from_the_list(stream: Path) -> None:
         await _started(app, pilot)
         await pilot.press("g", "j", "j", "j")  # the modify
         await wait_until(
-            pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+            pilot,
+            lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
         )
         tabs = app.query_one(TabbedContent)
         await pilot.press("4")
@@ -349,7 +352,7 @@ async def test_replay_key_names_what_it_would_replay(stream: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _started(app, pilot)
         await pilot.press("g", "m")
-        assert [e.head.id for e in app.main_screen.shown_calls.replay_entries()] == ["call-00000"]
+        assert [e.head.id for e in app.main_screen.shown_calls.replay_lines()] == ["call-00000"]
         await pilot.press("r")  # the records are read back in a worker, then it asks
         await wait_until(pilot, lambda: app.screen is not app.screen_stack[0])
         assert any("replay 1 call:" in n.message for n in app._notifications)
@@ -537,7 +540,8 @@ async def test_odd_records_show_in_every_tab(tmp_path: Path) -> None:
         for row in range(3):
             await pilot.press("g", *["j"] * row)
             await wait_until(
-                pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+                pilot,
+                lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
             )
             texts = {t: _plain(app, f"{t}-body") for t in TABS}
             assert all(texts.values())
@@ -678,7 +682,7 @@ async def test_no_color_keeps_decisions_apart(stream: Path, monkeypatch) -> None
         await _started(app, pilot)
         assert app.no_color
         rows = {
-            app.main_screen.view.entry(i).head.decision: app.main_screen.calls.render_row(i, 118)
+            app.main_screen.view.line(i).head.decision: app.main_screen.calls.render_row(i, 118)
             for i in range(8)
         }
 
@@ -738,11 +742,13 @@ async def test_a_record_with_an_extreme_ts_never_kills_watch(tmp_path: Path) -> 
         for key in ("g", "j", "j"):
             await pilot.press(key)
             await wait_until(
-                pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+                pilot,
+                lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
             )
         await pilot.press("g")
         await wait_until(
-            pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+            pilot,
+            lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
         )
         assert app.main_screen.calls.render_line(0).text.lstrip().startswith("--:--:--")
         assert "out of range" in _plain(app, "summary-body")

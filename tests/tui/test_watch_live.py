@@ -46,7 +46,7 @@ async def test_torn_line_waits_for_its_newline(tmp_path: Path) -> None:
         _append(stream, line[40:])
         await wait_until(pilot, lambda: app.main_screen.view.total == 3)
         assert app.main_screen.view.stats.bad == 0
-        assert app.main_screen.view.entry(2).head.summary == "written in two parts"
+        assert app.main_screen.view.line(2).head.summary == "written in two parts"
 
 
 async def test_missing_stream_shows_how_to_start_then_fills(tmp_path: Path) -> None:
@@ -74,7 +74,7 @@ async def test_truncated_stream_reloads(tmp_path: Path) -> None:
         with open(stream, "wb") as f:  # truncate and start over, as a log rotation would
             f.write(encode_record(make_record(200, command="after rotation")))
         await wait_until(pilot, lambda: app.main_screen.view.total == 1)
-        assert app.main_screen.view.entry(0).head.summary == "after rotation"
+        assert app.main_screen.view.line(0).head.summary == "after rotation"
 
 
 async def test_replaced_file_reloads(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ async def test_replaced_file_reloads(tmp_path: Path) -> None:
         fresh = write_stream(tmp_path / "new.jsonl", [make_record(i) for i in range(300, 303)])
         os.replace(fresh, stream)
         await wait_until(pilot, lambda: app.main_screen.view.total == 3)
-        assert [app.main_screen.view.entry(i).head.id for i in range(3)] == [
+        assert [app.main_screen.view.line(i).head.id for i in range(3)] == [
             "call-00300",
             "call-00301",
             "call-00302",
@@ -99,7 +99,7 @@ async def test_bad_line_appended_is_an_error_row(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: app.main_screen.view.total == 1)
         _append(stream, b"this is not json\n")
         await wait_until(pilot, lambda: app.main_screen.view.total == 2)
-        assert app.main_screen.view.entry(1).is_bad
+        assert app.main_screen.view.line(1).is_bad
         assert app.main_screen.view.stats.bad == 1
         assert "bad line" in app.main_screen.calls.render_line(1).text
 
@@ -146,11 +146,11 @@ async def test_two_streams_merge_by_time(tmp_path: Path) -> None:
     app = WatchApp([str(a), str(b)], tz=UTC)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main_screen.view.total == 6)
-        assert [app.main_screen.view.entry(i).head.id for i in range(6)] == [r.id for r in records]
-        assert [app.main_screen.view.entry(i).source for i in range(6)] == [0, 1, 0, 1, 0, 1]
+        assert [app.main_screen.view.line(i).head.id for i in range(6)] == [r.id for r in records]
+        assert [app.main_screen.view.line(i).source for i in range(6)] == [0, 1, 0, 1, 0, 1]
         _append(b, encode_record(make_record(10)))
         await wait_until(pilot, lambda: app.main_screen.view.total == 7)
-        assert app.main_screen.view.entry(6).source == 1
+        assert app.main_screen.view.line(6).source == 1
 
 
 async def test_records_arriving_under_a_modal_screen(tmp_path: Path) -> None:
@@ -183,12 +183,12 @@ async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
         for start in range(0, len(line), 1 << 20):
             _append(stream, line[start : start + (1 << 20)])
         await wait_until(pilot, lambda: app.main_screen.view.total == 2, timeout=WAIT_S)
-        assert app.main_screen.view.entry(1).head.summary == "cat huge.log"
+        assert app.main_screen.view.line(1).head.summary == "cat huge.log"
         await wait_until(
             pilot,
             lambda: (
                 app.main_screen.detail_loaded is not None
-                and app.main_screen.detail_loaded.entry.offset > 0
+                and app.main_screen.detail_loaded.stream_line.offset > 0
             ),
             timeout=30,
         )
@@ -205,7 +205,7 @@ async def test_deleted_then_recreated_stream(tmp_path: Path) -> None:
         assert app.main_screen.view.total == 3  # what was read stays on screen
         write_stream(stream, [make_record(400, command="a new file")])
         await wait_until(pilot, lambda: app.main_screen.view.total == 1)
-        assert app.main_screen.view.entry(0).head.summary == "a new file"
+        assert app.main_screen.view.line(0).head.summary == "a new file"
         assert not app.main_screen.feed.missing[0]
 
 
@@ -218,7 +218,7 @@ async def test_second_stream_appears_later(tmp_path: Path) -> None:
         assert app.main_screen.feed.missing == [False, True]
         write_stream(second, [make_record(5)])
         await wait_until(pilot, lambda: app.main_screen.view.total == 3)
-        assert app.main_screen.view.entry(2).source == 1
+        assert app.main_screen.view.line(2).source == 1
         await wait_until(pilot, lambda: "2 streams" in app.main_screen.header.render().plain)
 
 
@@ -303,7 +303,8 @@ async def test_an_anonymous_pipe_is_a_stream(tmp_path: Path) -> None:
             assert app.main_screen.empty_message() is None
             await pilot.press("g")
             await wait_until(
-                pilot, lambda: app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+                pilot,
+                lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
             )
             assert app.main_screen.detail_loaded.record.id == "call-00000"
     finally:

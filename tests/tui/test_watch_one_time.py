@@ -42,7 +42,7 @@ async def test_the_list_and_the_detail_show_one_time(tmp_path: Path) -> None:
         await wait_until(
             pilot, lambda: app.main_screen.feed.loaded and len(app.main_screen.view) == 4
         )
-        heads = [app.main_screen.view.entry(r).head for r in range(4)]
+        heads = [app.main_screen.view.line(r).head for r in range(4)]
         quick = [h.summary for h in heads].index("quick")
         rows = [app.main_screen.calls.render_line(y).text for y in range(4)]
         assert rows[quick].split()[0] == "14:17:34.588"  # when it answered

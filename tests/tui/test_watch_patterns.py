@@ -177,7 +177,7 @@ async def test_enter_filters_the_list_to_the_group_in_the_filter_bar(stream: Pat
         )
         assert len(app.main_screen.view) == 30
         assert {
-            app.main_screen.view.entry(i).head.hook.label for i in range(len(app.main_screen.view))
+            app.main_screen.view.line(i).head.hook.label for i in range(len(app.main_screen.view))
         } == {"guard"}
         # The expression is the user's to edit: / opens it with the text in place.
         await pilot.press("slash")

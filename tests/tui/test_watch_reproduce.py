@@ -18,7 +18,7 @@ from hooktui.replay.session import load_session
 from hooktui.tap.model import Blob, HookInfo
 from hooktui.tui.app.help import HelpScreen
 from hooktui.tui.app.palette import commands_for
-from hooktui.tui.app.reproduce import ReproduceScreen, ShellCommandScreen
+from hooktui.tui.app.reproduce_screens import ReproduceScreen, ShellCommandScreen
 from hooktui.tui.app.watch import WatchApp
 from hooktui.tui.present import reproduce as reproduce_view
 from textual import events
@@ -65,7 +65,7 @@ def _answer(screen: ReproduceScreen) -> str:
 
 
 async def test_copy_as_shell_command(guarded: Path, tmp_path: Path):
-    record = load_session(str(guarded)).entries[0].record
+    record = load_session(str(guarded)).records[0].record
     app = WatchApp([str(guarded)], tz=UTC, live=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await _ready(pilot, app)

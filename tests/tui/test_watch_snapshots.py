@@ -34,7 +34,7 @@ def _settled(app: WatchApp):
             lambda: (
                 app.main_screen.feed.loaded
                 and app.main_screen.detail_loaded is not None
-                and app.main_screen.detail_loaded.entry is app.main_screen.calls.current
+                and app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current
             ),
         )
         await pilot.pause(0.2)  # the header's throttled redraw

@@ -1,4 +1,4 @@
-"""The watch model without an app: entries, filtering, marks, stats, resets; and the row layout."""
+"""The watch model without an app: lines, filtering, marks, stats, resets; and the row layout."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_filter_and_stats_follow_it() -> None:
     refreshed = []
     view.on_refresh.append(lambda: refreshed.append(True))
     view.set_predicate("decision:failure", compile_filter("decision:failure"))
-    assert [view.entry(i).head.id for i in range(len(view))] == ["call-00005", "call-00006"]
+    assert [view.line(i).head.id for i in range(len(view))] == ["call-00005", "call-00006"]
     assert view.stats.calls == 2 and view.stats.fail_open == 1
     assert view.total == 8
     assert refreshed
@@ -103,9 +103,9 @@ def test_bad_lines_show_only_unfiltered() -> None:
     bad = reader_decode_head(b"not json", 9999)
     view.add(batch_of(0, [(9999, bad)]))
     assert view.stats.bad == 1
-    assert view.entry(len(view) - 1).is_bad
+    assert view.line(len(view) - 1).is_bad
     view.set_predicate("tool:Bash", compile_filter("tool:Bash"))
-    assert all(not view.entry(i).is_bad for i in range(len(view)))
+    assert all(not view.line(i).is_bad for i in range(len(view)))
 
 
 def test_marks_survive_filtering_and_marked_only() -> None:
@@ -113,11 +113,11 @@ def test_marks_survive_filtering_and_marked_only() -> None:
     assert view.toggle_mark(1) is True
     assert view.toggle_mark(3) is True
     view.set_marked_only(True)
-    assert [view.entry(i).head.id for i in range(len(view))] == ["call-00001", "call-00003"]
+    assert [view.line(i).head.id for i in range(len(view))] == ["call-00001", "call-00003"]
     view.set_marked_only(False)
-    assert view.is_marked(view.entry(1))
+    assert view.is_marked(view.line(1))
     assert view.toggle_mark(1) is False
-    assert [e.head.id for e in view.marked_entries()] == ["call-00003"]
+    assert [e.head.id for e in view.marked_lines()] == ["call-00003"]
 
 
 def test_reset_source_drops_only_that_stream() -> None:
@@ -128,7 +128,7 @@ def test_reset_source_drops_only_that_stream() -> None:
     view.toggle_mark(0)  # in stream a
     view.toggle_mark(1)  # in stream b
     view.reset_source(1, _batch([make_record(5)], source=1))
-    assert [view.entry(i).head.id for i in range(len(view))] == [
+    assert [view.line(i).head.id for i in range(len(view))] == [
         "call-00000",
         "call-00002",
         "call-00005",
@@ -136,28 +136,28 @@ def test_reset_source_drops_only_that_stream() -> None:
     assert view.marks == {(0, a.offset[0])}
 
 
-def test_row_of_finds_a_shown_entry() -> None:
+def test_row_of_finds_a_shown_line() -> None:
     view = _view()
-    key = view.entry(4).key
+    key = view.line(4).key
     view.set_predicate("replace", compile_filter("decision:replace"))
     assert view.row_of(key) == 0
     assert view.row_of((0, 123456)) is None
 
 
 def test_rows_are_exactly_the_width_and_carry_the_markers() -> None:
-    entries = _lines(varied_records())
+    lines = _lines(varied_records())
     for width in (60, 80, 120, 200):
         assert len(header_row(width).plain) == width
-        for entry in entries:
-            row = call_row(entry, width, UTC, marked=False)
+        for line in lines:
+            row = call_row(line, width, UTC, marked=False)
             assert row.cell_len == width
-    fail_open = call_row(entries[5], 120, UTC, marked=True).plain
+    fail_open = call_row(lines[5], 120, UTC, marked=True).plain
     assert fail_open.startswith("●")
     assert "⚠ timeout" in fail_open  # what failed, as show says it
     assert "◷5.00s" in fail_open  # timed out: at its timeout
-    slow = call_row(entries[7], 120, UTC, marked=False).plain
+    slow = call_row(lines[7], 120, UTC, marked=False).plain
     assert "◷850ms" in slow  # 85% of its 1 s timeout
-    fast = call_row(entries[0], 120, UTC, marked=False).plain
+    fast = call_row(lines[0], 120, UTC, marked=False).plain
     assert "◷" not in fast and "01:59:00" in fast
 
 
@@ -199,10 +199,10 @@ def test_rows_and_detail_times_survive_extreme_timestamps(monkeypatch) -> None:
     for ts in ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-05:00", "9999-12-31T23:59:59Z"):
         view = _view([make_record(0, ts=ts, duration_ms=1e300), make_record(1)])
         for width in (80, 160):
-            call_row(view.entry(0), width, None, False)
-            call_row(view.entry(0), width, UTC, False)
+            call_row(view.line(0), width, None, False)
+            call_row(view.line(0), width, UTC, False)
         format_datetime(parse_ts(ts), None)
-        shown = format_time(view.entry(0).t, None)
+        shown = format_time(view.line(0).t, None)
         assert shown == "--:--:--" or re.fullmatch(r"\d\d:\d\d:\d\d", shown)
 
 

@@ -174,7 +174,7 @@ class PatternsView(PatternsPanel):
         patterns, view = self._patterns, self.view
         if patterns is not None and len(view.shown) > self._patterns_rows:
             rows = range(self._patterns_rows, len(view.shown))
-            patterns.add_all([view.entry(row).head for row in rows])
+            patterns.add_all([view.line(row).head for row in rows])
             self._patterns_rows = len(view.shown)
         self._draw_patterns()
 

@@ -68,7 +68,7 @@ def open_replay(
     `left_out` counts, by hook, the calls not among them (said in the header,
     with `left_out_hint` on how to include them).
     """
-    entries = [SessionRecord(line=i + 1, record=rec) for i, rec in enumerate(records)]
+    numbered = [SessionRecord(line=i + 1, record=rec) for i, rec in enumerate(records)]
 
     def start(answer: str | None) -> None:
         if answer is None:
@@ -79,7 +79,7 @@ def open_replay(
 
             command = anchor_policy(command, os.getcwd())
         screen = ReplayScreen(
-            entries,
+            numbered,
             Options(policy=command),
             session=session,
             left_out=left_out,
@@ -101,7 +101,7 @@ class ReplayApp(App[Report | None]):
 
     def __init__(
         self,
-        entries: list[SessionRecord],
+        records: list[SessionRecord],
         options: Options,
         *,
         session: str = "",
@@ -111,7 +111,7 @@ class ReplayApp(App[Report | None]):
         left_out_hint: str = "",
     ) -> None:
         super().__init__()
-        self._screen_args = (entries, options)
+        self._screen_args = (records, options)
         self._screen_kwargs = dict(
             session=session,
             bad_lines=bad_lines,
@@ -127,7 +127,7 @@ class ReplayApp(App[Report | None]):
 def app_for(job, watch: list[str]) -> ReplayApp:
     """The app for a prepared replay job (`hooktui replay --format tui`)."""
     return ReplayApp(
-        job.entries,
+        job.records,
         job.options,
         session=os.path.basename(job.session.path),
         bad_lines=job.session.bad_lines,

@@ -31,7 +31,7 @@ class ChangeCursor:
             self.list.focus_model.move_to(row)
             self._placed = self.list.focus_model.anchor
 
-    def _cursor_changed(self, entry_changed: bool) -> None:
+    def _cursor_changed(self, key_changed: bool) -> None:
         # Every move sets the focus's anchor: one the screen did not set is the user's.
         anchor = self.list.focus_model.anchor
         if anchor is not None and anchor != self._placed:

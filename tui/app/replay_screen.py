@@ -57,7 +57,7 @@ class ReplayScreen(ChangeCursor, Screen):
 
     def __init__(
         self,
-        entries: list[SessionRecord],
+        records: list[SessionRecord],
         options: Options,
         *,
         session: str = "",
@@ -72,7 +72,7 @@ class ReplayScreen(ChangeCursor, Screen):
         self.left_out = dict(left_out or {})
         self.left_out_hint = left_out_hint
         self.standalone = standalone  # True: closing quits the app (hooktui replay)
-        self.entries = entries
+        self.records = records
         self.options = options
         self.session_label = session
         self.bad_lines = bad_lines
@@ -109,7 +109,7 @@ class ReplayScreen(ChangeCursor, Screen):
 
     def on_mount(self) -> None:
         focus_now(self.list)
-        self.detail.clear("replaying…" if self.entries else "nothing to replay")
+        self.detail.clear("replaying…" if self.records else "nothing to replay")
         self.list.focus_model.on_change.append(self._cursor_changed)
         self._size_detail()
         self._start()
@@ -149,7 +149,7 @@ class ReplayScreen(ChangeCursor, Screen):
 
         report = await asyncio.to_thread(
             replay,
-            self.entries,
+            self.records,
             self.options,
             session=self.session_label,
             bad_lines=self.bad_lines,
@@ -202,7 +202,7 @@ class ReplayScreen(ChangeCursor, Screen):
 
     def _refresh_list(self) -> None:
         focus = self.list.focus_model
-        if focus.anchor is None and focus.entry is not None:
+        if focus.anchor is None and focus.selected_row is not None:
             focus.move_to(focus.row)  # the row in view is the one to come back to
             self._placed = focus.anchor
         self._rows.replace((r.index, r) for r in self.results)
@@ -241,7 +241,7 @@ class ReplayScreen(ChangeCursor, Screen):
                     session=self.session_label,
                     generation=self.generation if self.watch_targets else None,
                     shown=len(self._shown),
-                    total=len(self.entries),
+                    total=len(self.records),
                     running=self.running,
                     changes_only=self.changes_only,
                     filter_expr=self.filter_expr,

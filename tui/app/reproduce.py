@@ -108,24 +108,24 @@ class CallDetail(DetailPane):
         self._reproduce_read("rerun")
 
     def _reproduce_read(self, what: str) -> None:
-        entry = self.selected()
-        if entry is None:
+        stream_line = self.selected()
+        if stream_line is None:
             self.app.notify("no call selected", severity="warning")
             return
         if what == "rerun":
             # At once: the screen reads the record itself, saying so meanwhile.
             from hooktui.tui.app.reproduce_screens import ReproduceScreen
 
-            path = self.paths[entry.source]
-            self.app.push_screen(ReproduceScreen(path=path, offset=entry.offset))
+            path = self.paths[stream_line.source]
+            self.app.push_screen(ReproduceScreen(path=path, offset=stream_line.offset))
             return
-        self._read_for_reproduce(entry, what)
+        self._read_for_reproduce(stream_line, what)
 
     @work(thread=True, exclusive=True, group="reproduce-read")
-    def _read_for_reproduce(self, entry: StreamLine, what: str) -> None:
+    def _read_for_reproduce(self, stream_line: StreamLine, what: str) -> None:
         app = self.app
         try:
-            record = read_record_at(self.paths[entry.source], entry.offset)
+            record = read_record_at(self.paths[stream_line.source], stream_line.offset)
         except OSError as exc:
             message = f"cannot read the record: {exc.strerror}"
             app.call_from_thread(app.notify, message, severity="error")
@@ -147,12 +147,3 @@ class CallDetail(DetailPane):
             return
         app.copy_to_clipboard(command)
         app.push_screen(ShellCommandScreen(command, record.id))
-
-
-def __getattr__(name: str):
-    """The screens by their old address (they moved to `reproduce_screens`)."""
-    if name in ("ReproduceScreen", "ShellCommandScreen", "save_script"):
-        from hooktui.tui.app import reproduce_screens
-
-        return getattr(reproduce_screens, name)
-    raise AttributeError(name)

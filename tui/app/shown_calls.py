@@ -40,18 +40,18 @@ if TYPE_CHECKING:
     from hooktui.tui.app.watch_replay_scope import Scope
 
 
-def write_lines(out: BinaryIO, entries: list[StreamLine], paths: list[str]) -> None:
-    """Copy each entry's line, byte for byte, newline included, into `out`.
+def write_lines(out: BinaryIO, stream_lines: list[StreamLine], paths: list[str]) -> None:
+    """Copy each line, byte for byte, newline included, into `out`.
 
     One open file per stream (not one per line): `w` on 100k shown records.
     """
     sources: dict[int, BinaryIO] = {}
     try:
-        for entry in entries:
-            src = sources.get(entry.source)
+        for stream_line in stream_lines:
+            src = sources.get(stream_line.source)
             if src is None:
-                src = sources[entry.source] = open(paths[entry.source], "rb")
-            src.seek(entry.offset)
+                src = sources[stream_line.source] = open(paths[stream_line.source], "rb")
+            src.seek(stream_line.offset)
             line = src.readline()
             out.write(line if line.endswith(b"\n") else line + b"\n")
     finally:
@@ -126,7 +126,7 @@ class ShownCalls(Widget):
         if not path:
             return
         path = os.path.expanduser(path)
-        entries = self.view.shown_entries()  # what is shown now, as the prompt last said
+        stream_lines = self.view.shown_lines()  # what is shown now, as the prompt last said
         if any(_same_file(path, stream) for stream in (*self.paths, *self.names)):
             self.app.notify(f"{path} is a watched stream: choose another name", severity="error")
             return
@@ -134,19 +134,19 @@ class ShownCalls(Widget):
 
             def answered(yes: bool | None) -> None:
                 if yes:
-                    self._write(path, entries, replace=True)
+                    self._write(path, stream_lines, replace=True)
 
             self.app.push_screen(
                 ConfirmPrompt(
-                    f"{path} exists. Replace it with {count_of(len(entries), 'record')}?"
+                    f"{path} exists. Replace it with {count_of(len(stream_lines), 'record')}?"
                 ),
                 answered,
             )
             return
-        self._write(path, entries, replace=False)
+        self._write(path, stream_lines, replace=False)
 
     @work(thread=True, group="write")
-    def _write(self, path: str, entries: list[StreamLine], replace: bool) -> None:
+    def _write(self, path: str, stream_lines: list[StreamLine], replace: bool) -> None:
         try:
             if replace:
                 # A new file renamed over the old one: the old one is whole until the end.
@@ -154,51 +154,51 @@ class ShownCalls(Widget):
                 fd, temp = tempfile.mkstemp(prefix=".hooktui-", dir=folder)
                 try:
                     with os.fdopen(fd, "wb") as out:
-                        write_lines(out, entries, self.paths)
+                        write_lines(out, stream_lines, self.paths)
                     os.replace(temp, path)
                 except BaseException:
                     os.unlink(temp)
                     raise
             else:
                 with open(path, "xb") as out:  # "x": never clobber a file that appeared meanwhile
-                    write_lines(out, entries, self.paths)
+                    write_lines(out, stream_lines, self.paths)
         except OSError as exc:
             message = f"cannot write {path}: {exc.strerror}"
             self.app.call_from_thread(self.app.notify, message, severity="error")
             return
         self.app.call_from_thread(
-            self.app.notify, f"wrote {count_of(len(entries), 'record')} to {path}"
+            self.app.notify, f"wrote {count_of(len(stream_lines), 'record')} to {path}"
         )
 
     # -- r -------------------------------------------------------------------
 
-    def replay_entries(self) -> list[StreamLine]:
+    def replay_lines(self) -> list[StreamLine]:
         """What `r` reads: the marked calls if any, else the shown ones."""
-        marked = self.view.marked_entries()
-        return marked or self.view.shown_entries()
+        marked = self.view.marked_lines()
+        return marked or self.view.shown_lines()
 
     def action_replay(self) -> None:
-        marked = self.view.marked_entries()
-        entries = marked or self.view.shown_entries()  # as replay_entries, one pass over marks
-        self.app.notify(f"reading {count_of(len(entries), 'call')} to replay…")
-        self._load_for_replay(entries, self._selected(), bool(marked))
+        marked = self.view.marked_lines()
+        stream_lines = marked or self.view.shown_lines()  # as replay_lines, one pass over marks
+        self.app.notify(f"reading {count_of(len(stream_lines), 'call')} to replay…")
+        self._load_for_replay(stream_lines, self._selected(), bool(marked))
 
     @work(thread=True, exclusive=True, group="replay-load")
     def _load_for_replay(
-        self, entries: list[StreamLine], focused: StreamLine | None, marked: bool
+        self, stream_lines: list[StreamLine], focused: StreamLine | None, marked: bool
     ) -> None:
         from hooktui.tui.app.watch_replay_scope import Scope
 
-        records = [r for r in map(self._read_record, entries) if r is not None]
+        records = [r for r in map(self._read_record, stream_lines) if r is not None]
         scope = None
         if records:
             cursor = self._read_record(focused) if focused is not None else None
             scope = Scope(records, cursor, marked=marked)
         self.app.call_from_thread(self._ask_policy, scope)
 
-    def _read_record(self, entry: StreamLine) -> Record | None:
+    def _read_record(self, stream_line: StreamLine) -> Record | None:
         try:
-            record = read_record_at(self.paths[entry.source], entry.offset)
+            record = read_record_at(self.paths[stream_line.source], stream_line.offset)
         except OSError:
             return None
         return record if isinstance(record, Record) else None

@@ -16,7 +16,8 @@ import sys
 from pathlib import Path
 
 import msgspec
-from hooktui.tap.inventory.model import Hook, Inventory
+from hooktui.tap.inventory.listing import SORTS, installed_only, sort_key
+from hooktui.tap.inventory.model import Inventory
 from hooktui.tap.inventory.read import inventory
 from hooktui.tap.inventory.usage import join, uses
 from hooktui.tap.read.sanitize import inert_json, safe_line
@@ -24,7 +25,6 @@ from hooktui.tap.runtimes import RUNTIMES, suggest
 from hooktui.tui.cli.args import RaisingParser, UsageError
 
 PROG = "hooktui hooks"
-SORTS = ("order", "calls", "last", "deny", "fail_open", "p95", "event")
 
 
 def build_parser() -> RaisingParser:
@@ -89,39 +89,8 @@ def build(args: argparse.Namespace, environ=None) -> Inventory:
     inv = inventory(_runtimes(args.runtime), project=project, environ=environ)
     join(inv.hooks, uses(_streams(args.stream)))
     if not args.all:
-        _installed_only(inv, explicit=bool(args.runtime))
+        installed_only(inv, explicit=bool(args.runtime))
     return inv
-
-
-def _installed_only(inv: Inventory, explicit: bool) -> None:
-    """Runtimes with a source here (all asked for ones), and their present sources."""
-    present = {f.runtime for f in inv.files if f.state not in ("missing", "unreadable")}
-    keep = set(inv.runtimes) if explicit else present
-    inv.runtimes = [r for r in inv.runtimes if r in keep]
-    inv.files = [f for f in inv.files if f.runtime in keep and f.state != "missing"]
-    inv.hooks = [h for h in inv.hooks if h.runtime in keep]
-
-
-def sort_key(name: str):
-    def key(h: Hook):
-        u = h.usage
-        if name == "calls":
-            return -(u.calls if u else -1)
-        if name == "last":
-            return (
-                "" if not u or not u.last else "~" + "".join(chr(0x10FFFF - ord(c)) for c in u.last)
-            )
-        if name == "deny":
-            return -(u.denies / u.calls if u and u.calls else -1)
-        if name == "fail_open":
-            return -(u.fail_open / u.calls if u and u.calls else -1)
-        if name == "p95":
-            return -(u.p95_ms if u and u.p95_ms is not None else -1)
-        if name == "event":
-            return (h.event, h.position)
-        return (h.runtime, h.position)
-
-    return key
 
 
 def problems_found(inv: Inventory) -> bool:

@@ -10,37 +10,10 @@ from __future__ import annotations
 from hooktui.tap.inventory.model import FILE_STATES, Hook, Inventory, SourceFile
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tap.runtimes import ADAPTERS
+from hooktui.tui.present.inventory import STATE_STYLES, percent, seconds, short_path
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-
-STATE_STYLES = {
-    "ok": "green3",
-    "rejected": "bold red1",
-    "fatal": "bold red1",
-    "partial": "dark_orange",
-    "missing": "grey50",
-    "unreadable": "grey62",
-    "inactive": "grey62",
-}
-
-
-def short_path(path: str, home: str) -> str:
-    if home and (path == home or path.startswith(home.rstrip("/") + "/")):
-        return "~" + path[len(home.rstrip("/")) :]
-    return path
-
-
-def seconds(ms: int | None) -> str:
-    if ms is None:
-        return "none"
-    if ms % 1000 == 0:
-        return f"{ms // 1000}s"
-    return f"{ms / 1000:g}s"
-
-
-def percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.0f}%" if whole else "–"
 
 
 def render(inv: Inventory, home: str = "", console: Console | None = None) -> None:

@@ -195,21 +195,21 @@ class Job:
     def __init__(
         self,
         session: Session,
-        entries: list[SessionRecord],
+        records: list[SessionRecord],
         options: Options,
         *,
         left_out: dict[str, int] | None = None,
         left_out_hint: str = "",
     ) -> None:
         self.session = session
-        self.entries = entries
+        self.records = records
         self.options = options
         self.left_out = left_out or {}
         self.left_out_hint = left_out_hint
 
     def run(self, **kwargs) -> Report:
         report = replay(
-            self.entries,
+            self.records,
             self.options,
             session=self.session.path,
             bad_lines=self.session.bad_lines,
@@ -229,7 +229,7 @@ def calls_of(session: Session, report: Report) -> list:
     done = [r for r in report.results if r.after is not None]
     before = {r.record.id: r.before for r in done}
     after = {r.record.id: r.after for r in done}
-    return call_changes((e.record for e in session.entries), before, after)
+    return call_changes((e.record for e in session.records), before, after)
 
 
 def session_path(args: argparse.Namespace) -> str:
@@ -260,20 +260,20 @@ def prepare(args: argparse.Namespace) -> Job:
     )
     if args.id is not None:
         return Job(session, [by_id(select(session, args.filter), args.id)], options)
-    entries = select(session, args.filter)
-    if not entries:
+    records = select(session, args.filter)
+    if not records:
         raise SessionError(
-            f"--filter {args.filter!r} matches none of the {plural(len(session.entries), 'record')}"
+            f"--filter {args.filter!r} matches none of the {plural(len(session.records), 'record')}"
         )
-    chosen = select_hook(entries, args.policy, args.hook)
-    entries = chosen.entries
-    if all(skip_reason(e.record, args.policy) for e in entries):
-        first = skip_reason(entries[0].record, args.policy)
+    chosen = select_hook(records, args.policy, args.hook)
+    records = chosen.records
+    if all(skip_reason(e.record, args.policy) for e in records):
+        first = skip_reason(records[0].record, args.policy)
         name = "standard input" if args.session == STDIN else args.session
         raise SessionError(
-            f"no replayable records in {name} ({len(entries)} skipped; first: {first})"
+            f"no replayable records in {name} ({len(records)} skipped; first: {first})"
         )
-    return Job(session, entries, options, left_out=chosen.left_out, left_out_hint=chosen.hint)
+    return Job(session, records, options, left_out=chosen.left_out, left_out_hint=chosen.hint)
 
 
 def watch_targets(args: argparse.Namespace, job: Job) -> list[str]:
@@ -284,7 +284,7 @@ def watch_targets(args: argparse.Namespace, job: Job) -> list[str]:
             if not os.path.exists(path):
                 raise UsageError(f"--watch: no such file or directory: {path}")
         return [os.path.abspath(p) for p in args.watch_path]
-    paths = watch_paths(args.policy, [e.record for e in job.entries])
+    paths = watch_paths(args.policy, [e.record for e in job.records])
     if not paths:
         raise UsageError("--watch: no file to watch in the policy command (name one: --watch=PATH)")
     return paths
@@ -298,7 +298,7 @@ def _print_json(report: Report) -> None:
 def _run_with_progress(job: Job) -> Report:
     from hooktui.tui.cli.replay_progress import Progress
 
-    progress = Progress(len(job.entries))
+    progress = Progress(len(job.records))
     try:
         return job.run(on_result=progress)
     finally:

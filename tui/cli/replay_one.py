@@ -24,7 +24,7 @@ from hooktui.tap.model import Record
 
 
 def run_one(args: argparse.Namespace, job) -> int:
-    record = job.entries[0].record
+    record = job.records[0].record
     if args.edit:
         record = edit(record)
     if args.print_command:
@@ -51,7 +51,7 @@ def run_one(args: argparse.Namespace, job) -> int:
 def _run_edited(job, record: Record):
     from hooktui.replay.session import SessionRecord
 
-    job.entries = [SessionRecord(line=job.entries[0].line, record=record)]
+    job.records = [SessionRecord(line=job.records[0].line, record=record)]
     return job.run()
 
 

@@ -29,7 +29,7 @@ from hooktui.tap.read.filter import filter_fields
 if TYPE_CHECKING:
     from hooktui.tui.cli.show_read import Options, Tally
 
-# (stream index, offset, line, entry): one line of one stream as it flows through
+# (stream index, offset, line, head): one line of one stream as it flows through
 # (the line a view into its chunk when the Scan was made with `views`).
 Item = tuple[int, int, bytes | memoryview, object]
 

@@ -199,7 +199,7 @@ class TextOut:
         return (" " * GAP).join(cells).rstrip(" ")
 
     def rows(self, items: Sequence[tuple[str, RecordHead | BadLine, bytes]]) -> None:
-        """(stream name, entry, its line) per row."""
+        """(stream name, head, its line) per row."""
         if not items:
             return
         lines: list[str] = []

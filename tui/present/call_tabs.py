@@ -64,9 +64,9 @@ EFFECT_TEXT = {
 
 
 class Loaded(msgspec.Struct):
-    """What the worker read for one entry."""
+    """What the worker read for one line of a stream."""
 
-    entry: StreamLine
+    stream_line: StreamLine
     path: str
     record: Any  # Record | BadLine
     line: bytes
@@ -164,7 +164,7 @@ def _answer_and_request_rows(grid: Table, record: Record) -> None:
 
 
 def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> RenderableType:
-    entry, record = loaded.entry, loaded.record
+    stream_line, record = loaded.stream_line, loaded.record
     grid = _grid()
     if isinstance(record, BadLine):
         grid.add_row("line", Text("not a record", style=BAD_LINE_STYLE))
@@ -251,7 +251,7 @@ def summary_view(loaded: Loaded, tz: tzinfo | None, color: bool = True) -> Rende
         grid.add_row("tap error", _t(record.tap_error, style="red"))
     # The id's random part is what `replay --id` and `id:` take (any unique prefix).
     short = random_part(record.id)
-    where = _t(f"{loaded.path} @ {entry.offset} · id ", style="dim")
+    where = _t(f"{loaded.path} @ {stream_line.offset} · id ", style="dim")
     where.append_text(_t(short, style="bold"))
     if short != record.id:
         where.append_text(_t(f" ({record.id})", style="dim"))
@@ -343,7 +343,7 @@ def diff_view(loaded: Loaded) -> RenderableType:
 def raw_view(loaded: Loaded) -> RenderableType:
     line = loaded.line
     head = Text(
-        f"{count_of(len(line), 'byte')} at offset {loaded.entry.offset} of {printable(loaded.path)}"
+        f"{count_of(len(line), 'byte')} at offset {loaded.stream_line.offset} of {printable(loaded.path)}"
         " · c copies it",
         style="dim",
     )
@@ -364,15 +364,15 @@ def _syntax(text: str) -> Syntax:
 
 
 def load_tabs(
-    path: str, entry: StreamLine, tz: tzinfo | None, color: bool = True
+    path: str, stream_line: StreamLine, tz: tzinfo | None, color: bool = True
 ) -> dict[str, RenderableType]:
-    """Read the entry's record back from its stream and build every tab (a worker runs it)."""
-    record: Any = read_record_at(path, entry.offset)
+    """Read the line's record back from its stream and build every tab (a worker runs it)."""
+    record: Any = read_record_at(path, stream_line.offset)
     try:
-        line = read_line_at(path, entry.offset)
+        line = read_line_at(path, stream_line.offset)
     except OSError as exc:
         line = f"cannot read: {exc.strerror}".encode()
-    loaded = Loaded(entry, path, record, line)
+    loaded = Loaded(stream_line, path, record, line)
     builders = {
         "summary": lambda: summary_view(loaded, tz, color),
         "request": lambda: request_view(loaded),

@@ -136,7 +136,7 @@ def first_screen(
     shown = min(rows, len(view))
     newest = len(view) - 1
     for y, row in enumerate(range(len(view) - shown, len(view))):
-        text = call_row(view.entry(row), cells, tz, marked=False, color=color)
+        text = call_row(view.line(row), cells, tz, marked=False, color=color)
         if row == newest:  # the cursor, as the focused list draws it
             look = SCREEN + CURSOR if color else NO_COLOR_CURSOR
         else:

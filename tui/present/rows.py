@@ -76,14 +76,14 @@ def header_row(width: int) -> Text:
 
 
 def call_row(
-    entry: StreamLine, width: int, tz: tzinfo | None, marked: bool, color: bool = True
+    line: StreamLine, width: int, tz: tzinfo | None, marked: bool, color: bool = True
 ) -> Text:
-    """The watch row for one entry, exactly `width` cells wide."""
-    head = entry.head
+    """The watch row for one stream line, exactly `width` cells wide."""
+    head = line.head
     mark = (MARK_MARK if marked else " ", MARKED)
     millis = TIME.width_at(width) >= 12  # the wide time column has room for them
     if not isinstance(head, RecordHead):
-        message = f"✗ bad line at byte {entry.offset}: {short(head.error)} │ {short(head.preview)}"
+        message = f"✗ bad line at byte {line.offset}: {short(head.error)} │ {short(head.preview)}"
         time_width = TIME.width_at(width)
         rest = max(0, width - 1 - time_width - 2 * GAP)
         parts = [

@@ -6,8 +6,9 @@ and what the real CLI did (tests/e2e/ORACLE.md, test_e2e_cline.py):
   TaskResume, TaskCancel, TaskComplete, TaskError, UserPromptSubmit, PreCompact,
   SessionShutdown; any case; no extension or .sh .bash .zsh .js .mjs .cjs .ts .mts
   .cts .py .ps1) directly in `~/Documents/Cline/Hooks`, `~/.cline/hooks`
-  (`$CLINE_DIR/hooks`), `<workspace>/.clinerules/hooks` or `<workspace>/.cline/hooks`
-  is that event's hook. A symbolic link is not a file there: it never runs.
+  (`$CLINE_DIR/hooks` instead when CLINE_DIR is set, `DIR/hooks` with `--config
+  DIR`), `<workspace>/.clinerules/hooks` or `<workspace>/.cline/hooks` is that
+  event's hook. A symbolic link is not a file there: it never runs.
   Cline runs `<the file's #! interpreter> <file>` (`env` dropped, sh/bash/zsh/python
   by name), else by extension (node, bun run, python3, pwsh -File), else
   `bash <file>` (files.py); the mode bits play no part.
@@ -293,6 +294,8 @@ RUNTIME = Cline(
         project_files=(".clinerules/hooks", ".cline/hooks"),
         user_dir="",
         user_files=("Documents/Cline/Hooks", ".cline/hooks"),
+        # resolveClineDir: `--config DIR`, else $CLINE_DIR (trimmed), else ~/.cline.
+        user_file_env={".cline/hooks": "CLINE_DIR/hooks"},
         formats=(),
         hook_files=HookFiles(
             names=FILES,
@@ -328,12 +331,9 @@ RUNTIME = Cline(
     # file of all of them run in the order of their full paths.
     hook_sources=(
         HookSource(scope="user", base="home", path="Documents/Cline/Hooks"),
-        HookSource(
-            scope="user",
-            base="home",
-            path=".cline/hooks",
-            note="Cline reads $CLINE_DIR/hooks instead when CLINE_DIR is set",
-        ),
+        # $CLINE_DIR/hooks instead when CLINE_DIR is set (Layout.user_file_env); a
+        # `--config DIR` on its command line moves it to DIR/hooks, which no file says.
+        HookSource(scope="user", base="home", path=".cline/hooks"),
         HookSource(scope="project", path=".clinerules/hooks"),
         HookSource(scope="project", path=".cline/hooks"),
     ),

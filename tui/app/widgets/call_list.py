@@ -70,9 +70,9 @@ class CallList(LineList):
     class Opened(Message):
         """Enter on a row: the detail pane should take focus."""
 
-        def __init__(self, entry: StreamLine | None) -> None:
+        def __init__(self, line: StreamLine | None) -> None:
             super().__init__()
-            self.entry = entry
+            self.line = line
 
     def __init__(
         self,
@@ -107,12 +107,12 @@ class CallList(LineList):
         return changed
 
     def row_look(self, row: int) -> bool:
-        return self.view.is_marked(self.view.entry(row))
+        return self.view.is_marked(self.view.line(row))
 
     def render_row(self, row: int, width: int) -> Text:
-        entry = self.view.entry(row)
+        line = self.view.line(row)
         return call_row(
-            entry, width, self.tz, self.view.is_marked(entry), color=not self.app.no_color
+            line, width, self.tz, self.view.is_marked(line), color=not self.app.no_color
         )
 
     @property
@@ -120,11 +120,11 @@ class CallList(LineList):
         """Shown rows that arrived after following stopped: the header's "N new ↓"."""
         return self.focus_model.new
 
-    # -- the selected entry --------------------------------------------------
+    # -- the selected line ---------------------------------------------------
 
     @property
     def current(self) -> StreamLine | None:
-        return self.focus_model.entry
+        return self.focus_model.line
 
     def action_open(self) -> None:
         self.post_message(self.Opened(self.current))
@@ -151,10 +151,10 @@ class CallList(LineList):
         self._copy(self.current)
 
     @work(thread=True, group="copy")
-    def _copy(self, entry: StreamLine) -> None:
+    def _copy(self, chosen: StreamLine) -> None:
         app = self.app
         try:
-            line = read_line_at(self.paths[entry.source], entry.offset)
+            line = read_line_at(self.paths[chosen.source], chosen.offset)
         except OSError as exc:
             app.call_from_thread(
                 app.notify, f"cannot read the record: {exc.strerror}", severity="error"

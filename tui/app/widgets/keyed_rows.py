@@ -2,8 +2,8 @@
 
 Watch's call list has its own view model (`hooktui.tap.read.view.CallView`);
 the replay list and the patterns table hold plain items (results, groups).
-This gives them the same few things `Focus` reads from a view (`shown`,
-`entries`, `entry(row).key`, `row_of`, the added and refreshed signals), so
+This gives them the same few things `Focus` reads from a view (`shown`, `total`,
+`key_at`, `row_of`, `index_of`, the added and refreshed signals), so
 every list's cursor, anchor and follow mode come from the one model.
 """
 
@@ -22,8 +22,8 @@ class KeyedRows:
     """Items in order, each with a key that names it across refills; a predicate picks the rows."""
 
     def __init__(self, visible: Callable[[Any], bool] | None = None) -> None:
-        self.entries: list[KeyedRow] = []
-        self.shown: list[int] = []  # indices into entries, in display order
+        self.kept: list[KeyedRow] = []  # every item, shown or not
+        self.shown: list[int] = []  # indices into kept, in display order
         self._visible = visible
         self._row_by_key: dict[Hashable, int] = {}
         self.on_added: list[Callable[[int, int], None]] = []
@@ -36,29 +36,33 @@ class KeyedRows:
 
     @property
     def total(self) -> int:
-        return len(self.entries)
+        return len(self.kept)
 
-    def entry(self, row: int) -> KeyedRow:
-        return self.entries[self.shown[row]]
+    def key_at(self, row: int) -> Hashable:
+        return self.kept[self.shown[row]].key
 
     def item(self, row: int) -> Any:
-        return self.entries[self.shown[row]].item
+        return self.kept[self.shown[row]].item
 
     def items(self) -> list[Any]:
-        return [self.entries[i].item for i in self.shown]
+        return [self.kept[i].item for i in self.shown]
 
     def row_of(self, key: Hashable) -> int | None:
         return self._row_by_key.get(key)
+
+    def index_of(self, key: Hashable) -> int | None:
+        """The index in `kept` of the first item keyed `key`, shown or not."""
+        return next((i for i, kept in enumerate(self.kept) if kept.key == key), None)
 
     # -- changing ------------------------------------------------------------
 
     def add(self, key: Hashable, item: Any) -> bool:
         """Append one item; returns whether it became a shown row."""
-        self.entries.append(KeyedRow(key, item))
+        self.kept.append(KeyedRow(key, item))
         if self._visible is not None and not self._visible(item):
             return False
         row = len(self.shown)
-        self.shown.append(len(self.entries) - 1)
+        self.shown.append(len(self.kept) - 1)
         self._row_by_key.setdefault(key, row)
         for listener in self.on_added:
             listener(row, 1)
@@ -66,17 +70,17 @@ class KeyedRows:
 
     def replace(self, rows: Iterable[tuple[Hashable, Any]]) -> None:
         """Start over with these (key, item) pairs."""
-        self.entries = [KeyedRow(key, item) for key, item in rows]
+        self.kept = [KeyedRow(key, item) for key, item in rows]
         self.rebuild()
 
     def rebuild(self) -> None:
-        visible, entries = self._visible, self.entries
+        visible, kept = self._visible, self.kept
         if visible is None:
-            self.shown = list(range(len(entries)))
+            self.shown = list(range(len(kept)))
         else:
-            self.shown = [i for i, e in enumerate(entries) if visible(e.item)]
+            self.shown = [i for i, e in enumerate(kept) if visible(e.item)]
         self._row_by_key = {}
         for row, i in enumerate(self.shown):
-            self._row_by_key.setdefault(entries[i].key, row)
+            self._row_by_key.setdefault(kept[i].key, row)
         for listener in self.on_refresh:
             listener()

@@ -44,7 +44,7 @@ class LineList(ScrollView, can_focus=True):
     ]
 
     class Highlighted(Message):
-        """The cursor moved to another entry (or to none); only the newest counts."""
+        """The cursor moved to another row's key (or to none); only the newest counts."""
 
         def __init__(self, line_list: LineList, row: int) -> None:
             super().__init__()
@@ -127,16 +127,16 @@ class LineList(ScrollView, can_focus=True):
         if self.following and self.is_vertical_scrollbar_grabbed:
             self.set_following(False)
 
-    def _focus_changed(self, entry_changed: bool) -> None:
+    def _focus_changed(self, key_changed: bool) -> None:
         self._update_virtual_size()
         row, old = self.cursor, self._drawn_row
         if row != old:
             self._drawn_row = row
             self.refresh_row(old)
             self.refresh_row(row)
-        if row >= 0 and (row != old or entry_changed):
+        if row >= 0 and (row != old or key_changed):
             self.scroll_to_row(row)
-        if entry_changed:
+        if key_changed:
             self.post_message(self.Highlighted(self, row))
         if self.following != self._drawn_following:
             self._drawn_following = self.following
@@ -206,7 +206,7 @@ class LineList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         selected = row == self.cursor
         focused = self.has_focus
-        key = (self.view.entry(row).key, width, selected and (1 + focused), self.row_look(row))
+        key = (self.view.key_at(row), width, selected and (1 + focused), self.row_look(row))
         strip = self._cache.get(key)
         if strip is None:
             strip = self._render_strip(row, width, selected, focused, base)

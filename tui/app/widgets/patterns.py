@@ -141,8 +141,8 @@ class GroupList(LineList):
 
     @property
     def current(self) -> Group | None:
-        entry = self.focus_model.entry
-        return entry.item if entry is not None else None
+        row = self.focus_model.selected_row
+        return None if row is None else self.groups.item(row)
 
     def action_choose(self) -> None:
         group = self.current

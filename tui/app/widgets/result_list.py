@@ -49,8 +49,8 @@ class ResultList(LineList):
 
     @property
     def current(self) -> Result | None:
-        entry = self.focus_model.entry
-        return entry.item if entry is not None else None
+        row = self.focus_model.selected_row
+        return None if row is None else self.results.item(row)
 
     def action_open(self) -> None:
         self.post_message(self.Opened())
