@@ -59,7 +59,7 @@ def _write(tmp_path: Path, lines: list[bytes], name: str = "s.jsonl") -> Path:
 
 
 def _keys(view: CallView) -> list[tuple[int, int]]:
-    return [view.entry(r).key for r in range(len(view))]
+    return [view.line(r).key for r in range(len(view))]
 
 
 def _live(paths: list[Path], rng: random.Random) -> CallView:
@@ -148,23 +148,23 @@ def test_a_late_call_goes_in_above_and_the_selected_call_stays_selected(tmp_path
     view = _loaded(path, 1 << 20, 1 << 20)
     focus = Focus(view)
     focus.move_to(27)  # not following: the user reads call 27
-    chosen = focus.entry.key
+    chosen = focus.line.key
     view.toggle_mark(28)
-    marked = view.entry(28).key
+    marked = view.line(28).key
     # Call 100 answered at 26.5 s but was appended after all others.
     _append(path, view, _at(100, 26_400.0, duration_ms=100.0))
-    times = [view.entry(r).t for r in range(len(view))]
+    times = [view.line(r).t for r in range(len(view))]
     assert times == sorted(times)
-    assert view.entry(27).head.id == "call-00100"  # after call 26 (26.0 s), before call 27
-    assert focus.entry.key == chosen and focus.row == 28 and not focus.following
-    assert view.is_marked(view.entry(29)) and view.entry(29).key == marked
+    assert view.line(27).head.id == "call-00100"  # after call 26 (26.0 s), before call 27
+    assert focus.line.key == chosen and focus.row == 28 and not focus.following
+    assert view.is_marked(view.line(29)) and view.line(29).key == marked
     assert focus.new == 0  # it went in above where the user stopped following
     _append(path, view, _at(101, 40_000.0))  # a call after all others is new
-    assert focus.new == 1 and focus.entry.key == chosen
+    assert focus.new == 1 and focus.line.key == chosen
     focus.last()
     _append(path, view, _at(102, 26_000.0, duration_ms=700.0))  # late, while following
     assert focus.following and focus.row == len(view) - 1
-    assert focus.entry.key == view.entry(len(view) - 1).key
+    assert focus.line.key == view.line(len(view) - 1).key
 
 
 def test_a_late_call_is_filtered_like_any_other(tmp_path: Path) -> None:
@@ -174,6 +174,6 @@ def test_a_late_call_is_filtered_like_any_other(tmp_path: Path) -> None:
     _append(path, view, _at(200, 10_000.0, tool_name="Edit"))
     _append(path, view, _at(201, 5_000.0, tool_name="Bash"))
     _append(path, view, _at(202, 3_000.0, tool_name="Edit"))
-    assert [view.entry(r).head.id for r in range(len(view))] == ["call-00202", "call-00200"]
+    assert [view.line(r).head.id for r in range(len(view))] == ["call-00202", "call-00200"]
     assert list(view.shown) == sorted(view.shown)
     assert view.stats.decisions["allow"] == 2

@@ -286,7 +286,7 @@ async def test_e_opens_at_once_and_keys_typed_while_it_loads_never_reach_the_req
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await _ready(pilot, app)
-        assert app.main_screen.calls.focus_model.entry.head.tool_name == "Write"
+        assert app.main_screen.calls.focus_model.line.head.tool_name == "Write"
         typed = [events.Key(c, c) for c in "zq"]  # typed with E, delivered once it is up
         # Sent as a terminal sends it: a Pilot press would wait for the app to idle.
         app._driver.send_message(events.Key("E", "E"))

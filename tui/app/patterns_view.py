@@ -132,7 +132,7 @@ class PatternsView(PatternsPanel):
         counted = view.moved(self._patterns_rows - 1) + 1  # the same rows, renumbered
         if self._patterns is not None:
             late = view.moved.inserted(below=counted)
-            self._patterns.add_all([view.entry(row).head for row in late])
+            self._patterns.add_all([view.line(row).head for row in late])
         self._patterns_rows = counted
 
     def _count_patterns_again(self) -> None:
