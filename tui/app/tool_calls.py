@@ -140,7 +140,7 @@ class ToolCallList(LineList):
         self._due = False
         self._last = 0.0
         self._predicate: tuple[str, Callable | None] = ("", None)
-        view.on_added.append(lambda _first, _count: self._soon())
+        view.on_added.append(lambda _first, _count: self._inserted())
         view.on_refresh.append(self._soon)
         view.on_prepended.append(self._prepended)
 
@@ -175,11 +175,17 @@ class ToolCallList(LineList):
 
     # -- following the view ----------------------------------------------------
 
-    def _prepended(self, count: int, _shown: int) -> None:
-        if self.is_open and self.calls_view.index is self._index:
-            index = self.calls_view.index
-            self._pending.extend(index.key(i) for i in range(count))
-            self._fed += count
+    def _prepended(self, _count: int, _shown: int) -> None:
+        self._inserted()
+
+    def _inserted(self) -> None:
+        """Lines came in: older ones first, a late one among those fed (answer order)."""
+        view = self.calls_view
+        if self.is_open and view.index is self._index and self._fed:
+            moved = view.moved_index  # where the lines fed so far went
+            fed = moved(self._fed - 1) + 1
+            self._pending.extend(view.index.key(i) for i in moved.inserted(below=fed))
+            self._fed = fed
         self._soon()
 
     def _soon(self) -> None:
