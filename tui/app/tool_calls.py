@@ -18,6 +18,7 @@ from typing import ClassVar, NamedTuple
 
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.focus import Focus
+from hooktui.tap.read.index_order import Renumber
 from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.view import CallView, StreamLine
 from hooktui.tap.toolcall.group import GUARDING
@@ -35,9 +36,6 @@ from textual.message import Message
 
 # Lines that arrive are grouped at most this often (a burst regroups a few times a second).
 GROUP_INTERVAL = 0.25
-# Lines the view indexes without showing them (filtered out) send no signal: looked for
-# this often while the view is shown.
-LOOK_INTERVAL = 1.0
 
 
 class Row(NamedTuple):
@@ -140,9 +138,10 @@ class ToolCallList(LineList):
         self._due = False
         self._last = 0.0
         self._predicate: tuple[str, Callable | None] = ("", None)
-        view.on_added.append(lambda _first, _count: self._inserted())
+        view.on_indexed.append(self._indexed)
+        view.on_added.append(lambda _first, _count: self._soon())
         view.on_refresh.append(self._soon)
-        view.on_prepended.append(self._prepended)
+        view.on_prepended.append(lambda _count, _shown: self._soon())
 
     # -- shown or not --------------------------------------------------------
 
@@ -155,9 +154,7 @@ class ToolCallList(LineList):
             self._seek = None if hooks.following or hooks.current is None else hooks.current.key
             self.set_following(self._seek is None)
             self._start_over()
-            self._look = self.set_interval(LOOK_INTERVAL, self._soon)
         else:
-            self._look.stop()
             self._generation += 1  # a run still going is not wanted
             line = None if self.following else self.current
             row = None if line is None else self.calls_view.row_of(line.key)
@@ -175,14 +172,11 @@ class ToolCallList(LineList):
 
     # -- following the view ----------------------------------------------------
 
-    def _prepended(self, _count: int, _shown: int) -> None:
-        self._inserted()
-
-    def _inserted(self) -> None:
-        """Lines came in: older ones first, a late one among those fed (answer order)."""
+    def _indexed(self, moved: Renumber) -> None:
+        """Lines went into the index, shown or not: older ones first, a late one among
+        those fed (answer order). `moved` says where the lines fed so far went."""
         view = self.calls_view
         if self.is_open and view.index is self._index and self._fed:
-            moved = view.moved_index  # where the lines fed so far went
             fed = moved(self._fed - 1) + 1
             self._pending.extend(view.index.key(i) for i in moved.inserted(below=fed))
             self._fed = fed
