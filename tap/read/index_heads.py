@@ -19,6 +19,7 @@ from hooktui.tap.read.lines import read_line_at
 CACHE = 4096
 _FIRST_READ = 8 << 10  # most lines are a few KB
 _WINDOW = 8 << 20
+_BEHIND = 256 << 10  # how far before a line a window starts (see _Window.line)
 
 
 class FileHeads:
@@ -66,30 +67,45 @@ class FileHeads:
         """Heads (only `fields` decoded, when given) for keys, in order; None when unreadable.
 
         Each stream is read in windows of several MB: keys of one stream come
-        in file order (the index keeps it), so each window is read once.
+        in file order but for late lines (the index keeps answer order), so
+        each window is read about once.
         """
         decode = partial_head_decoder(fields).decode if fields is not None else None
-        windows: dict[int, _Window] = {}
         cached = self._cache.get  # (a lookup only: safe beside the UI thread's changes)
+        wanted = ((key, cached(key)) for key in keys)
+        for (_, offset), head, line in self._read(wanted):
+            if head is not None:
+                yield head
+            elif line is None:
+                yield None
+            elif decode is None:
+                yield decode_head(line, offset)
+            else:
+                try:
+                    yield decode(line)
+                except Exception:
+                    yield None  # not a record: a filter never matches it
+
+    def lines(self, keys: Iterable[tuple[int, int]]) -> Iterator[bytes | None]:
+        """The raw lines at keys, in order (None when unreadable), read as `many` reads them:
+        for a reader that decodes more of a line than a head (watch's tool calls)."""
+        for _, _, line in self._read((key, None) for key in keys):
+            yield line
+
+    def _read(self, wanted: Iterable[tuple[tuple[int, int], Any]]) -> Iterator[tuple]:
+        """(key, head, line) for each (key, head known or None): the line read only when
+        no head is known, each stream in sliding windows."""
+        windows: dict[int, _Window] = {}
         try:
-            for source, offset in keys:
-                head = cached((source, offset))
+            for key, head in wanted:
                 if head is not None:
-                    yield head
+                    yield key, head, None
                     continue
+                source, offset = key
                 window = windows.get(source)
                 if window is None:
                     window = windows[source] = _Window(self.paths[source])
-                line = window.line(offset)
-                if line is None:
-                    yield None
-                elif decode is None:
-                    yield decode_head(line, offset)
-                else:
-                    try:
-                        yield decode(line)
-                    except Exception:
-                        yield None  # not a record: a filter never matches it
+                yield key, None, window.line(offset)
         finally:
             for window in windows.values():
                 window.close()
@@ -124,16 +140,19 @@ class _Window:
             end = self.buf.find(b"\n", rel)
             if end >= 0:
                 return self.buf[rel:end]
-        size = _WINDOW
+        # Rows are in answer order, so a late line comes a little before its
+        # neighbours: the window starts a little before, to hold it too.
+        start = max(0, offset - _BEHIND)
+        size = _WINDOW + offset - start
         while True:
             try:
-                self.buf = os.pread(self.fd, size, offset)
+                self.buf = os.pread(self.fd, size, start)
             except OSError:
                 return None
-            self.start = offset
-            end = self.buf.find(b"\n")
+            self.start = start
+            end = self.buf.find(b"\n", offset - start)
             if end >= 0:
-                return self.buf[:end]
+                return self.buf[offset - start : end]
             if len(self.buf) < size:
                 return None  # the file ends inside this line
             size *= 2  # a line longer than the window

@@ -44,10 +44,12 @@ class WatchBody(Vertical):
         patterns: Widget,
         *,
         columns: Widget,
+        tool_calls: LineList,
         **kwargs,
     ) -> None:
-        super().__init__(held, calls, empty, detail, patterns, **kwargs)
+        super().__init__(held, calls, tool_calls, empty, detail, patterns, **kwargs)
         self.calls, self.detail, self.columns = calls, detail, columns
+        self.lists = (calls, tool_calls)
 
     def show_empty(self, empty: bool) -> None:
         self.set_class(empty, "-empty")
@@ -58,6 +60,11 @@ class WatchBody(Vertical):
         self.columns.display = not shown
         focus_now(groups if shown else self.calls)
 
+    def show_tool_calls(self, shown: bool, shown_list: LineList) -> None:
+        """The tool calls in the hook calls' place (`t`), or back; the shown list takes focus."""
+        self.set_class(shown, "-tool-calls")
+        focus_now(shown_list)
+
     # -- the detail pane's size ----------------------------------------------
 
     def action_detail_full(self) -> None:
@@ -65,7 +72,7 @@ class WatchBody(Vertical):
         # z again: back where z was pressed from, the list (as in replay).
         focused = self.screen.focused
         if not self.detail_full and focused is not None and self.detail in focused.ancestors:
-            focus_now(self.calls)
+            focus_now(self.screen.home_list)
 
     def action_detail_size(self, step: int) -> None:
         shares = self.DETAIL_SHARES
@@ -80,14 +87,14 @@ class WatchBody(Vertical):
         self.set_class(full, "-detail-full")
         self.columns.display = not full  # titles over no rows (z is off in patterns)
         self._size_detail()
-        if full and self.screen.focused is self.calls:
+        if full and self.screen.focused in self.lists:
             self.detail.focus_now()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # Full screen hides the list: focus going back to it (enter, esc, the filter
         # bar or the patterns view closing) means out of full screen, else its keys
         # would move a cursor no one sees.
-        if self.detail_full and event.widget is self.calls:
+        if self.detail_full and event.widget in self.lists:
             self.detail_full = False
 
     def _size_detail(self) -> None:
