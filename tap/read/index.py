@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from operator import attrgetter
 from typing import Any
@@ -375,18 +376,27 @@ def batch_of(source: int, items: Iterable[tuple[int, Any]], like: Columns | None
 def joined(pieces: Sequence[Columns]) -> Columns:
     """Consecutive pieces of one stream (in file order, one table set) as one batch, in order.
 
-    One sort at the end (when the rows need it), not a merge a piece.
+    Each piece is merged where it overlaps the one before (a few late rows:
+    little to sort); once the overlap is larger than the piece (streams
+    concatenated, calls interleaving throughout) the rest is appended as it
+    is and the whole sorted once, not once a piece.
     """
-    out = pieces[0]
+    out, unsorted = pieces[0], False
     for piece in pieces[1:]:
         piece._continue_after(out.tails)
+        if not unsorted and len(out) and len(piece):
+            after = bisect_right(range(len(out)), piece.key_of(0), key=out.key_of)
+            unsorted = len(out) - after > len(piece)
+            if not unsorted:
+                out.extend(piece)
+                continue
         for mine, theirs in zip(out._arrays(), out._in_my_codes(piece), strict=True):
             mine.extend(theirs)
         out._take_dicts(piece)
         for source, t in piece.tails.items():
             if t > -math.inf or source not in out.tails:
                 out.tails[source] = t
-    if not order.ascending(out.answered):
+    if unsorted:
         order.sort_rows(out, 0, len(out))
     return out
 

@@ -31,8 +31,8 @@ def _stream(tmp_path: Path, n: int = 60) -> Path:
     return path
 
 
-def answer_order(whole: list, source: int = 0) -> list:
-    """(offset, head) pairs of a stream in the order hooks answered: the reference.
+def answer_keys(whole: list, source: int = 0) -> list:
+    """((time, stream, offset), (offset, head)) for each line of a stream: the reference order.
 
     A line without a time (a bad one) takes its predecessor's in the file;
     ties go by stream, then place in the file.
@@ -42,7 +42,12 @@ def answer_order(whole: list, source: int = 0) -> list:
         t = end_of(head)
         last = last if t != t else t
         keyed.append(((last, source, offset), (offset, head)))
-    return [pair for _, pair in sorted(keyed, key=lambda k: k[0])]
+    return keyed
+
+
+def answer_order(whole: list, source: int = 0) -> list:
+    """(offset, head) pairs of a stream in the order hooks answered."""
+    return [pair for _, pair in sorted(answer_keys(whole, source), key=lambda k: k[0])]
 
 
 def _newest_first(path: Path, tail_bytes: int, window: int) -> CallView:

@@ -18,11 +18,10 @@ from hooktui.tap.read.decode import decode_heads
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.focus import Focus
 from hooktui.tap.read.index import batch_of
-from hooktui.tap.read.index_load import index_backward, read_tail
 from hooktui.tap.read.lines import load_stream, split_lines
 from hooktui.tap.read.view import CallView
 
-from tests.tap.test_index import answer_order
+from tests.tap.test_index import _newest_first, answer_keys, answer_order
 from tests.tui.conftest import BASE_TIME, make_record
 
 
@@ -82,15 +81,6 @@ def _live(paths: list[Path], rng: random.Random) -> CallView:
     return view
 
 
-def _loaded(path: Path, tail_bytes: int, window: int) -> CallView:
-    view = CallView([str(path)])
-    tail = read_tail(str(path), size=tail_bytes)
-    view.replace_all(tail.batch)
-    for progress in index_backward(str(path), tail.start, window=window, first=window):
-        view.prepend(progress.batch)
-    return view
-
-
 def test_any_batch_split_gives_the_answer_order_loading_gives(tmp_path: Path) -> None:
     for seed in range(12):
         path = _write(tmp_path, _disordered_lines(160, seed))
@@ -101,34 +91,19 @@ def test_any_batch_split_gives_the_answer_order_loading_gives(tmp_path: Path) ->
         for _ in range(6):
             assert _keys(_live([path], rng)) == expected, seed
         for tail_bytes, window in ((300, 200), (2000, 700), (1 << 20, 1 << 20)):
-            assert _keys(_loaded(path, tail_bytes, window)) == expected, (seed, window)
+            assert _keys(_newest_first(path, tail_bytes, window)) == expected, (seed, window)
 
 
-def test_two_streams_tailed_in_any_split_merge_as_loaded(tmp_path: Path) -> None:
+def test_two_streams_tailed_in_any_split_merge_as_newest_first(tmp_path: Path) -> None:
     a = _write(tmp_path, _disordered_lines(80, 1), "a.jsonl")
     b = _write(tmp_path, _disordered_lines(80, 2), "b.jsonl")
-    reference = [
-        (key, (source, offset))
-        for source, path in enumerate((a, b))
-        for key, (offset, _) in _keyed(load_stream(str(path))[0], source)
+    keyed = [
+        k for source, p in enumerate((a, b)) for k in answer_keys(load_stream(str(p))[0], source)
     ]
-    expected = [where for _, where in sorted(reference)]
+    expected = [(key[1], key[2]) for key, _ in sorted(keyed, key=lambda k: k[0])]
     rng = random.Random(7)
     for _ in range(8):
         assert _keys(_live([a, b], rng)) == expected
-
-
-def _keyed(whole, source):
-    ordered = answer_order(whole, source)
-    # answer_order sorts by (time, source, offset): recover each key to merge two streams.
-    from hooktui.tap.read.index import end_of
-
-    last, keys = float("-inf"), {}
-    for offset, head in whole:
-        t = end_of(head)
-        last = last if t != t else t
-        keys[offset] = (last, source, offset)
-    return [(keys[offset], (offset, head)) for offset, head in ordered]
 
 
 def _call_stream(tmp_path: Path) -> Path:
@@ -145,7 +120,7 @@ def _append(path: Path, view: CallView, record) -> None:
 
 def test_a_late_call_goes_in_above_and_the_selected_call_stays_selected(tmp_path: Path) -> None:
     path = _call_stream(tmp_path)
-    view = _loaded(path, 1 << 20, 1 << 20)
+    view = _newest_first(path, 1 << 20, 1 << 20)
     focus = Focus(view)
     focus.move_to(27)  # not following: the user reads call 27
     chosen = focus.line.key
@@ -169,7 +144,7 @@ def test_a_late_call_goes_in_above_and_the_selected_call_stays_selected(tmp_path
 
 def test_a_late_call_is_filtered_like_any_other(tmp_path: Path) -> None:
     path = _call_stream(tmp_path)
-    view = _loaded(path, 1 << 20, 1 << 20)
+    view = _newest_first(path, 1 << 20, 1 << 20)
     view.set_predicate("tool:Edit", compile_filter("tool:Edit"))
     _append(path, view, _at(200, 10_000.0, tool_name="Edit"))
     _append(path, view, _at(201, 5_000.0, tool_name="Bash"))
