@@ -47,16 +47,16 @@ class WatchBody(Vertical):
         **kwargs,
     ) -> None:
         super().__init__(held, calls, empty, detail, patterns, **kwargs)
-        self.calls, self.detail, self.columns = calls, detail, columns
+        self.calls, self.detail, self.patterns, self.columns = calls, detail, patterns, columns
 
     def show_empty(self, empty: bool) -> None:
         self.set_class(empty, "-empty")
 
-    def show_patterns(self, shown: bool, groups: LineList) -> None:
-        """The patterns view in the calls' place (`groups` takes the focus), or back."""
+    def show_patterns(self, shown: bool) -> None:
+        """The patterns view in the calls' place (its groups take the focus), or back."""
         self.set_class(shown, "-patterns")
         self.columns.display = not shown
-        focus_now(groups if shown else self.calls)
+        focus_now(self.patterns.list if shown else self.calls)
 
     # -- the detail pane's size ----------------------------------------------
 

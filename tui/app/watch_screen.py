@@ -181,7 +181,9 @@ class WatchScreen(KeyedScreen):
         )
         self.calls = CallList(self.view, tz, paths=paths, changed=self.changed, id="calls")
         self.detail = CallDetail(TAB_TITLES, selected=self.selected, paths=paths, id="detail")
-        self.patterns = PatternsView(self.view, tz, self._patterns_shown, id="patterns")
+        self.patterns = PatternsView(
+            self.view, tz, lambda shown: self.body.show_patterns(shown), id="patterns"
+        )
         self.filter_bar = CallFilter(self.view, lambda: self.home_list, self.changed, id="filter")
         self.held_panel = BreakpointPanel(hold, self.calls, self.changed, id="held")
         self.shown_calls = ShownCalls(self.view, paths, names, self.selected)
@@ -406,9 +408,6 @@ class WatchScreen(KeyedScreen):
 
     # -- the patterns view ---------------------------------------------------
 
-    def _patterns_shown(self, shown: bool) -> None:
-        self.body.show_patterns(shown, self.patterns.list)
-
     def on_patterns_view_filter_to(self, message: PatternsView.FilterTo) -> None:
         self.filter_bar.action_apply_filter(message.expr)
 
@@ -417,11 +416,4 @@ class WatchScreen(KeyedScreen):
     def action_hooks(self) -> None:
         """`H`: the hook inventory; a hook chosen there filters the calls to it."""
         screen = HooksScreen(self.paths, self.stream_title, self.tz)
-        self.app.push_screen(screen, self._hook_chosen)
-
-    def _hook_chosen(self, expr: str | None) -> None:
-        if expr is None:
-            return
-        if self.view.marked_only:  # its calls, all of them: not only the marked ones
-            self.view.set_marked_only(False)
-        self.filter_bar.action_apply_filter(expr)
+        self.app.push_screen(screen, self.filter_bar.filter_to_hook)
