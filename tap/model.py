@@ -118,7 +118,9 @@ class Held(msgspec.Struct, kw_only=True):
     """
 
     held_ms: float = 0.0
-    released_by: str = ""  # "person" | "deadline" | "dashboard-gone" | "runtime-ended"
+    # "person" | "deadline" | "dashboard-gone" | "runtime-ended" | "tap-killed", or
+    # "dashboard-slow": offered, no word back in time, so never held (held_ms 0)
+    released_by: str = ""
     action: str = ""  # "hook" (its own answer) | "allow" | "deny" | "edit" | "answer"
     sent: HeldAnswer | None = None
 

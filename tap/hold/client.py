@@ -22,6 +22,9 @@ SIGNAL_CHECK_S = 0.1
 MAX_OFFER = 4 << 20
 
 PERSON, DEADLINE, GONE, ENDED = "person", "deadline", "dashboard-gone", "runtime-ended"
+# The dashboard did not say hold or pass in time (stopped, or starved on a loaded
+# machine): nothing was held, and the record says why the breakpoint let it by.
+SLOW = "dashboard-slow"
 
 
 class Answer:
@@ -107,6 +110,9 @@ def _hold(sock, call: dict, own: Answer, t0: float, end: float, clock: _Clock) -
     sock.settimeout(clock.left())  # sendall: one timeout for the whole frame
     wire.send(sock, dict(call, elapsed_s=time.monotonic() - t0))
     reply, ended = _reply(sock, clock)
+    if reply is None and ended == DEADLINE:
+        own.held = {"held_ms": 0.0, "released_by": SLOW, "action": "hook"}
+        return own
     if not reply or not reply.get("hold"):
         return own
     if ended:  # the hold began as the wait ended: it ends at once

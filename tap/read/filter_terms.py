@@ -109,7 +109,8 @@ TERMS: tuple[Term, ...] = (
         "held",
         "text",
         "held.released_by",
-        "held at a breakpoint, let go by: person deadline dashboard-gone runtime-ended; any: held:?*",
+        "held at a breakpoint, let go by: person deadline dashboard-gone runtime-ended tap-killed"
+        " (dashboard-slow: offered, never held); any: held:?*",
         "held:person",
     ),
 )

@@ -69,27 +69,41 @@ class FileHeads:
         in file order (the index keeps it), so each window is read once.
         """
         decode = partial_head_decoder(fields).decode if fields is not None else None
-        windows: dict[int, _Window] = {}
         cached = self._cache.get  # (a lookup only: safe beside the UI thread's changes)
+        wanted = ((key, cached(key)) for key in keys)
+        for (_, offset), head, line in self._read(wanted):
+            if head is not None:
+                yield head
+            elif line is None:
+                yield None
+            elif decode is None:
+                yield decode_head(line, offset)
+            else:
+                try:
+                    yield decode(line)
+                except Exception:
+                    yield None  # not a record: a filter never matches it
+
+    def lines(self, keys: Iterable[tuple[int, int]]) -> Iterator[bytes | None]:
+        """The raw lines at keys, in order (None when unreadable), read as `many` reads them:
+        for a reader that decodes more of a line than a head (watch's tool calls)."""
+        for _, _, line in self._read((key, None) for key in keys):
+            yield line
+
+    def _read(self, wanted: Iterable[tuple[tuple[int, int], Any]]) -> Iterator[tuple]:
+        """(key, head, line) for each (key, head known or None): the line read only when
+        no head is known, each stream in sliding windows."""
+        windows: dict[int, _Window] = {}
         try:
-            for source, offset in keys:
-                head = cached((source, offset))
+            for key, head in wanted:
                 if head is not None:
-                    yield head
+                    yield key, head, None
                     continue
+                source, offset = key
                 window = windows.get(source)
                 if window is None:
                     window = windows[source] = _Window(self.paths[source])
-                line = window.line(offset)
-                if line is None:
-                    yield None
-                elif decode is None:
-                    yield decode_head(line, offset)
-                else:
-                    try:
-                        yield decode(line)
-                    except Exception:
-                        yield None  # not a record: a filter never matches it
+                yield key, None, window.line(offset)
         finally:
             for window in windows.values():
                 window.close()

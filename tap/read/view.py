@@ -157,6 +157,11 @@ class CallView:
             return BadLine(offset=offset, length=0, error="cannot read the line", preview="")
         return self.index.head(i)
 
+    def line_of(self, key: tuple[int, int]) -> StreamLine:
+        """The line at (source, offset), shown or not (its head read on demand)."""
+        i = self.index.index_of(key)
+        return self._line_at(i) if i is not None else StreamLine(*key, None, self._load_head)
+
     def index_of(self, key: tuple[int, int]) -> int | None:
         """The index row of (source, offset), shown or not."""
         return self.index.index_of(key)

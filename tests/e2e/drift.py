@@ -11,7 +11,8 @@ For every row of drift_table.WATCHED (or the `--runtime`s named):
    notes a build embeds), and runs the runtime's e2e cases against it
    (HOOKTUI_E2E_DRIFT: the tests accept that version), time-boxed; every case
    that fails there is one whose verdict changed, whose record no longer agrees,
-   or that no longer runs.
+   or that no longer runs. A PyPI CLI's release goes into a venv of its own
+   (drift_venv.py), which its cases run against (HOOKTUI_E2E_VENVS).
 
 It prints the report (and writes it to `--report`, JSON to `--json`). Exit
 status: 0 no drift, 1 drift found, 2 it could not make a report. CI runs it
@@ -31,6 +32,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from tests.e2e import drift_venv
 from tests.e2e.drift_table import WATCHED, Watched
 from tests.e2e.harness import CLIS, REPO, cli_version, node_modules, venvs
 from tests.e2e.shipped import Shipped
@@ -47,6 +49,7 @@ class Cases:
     failed: list[dict] = field(default_factory=list)  # {test, message}
     skips: list[str] = field(default_factory=list)  # distinct skip reasons
     stopped: str = ""  # why the run did not finish ("" when it did)
+    against: str = ""  # the version the tests found installed (drift_outcomes.py)
     seconds: float = 0.0
 
 
@@ -78,6 +81,7 @@ class Finding:
     @property
     def drifted(self) -> bool:
         failed = bool(self.cases and (self.cases.failed or self.cases.stopped))
+        failed = failed or bool(self.cases and self.cases.against != self.newest)
         return bool(
             self.unknown_events
             or self.new_events
@@ -288,10 +292,13 @@ def run_cases(row: Watched, modules: Path, timeout: float, select: str = "") -> 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTEST_XDIST"))}
     env |= {
         "HOOKTUI_E2E": "1",
-        "HOOKTUI_E2E_NODE_MODULES": str(modules),
         "HOOKTUI_E2E_DRIFT": row.cli,
         "HOOKTUI_DRIFT_OUTCOMES": str(out),
     }
+    if row.registry == "pypi":  # `modules`: the venvs folder; the npm CLIs stay pinned
+        env |= {"HOOKTUI_E2E_VENVS": str(modules), "HOOKTUI_E2E_NODE_MODULES": str(node_modules())}
+    else:
+        env["HOOKTUI_E2E_NODE_MODULES"] = str(modules)
     env.setdefault("HOOKTUI_E2E_CACHE", str(node_modules().parent / "xdg-cache"))
     argv = [sys.executable, "-m", "pytest", *row.tests, "-p", "tests.e2e.drift_outcomes"]
     argv += ["-p", "no:cacheprovider", "-q", "--no-header", "-o", "console_output_style=classic"]
@@ -308,7 +315,9 @@ def run_cases(row: Watched, modules: Path, timeout: float, select: str = "") -> 
     cases.seconds = time.monotonic() - start
     for line in out.read_text().splitlines() if out.exists() else []:
         entry = json.loads(line)
-        if entry["outcome"] == "passed":
+        if "against" in entry:
+            cases.against = entry["against"].get(row.cli, "")
+        elif entry["outcome"] == "passed":
             cases.passed += 1
         elif entry["outcome"] == "skipped":
             cases.skipped += 1
@@ -346,12 +355,8 @@ def check(row: Watched, clock: Clock, drift_dir: Path, opts: argparse.Namespace)
     latest = None
     if finding.newest and finding.newest != cli.pin:
         modules = _newest_install(row, finding, clock, drift_dir, opts)
-        if modules is not None and row.registry == "pypi":
+        if modules is not None and finding.not_run:  # read from its wheel: no venv to run
             latest = read_shipped(row, modules)
-            finding.not_run = (
-                "a PyPI release's cases are not run here: what it ships is read from its "
-                "wheel; .ci/e2e-setup makes its venv when the pin moves"
-            )
         elif modules is not None:
             latest = read_shipped(row, modules)
             left = clock.left(opts.per_runtime)
@@ -374,9 +379,15 @@ def _newest_install(
         return Path(given[row.cli])
     prefix = drift_dir / row.cli
     if row.registry == "pypi":
+        error = drift_venv.install(row.cli, finding.newest, prefix, clock.left(300), run_bounded)
+        if not error:
+            return prefix / "venvs"
+        # No venv (no Python 3.12, or pip could not install it): what it ships is
+        # still read, from its wheel; its cases do not run.
+        finding.not_run = f"not run: its venv was not made ({error})"
         error = unpack_wheel(row.package, finding.newest, prefix, clock.left(300))
         if error:
-            finding.not_run = error
+            finding.not_run += f"; {error}"
             return None
         return prefix / "wheel"
     error = install(row.package, finding.newest, prefix, clock.left(600))
@@ -456,6 +467,8 @@ def _details(f: Finding) -> list[str]:
     if f.cases is not None:
         c = f.cases
         out.append(f"- cases against {f.newest}: {_cases_cell(f)} in {c.seconds:.0f} s")
+        if c.against != f.newest:
+            out.append(f"  - but the tests found {c.against or 'no release'} installed")
         if c.stopped:
             out.append(f"  - {c.stopped}")
         for failure in c.failed:

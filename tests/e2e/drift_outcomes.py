@@ -1,4 +1,5 @@
-"""A pytest plugin for the drift report: each test's outcome, one JSON line as it ends.
+"""A pytest plugin for the drift report: each test's outcome, one JSON line as it ends
+(after a first line naming the version of the CLI the tests found installed).
 
 drift.py loads it (`-p tests.e2e.drift_outcomes`) with HOOKTUI_DRIFT_OUTCOMES naming
 the file. Written as each test ends (on the xdist controller too), so a run the
@@ -24,6 +25,19 @@ def _test_id(nodeid: str) -> str:
     """The test's id without the `@group` that --dist loadgroup appends to it."""
     head, at, group = nodeid.rpartition("@")
     return head if at and not any(c in group for c in "[]/") and "::" not in group else nodeid
+
+
+def pytest_sessionstart(session) -> None:
+    """First, the version of each drifting CLI the tests find installed: what they ran
+    against (not the pin: the report checks it)."""
+    path = os.environ.get("HOOKTUI_DRIFT_OUTCOMES")
+    if not path or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    from tests.e2e.harness import cli_version, drifting
+
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"against": {cli: cli_version(cli) or "" for cli in drifting()}}))
+        fh.write("\n")
 
 
 def pytest_runtest_logreport(report) -> None:

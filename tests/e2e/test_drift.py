@@ -1,7 +1,9 @@
 """The drift report's parts, on the real installed packages: every pinned CLI is
 watched; each reader finds the hook surface its package ships; the pins ship no event
 hooktui's adapters do not know; and a release that acts otherwise than the pin shows
-up as the cases it changed (the first pin, 2.1.197, taken for a newer release)."""
+up as the cases it changed (the first pin, 2.1.197, taken for a newer release); a
+PyPI CLI's release is installed into a venv of its own and its cases run there (an
+older Mistral Vibe, 3.0.2, taken for a newer release)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e import drift
+from tests.e2e import drift, drift_venv
 from tests.e2e.drift_table import WATCHED
-from tests.e2e.harness import CLIS, CURRENT, cli_version, node_modules, skip_reason
+from tests.e2e.harness import CLIS, CURRENT, cli_version, node_modules, skip_reason, venvs
 from tests.e2e.shipped import (
     Shipped,
     py_str_enum,
@@ -150,3 +152,78 @@ def test_a_release_that_acts_otherwise_shows_as_the_cases_it_changed(tmp_path):
     assert cases["passed"] == 1 and not cases["stopped"]  # allow-json-with-exit1: alike
     assert cli_version("claude-code") == CLIS["claude-code"].pin  # the pin is untouched
     assert os.environ.get("HOOKTUI_E2E_DRIFT") is None
+
+
+def test_a_pypi_release_gets_a_venv_of_its_own_and_its_cases_run_there():
+    """Mistral Vibe 3.0.2 stands in for a newer release: the report installs it into a
+    venv beside the pinned one (cached under `drift-old` beside the pinned venvs: a
+    warm checkout installs it once), runs the case chosen against it, and says so."""
+    if skip_reason("mistral-vibe"):
+        pytest.skip(skip_reason("mistral-vibe"))
+    if not drift_venv.python312():
+        pytest.skip("no Python 3.12 here for Mistral Vibe's cp312 wheels")
+    where = venvs().parent / "drift-old"
+    out = where / "drift.json"
+    code = drift.main(
+        [
+            "--runtime", "mistral-vibe",
+            "--newest", "mistral-vibe=3.0.2",
+            "--dir", str(where),
+            "--cases", "post_agent_deny_asks_for_a_revision",
+            "--budget", "600",
+            "--per-runtime", "300",
+            "--json", str(out),
+        ]
+    )  # fmt: skip
+    [finding] = json.loads(out.read_text())
+    assert finding["not_run"] == "", finding
+    cases = finding["cases"]
+    assert cases["against"] == "3.0.2"  # what the tests found: not the pin
+    assert (cases["passed"], cases["failed"], cases["stopped"]) == (1, [], ""), cases
+    assert finding["shipped_newest"]  # read from the venv's site-packages
+    assert (
+        drift_venv.installed(where / "mistral-vibe" / "venvs" / "mistral-vibe", "mistral-vibe")
+        == "3.0.2"
+    )
+    assert code == 0  # the case passed; 3.0.2 ships the pin's three hook types
+    assert cli_version("mistral-vibe") == CLIS["mistral-vibe"].pin  # the pin is untouched
+    assert os.environ.get("HOOKTUI_E2E_DRIFT") is None
+
+
+def test_a_wheels_exact_pins_admit_their_post_releases(tmp_path):
+    """When pip cannot resolve a release (3.0.3 pins a certifi the registry holds only
+    as a .post1), its own requirements go in as `==V.*`; extras are left out."""
+    import zipfile
+
+    wheel = tmp_path / "x-1.0-py3-none-any.whl"
+    meta = "\n".join(
+        [
+            "Name: x",
+            "Requires-Dist: certifi==2026.10.19",
+            'Requires-Dist: anyio>=4; python_version >= "3.12"',
+            'Requires-Dist: pywin32==311; sys_platform == "win32"',
+            'Requires-Dist: pytest==9.0; extra == "test"',
+        ]
+    )
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("x-1.0.dist-info/METADATA", meta)
+    assert drift_venv.requires(wheel) == [
+        "certifi==2026.10.19.*",
+        'anyio>=4; python_version >= "3.12"',
+        'pywin32==311.* ; sys_platform == "win32"',
+    ]
+
+
+def test_an_install_waits_for_another_into_the_same_venv(tmp_path):
+    """Two runs on one machine share the cache: the second install waits for the first
+    (here: held past its time box, so it says so and touches nothing)."""
+    import fcntl
+
+    ran = []
+    with open(tmp_path / ".lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        why = drift_venv.install(
+            "mistral-vibe", "3.0.2", tmp_path, 1.0, lambda *a, **k: ran.append(a)
+        )
+    assert why == f"another install into {tmp_path} held it past the time box"
+    assert ran == [] and not (tmp_path / "venvs").exists()

@@ -199,12 +199,19 @@ def two_cpus() -> str:
 
 
 def check_recorded(cell: Cell, count: int) -> None:
-    """A --wait call is recorded before it answers; a held call is recorded as held."""
+    """A --wait call is recorded before it answers; a held call is recorded as held.
+
+    Or, on a machine loaded enough that the dashboard's first word missed the
+    offer window, as let by unheld for that reason: the tap passes the hook's answer
+    on rather than wait (by design), and the record must say why. A hold path that
+    broke (a pass, a torn frame, no offer at all) records neither.
+    """
     records = wait_for_records(cell.stream, count, timeout=30)
-    if cell.form.kind in ("tap-wait", "try") or count > 1:  # under load a dashboard may pass some
+    if cell.form.kind in ("tap-wait", "try"):
         return
     for record in records:
-        assert record["held"]["released_by"] == "person", record["held"]
+        held = record.get("held") or {}
+        assert held.get("released_by") in ("person", "dashboard-slow"), record
 
 
 def check(cell: Cell, condition: Condition, expected: Result, got: Result) -> None:

@@ -20,6 +20,7 @@ from hooktui.tap.hold.budget import hold_budget
 from hooktui.tap.hold.server import HoldError, HoldServer
 from hooktui.tap.hotpath import shim
 
+from tests.conftest import HOOKTUI
 from tests.hold_helpers import (
     REQUEST,
     finish,
@@ -181,6 +182,32 @@ def test_a_dashboard_killed_while_holding_lets_the_call_go(runtime_dir, tmp_path
         dash.wait(timeout=WAIT_S)
     assert json.loads(out) == DENY_JSON and code == 0
     assert records(stream)[0]["held"]["released_by"] == "dashboard-gone"
+
+
+def test_a_dashboard_that_does_not_answer_in_time_is_named_in_the_record(runtime_dir, tmp_path):
+    """A dashboard stopped (Ctrl-Z) or starved on a loaded machine: its kernel still
+    accepts, it never says hold or pass. The hook's answer goes through after the
+    offer window, and the record says why the breakpoint let the call by."""
+    stream = tmp_path / "s.jsonl"
+    deny_hook = ["sh", "-c", f"cat >/dev/null; echo '{json.dumps(DENY_JSON)}'"]
+    dash = subprocess.Popen([sys.executable, "-c", DASHBOARD], stdout=subprocess.PIPE, text=True)
+    try:
+        assert read_line(dash.stdout).strip() == "ready"
+        dash.send_signal(signal.SIGSTOP)
+        out, _err, code = finish(start_tap(stream, runtime_dir, hook=deny_hook))
+    finally:
+        dash.send_signal(signal.SIGCONT)
+        dash.kill()
+        dash.wait(timeout=WAIT_S)
+    assert json.loads(out) == DENY_JSON and code == 0
+    (record,) = records(stream)
+    assert record["held"] == {"held_ms": 0.0, "released_by": "dashboard-slow", "action": "hook"}
+    assert record["decision"] == "deny"
+    shown = subprocess.run(
+        [HOOKTUI, "show", str(stream)], capture_output=True, text=True, timeout=WAIT_S
+    )
+    assert "⏵ unheld" in shown.stdout, shown.stdout + shown.stderr
+    assert "⏸" not in shown.stdout  # it was never held
 
 
 def test_one_dashboard_holds_breakpoints_at_a_time(server):

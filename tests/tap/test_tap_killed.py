@@ -80,8 +80,19 @@ def cmdline_of(pid: int) -> bytes | None:
 
 
 def watchdog_of(tap_pid: int) -> int | None:
-    """The tap's child that is a fork of it and leads a session of its own."""
-    return next((p for p in children(tap_pid) if forked(p, tap_pid) and session_of(p) == p), None)
+    """The tap's child that is a fork of it and leads a session of its own.
+
+    Only once the hook has exec'd: until then the hook is such a child too (it
+    leads its own session before its exec), and on a loaded machine a test saw
+    it, took it for the watchdog and killed the tap before the watchdog existed.
+    """
+    hook = hook_of(tap_pid)
+    if hook is None:
+        return None
+    return next(
+        (p for p in children(tap_pid) if p != hook and forked(p, tap_pid) and session_of(p) == p),
+        None,
+    )
 
 
 def hook_of(tap_pid: int) -> int | None:

@@ -40,6 +40,10 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path
         args = ("--runtime", "claude-code", "--tool", "Bash", "--input", tool_input)
         tried = run("try", *args, "--stream", str(stream), cwd=project, home=home)
         assert tried.returncode == 0, tried.stderr
+    # A user-level hook added since: not wrapped, so hooktui never sees it run.
+    user = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "python3 notify.py"}]}]}}
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text(json.dumps(user))
     return project, home, stream
 
 
@@ -66,7 +70,8 @@ def _rows(screen: HooksScreen) -> list[tuple[str, str, int]]:
     out = []
     for i in range(len(rows)):
         hook = rows.item(i)
-        out.append((hook.runtime, Path(hook.command.split()[-1]).name, hook.usage.calls))
+        calls = hook.usage.calls if hook.usage is not None else 0
+        out.append((hook.runtime, Path(hook.command.split()[-1]).name, calls))
     return out
 
 
@@ -86,7 +91,7 @@ async def test_every_configured_hook_with_its_calls_and_the_rejected_file(sessio
         rows = _rows(screen)
         # Each guard for each runtime that reads the file, in the runtime's order.
         assert {r[0] for r in rows} == {"claude-code", "copilot", "continue-cli"}
-        assert len(rows) == 9
+        assert len(rows) == 11  # the user's hook: Claude Code's and the Continue CLI's
         calls = {r[:2]: r[2] for r in rows}
         assert calls[("claude-code", "deny_force_push.py")] == 2
         assert calls[("claude-code", "drop_force.py")] == 2
@@ -96,7 +101,7 @@ async def test_every_configured_hook_with_its_calls_and_the_rejected_file(sessio
         assert deny.usage.denies == 1
         title = _text(screen.heading)
         assert f"hooktui hooks in {Path.cwd()}" in title and "stream.jsonl" in title
-        assert "9 hooks of 3 runtimes" in title
+        assert "11 hooks of 3 runtimes" in title
         files = _text(screen.files)
         assert "rejected" in files and "settings.local.json" in files and "not valid JSON" in files
         _to(screen, "claude-code", "allow_all.py")
@@ -163,6 +168,10 @@ async def test_a_hook_that_never_fired_says_so_and_stays(session: Path) -> None:
         assert app.screen is screen
         assert any("never fired" in n.message for n in app._notifications)
         assert app.main_screen.view.filter_text == ""
+        _to(screen, "claude-code", "notify.py")
+        await pilot.press("enter")
+        assert any("not wrapped" in n.message for n in app._notifications)
+        assert "not wrapped" in screen.hooks.render_row(screen.hooks.cursor, 160).plain
         _to(screen, "claude-code", "drop_force.py")
         await pilot.pause()
         assert any("Filter to hook" in title for title, *_ in commands_for(app, screen))
@@ -208,3 +217,16 @@ async def test_r_reads_the_streams_again_as_calls_arrive(
         calls = {r[:2]: r[2] for r in _rows(screen)}
         assert calls[("claude-code", "allow_all.py")] == 1
         assert calls[("claude-code", "deny_force_push.py")] == 2
+
+
+async def test_a_double_click_on_a_hook_filters_to_it(session: Path) -> None:
+    app = WatchApp([str(session)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _opened(app, pilot)
+        row = next(
+            i for i, r in enumerate(_rows(screen)) if r[:2] == ("claude-code", "drop_force.py")
+        )
+        await pilot.click("#hooks-list", offset=(4, row), times=2)
+        main = app.main_screen
+        await wait_until(pilot, lambda: app.screen is main and len(main.view) == 2)
+        assert "drop_force.py" in main.view.filter_text

@@ -106,8 +106,8 @@ class HookList(LineList):
     def action_choose(self) -> None:
         self.screen.choose(self.current)
 
-    def action_open(self) -> None:  # a double click
-        self.screen.run_action("choose")
+    def action_open(self) -> None:  # a double click: enter, its reason asked first
+        self.call_later(self.screen.run_action, "choose")
 
     def action_resort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
@@ -229,7 +229,9 @@ class HooksScreen(KeyedScreen):
         home, color = str(Path.home()), not self.app.no_color
         lines = present.file_lines(inv.files, home, color) if inv is not None else []
         if inv is not None and not inv.hooks:
-            lines.insert(0, Text(" no hook is configured for this project", style="italic"))
+            none = " no runtime has a hook configured for this folder"
+            hint = " (`hooktui hooks --all` lists where each one looks)"
+            lines.insert(0, Text(none + hint, style="italic"))
         self.files.display = bool(lines)
         self.files.update(Text("\n", no_wrap=True, overflow="ellipsis").join(lines))
 

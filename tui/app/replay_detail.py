@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hooktui.tui.app.detail_keys import next_share
 from hooktui.tui.app.widgets.detail import DetailPane, focus_now
 from hooktui.tui.app.widgets.result_list import ResultList
 from textual.screen import Screen
@@ -15,9 +16,7 @@ class DetailSize:
     takes the focus back from full screen.
     """
 
-    # Which share of the screen the detail pane takes, by `+` / `-` steps (as in watch).
-    SHARES = (25, 35, 45, 55, 65, 75, 85)
-    SHARE = 45
+    SHARE = 45  # of the screen, at first
 
     def __init__(self, screen: Screen, detail: DetailPane, results: ResultList) -> None:
         self.screen, self.detail, self.list = screen, detail, results
@@ -35,10 +34,8 @@ class DetailSize:
 
     def step(self, step: int) -> None:
         """`+` (1) / `-` (-1): the next share up or down, out of full screen."""
-        shares = self.SHARES
-        here = min(range(len(shares)), key=lambda i: abs(shares[i] - self.share))
         self.full = False
-        self.share = shares[max(0, min(len(shares) - 1, here + step))]
+        self.share = next_share(self.share, step)
         self.apply()
 
     def leave_full(self) -> None:

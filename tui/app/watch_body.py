@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from hooktui.tui.app.detail_keys import detail_bindings
+from hooktui.tui.app.detail_keys import detail_bindings, next_share
 from hooktui.tui.app.keys import Key
 from hooktui.tui.app.widgets.detail import DetailPane, focus_now
 from hooktui.tui.app.widgets.line_list import LineList
@@ -30,8 +30,6 @@ class WatchBody(Vertical):
 
     KEYS: ClassVar[tuple[Key, ...]] = tuple(Key(b) for b in detail_bindings("watch"))
 
-    # Which share of the body the detail pane takes, by `+` / `-` steps.
-    DETAIL_SHARES = (25, 35, 45, 55, 65, 75, 85)
     detail_share: var[int] = var(DETAIL_SHARE)
     detail_full: var[bool] = var(False)
 
@@ -44,10 +42,12 @@ class WatchBody(Vertical):
         patterns: Widget,
         *,
         columns: Widget,
+        tool_calls: LineList,
         **kwargs,
     ) -> None:
-        super().__init__(held, calls, empty, detail, patterns, **kwargs)
+        super().__init__(held, calls, tool_calls, empty, detail, patterns, **kwargs)
         self.calls, self.detail, self.patterns, self.columns = calls, detail, patterns, columns
+        self.lists = (calls, tool_calls)
 
     def show_empty(self, empty: bool) -> None:
         self.set_class(empty, "-empty")
@@ -58,6 +58,11 @@ class WatchBody(Vertical):
         self.columns.display = not shown
         focus_now(self.patterns.list if shown else self.calls)
 
+    def show_tool_calls(self, shown: bool, shown_list: LineList) -> None:
+        """The tool calls in the hook calls' place (`t`), or back; the shown list takes focus."""
+        self.set_class(shown, "-tool-calls")
+        focus_now(shown_list)
+
     # -- the detail pane's size ----------------------------------------------
 
     def action_detail_full(self) -> None:
@@ -65,13 +70,11 @@ class WatchBody(Vertical):
         # z again: back where z was pressed from, the list (as in replay).
         focused = self.screen.focused
         if not self.detail_full and focused is not None and self.detail in focused.ancestors:
-            focus_now(self.calls)
+            focus_now(self.screen.home_list)
 
     def action_detail_size(self, step: int) -> None:
-        shares = self.DETAIL_SHARES
-        here = min(range(len(shares)), key=lambda i: abs(shares[i] - self.detail_share))
         self.detail_full = False
-        self.detail_share = shares[max(0, min(len(shares) - 1, here + step))]
+        self.detail_share = next_share(self.detail_share, step)
 
     def watch_detail_share(self, share: int) -> None:
         self._size_detail()
@@ -80,14 +83,14 @@ class WatchBody(Vertical):
         self.set_class(full, "-detail-full")
         self.columns.display = not full  # titles over no rows (z is off in patterns)
         self._size_detail()
-        if full and self.screen.focused is self.calls:
+        if full and self.screen.focused in self.lists:
             self.detail.focus_now()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # Full screen hides the list: focus going back to it (enter, esc, the filter
         # bar or the patterns view closing) means out of full screen, else its keys
         # would move a cursor no one sees.
-        if self.detail_full and event.widget is self.calls:
+        if self.detail_full and event.widget in self.lists:
             self.detail_full = False
 
     def _size_detail(self) -> None:

@@ -13,6 +13,7 @@ from hooktui.tap.read import filter_terms
 from hooktui.tui.app.help import HelpScreen, bindings_of, help_rows
 from hooktui.tui.app.hooks_screen import HooksScreen
 from hooktui.tui.app.palette import PRESET_FILTERS
+from hooktui.tui.app.tool_calls import ToolCallList
 from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.detail import DetailPane, DetailScroll
 from hooktui.tui.app.widgets.patterns import GroupList
@@ -34,6 +35,7 @@ def help_screen(screen) -> HelpScreen:
         ("keys", keys),
         ("in the detail pane", help_rows(bindings_of(DetailPane, DetailScroll))),
         ("in the patterns view (%)", help_rows(bindings_of(GroupList), skip={"list.open"})),
+        ("in the tool-call view (t)", help_rows(ToolCallList.BINDINGS)),
         ("in the hooks screen (H)", help_rows(bindings_of(HooksScreen))),
         ("filter", filter_terms.help_rows()),
         ("markers", MARKERS),

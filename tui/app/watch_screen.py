@@ -24,6 +24,7 @@ from hooktui.tui.app.keys import Key, KeyedScreen, keys_in_order
 from hooktui.tui.app.patterns_view import PatternsView
 from hooktui.tui.app.reproduce import CallDetail
 from hooktui.tui.app.shown_calls import ShownCalls
+from hooktui.tui.app.tool_calls import ToolCallList
 from hooktui.tui.app.watch_body import WatchBody
 from hooktui.tui.app.watch_commands import help_screen, presets
 from hooktui.tui.app.watch_filter import CallFilter
@@ -39,7 +40,8 @@ from hooktui.tui.present.first_screen import (
     row_width,
 )
 from hooktui.tui.present.format import display_path
-from hooktui.tui.present.header import HeaderState, empty_text
+from hooktui.tui.present.header import HeaderState, empty_text, tool_calls_empty
+from hooktui.tui.present.tool_calls import titles as tool_call_titles
 from textual import events
 from textual.actions import SkipAction
 from textual.app import ComposeResult
@@ -69,6 +71,7 @@ KEY_ORDER = (
     "watch.detail_grow",
     "watch.detail_shrink",
     "watch.patterns",
+    "watch.tool_calls",
     "watch.hooks",
     "watch.follow",
     "watch.pause",
@@ -146,6 +149,7 @@ class WatchScreen(KeyedScreen):
         CallFilter.KEYS,
         WatchBody.KEYS,
         PatternsView.KEYS,
+        ToolCallList.KEYS,
         BreakpointPanel.KEYS,
         ShownCalls.KEYS,
     )
@@ -180,13 +184,18 @@ class WatchScreen(KeyedScreen):
             before_append=lambda: self.calls.stop_following_if_grabbed(),
         )
         self.calls = CallList(self.view, tz, paths=paths, changed=self.changed, id="calls")
-        self.detail = CallDetail(TAB_TITLES, selected=self.selected, paths=paths, id="detail")
+        self.detail = CallDetail(
+            TAB_TITLES, selected=lambda: self.shown_list.current, paths=paths, id="detail"
+        )
         self.patterns = PatternsView(
             self.view, tz, lambda shown: self.body.show_patterns(shown), id="patterns"
         )
+        self.tool_calls = ToolCallList(
+            self.view, tz, shown=self._tool_calls_shown, changed=self.changed, id="tool-calls"
+        )
         self.filter_bar = CallFilter(self.view, lambda: self.home_list, self.changed, id="filter")
         self.held_panel = BreakpointPanel(hold, self.calls, self.changed, id="held")
-        self.shown_calls = ShownCalls(self.view, paths, names, self.selected)
+        self.shown_calls = ShownCalls(self.view, paths, names, lambda: self.shown_list.current)
         self.view.on_added.append(lambda _first, _count: self.changed())
         self.view.on_refresh.append(self.changed)
 
@@ -198,6 +207,7 @@ class WatchScreen(KeyedScreen):
             self.detail,
             self.filter_bar,
             self.patterns,
+            self.tool_calls,
             self.held_panel,
             self.shown_calls,
             self.body,
@@ -217,6 +227,7 @@ class WatchScreen(KeyedScreen):
             self.detail,
             self.patterns,
             columns=self.columns,
+            tool_calls=self.tool_calls,
             id="body",
         )
         yield self.header
@@ -248,9 +259,6 @@ class WatchScreen(KeyedScreen):
             self.set_interval(CLOCK_TICK, self.changed)
         self.feed.start()
 
-    def on_unmount(self) -> None:
-        self.feed.stop()
-
     # -- which keys work now -------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -262,10 +270,17 @@ class WatchScreen(KeyedScreen):
 
     def _resting(self, action: str) -> bool:
         """The patterns view shows groups, not calls: the keys of the list and the detail
-        pane rest, and the pane's size (it is not shown)."""
+        pane rest, and the pane's size (it is not shown). The tool-call view rests the
+        hook list's keys (its rows are not there), and the two views do not stack."""
+        owned = self.key_for(action)
+        if self.tool_calls.is_open and (
+            action == "patterns" or (owned is not None and owned[0] is self.calls)
+        ):
+            return True
         if not self.patterns.is_open:
             return False
-        owned = self.key_for(action)
+        if action == "tool_calls":
+            return True
         if owned is not None and owned[0] in (self.calls, self.detail):
             return True
         return action in ("detail_full", "detail_size", "enter_key")
@@ -295,17 +310,19 @@ class WatchScreen(KeyedScreen):
 
     def header_state(self) -> HeaderState:
         """What the header shows besides the view's stats, read from the parts that own it."""
-        feed, calls = self.feed, self.calls
+        feed, calls, tool_calls = self.feed, self.calls, self.tool_calls
         return HeaderState(
-            following=calls.following,
+            following=self.shown_list.following,
             paused=feed.paused,
             buffered=feed.buffered,
-            new=calls.new,
+            new=0 if tool_calls.is_open else calls.new,
             indexing=feed.indexing,
             title=self.stream_title,
             tap_errors=feed.error_logs,
             now=time.time() if feed.live else None,
             breakpoint=self.held_panel.breakpoint,
+            tool_calls=tool_calls.shown_calls if tool_calls.is_open else None,
+            grouping=tool_calls.grouping,
         )
 
     def _flush_header(self) -> None:
@@ -319,6 +336,10 @@ class WatchScreen(KeyedScreen):
     def empty_message(self):
         """What the body says instead of rows, or None when there are rows."""
         feed = self.feed
+        if self.tool_calls.is_open and self.view.total:
+            return tool_calls_empty(
+                self.view, self.tool_calls.shown_calls, self.tool_calls.grouping
+            )
         return empty_text(self.view, self.stream_title, self.names, feed.loaded, all(feed.missing))
 
     def _update_empty(self) -> None:
@@ -329,16 +350,12 @@ class WatchScreen(KeyedScreen):
 
     # -- list and detail -----------------------------------------------------
 
-    def selected(self):
-        """The call list's selected call (an StreamLine), or None."""
-        return self.calls.current
-
     def on_line_list_highlighted(self, message: LineList.Highlighted) -> None:
         self._show_current()
 
     def _show_current(self, now: bool = False) -> None:
         """The cursor's call in the detail pane: soon, in a worker, or `now`."""
-        line = self.calls.current  # the newest: older highlights were coalesced away
+        line = self.shown_list.current  # the newest: older highlights were coalesced away
         if line is None:
             self.detail.clear("no call selected")
             return
@@ -360,22 +377,26 @@ class WatchScreen(KeyedScreen):
         else:
             self._show_current(now=True)
 
-    @property
-    def detail_loaded(self):
-        """What the detail pane shows now (a call_tabs.Loaded), or None."""
-        return self.detail.built.get("loaded")
-
     def on_call_list_opened(self, message: CallList.Opened) -> None:
         if message.line is not None:
             self.detail.focus_now()
 
+    def on_tool_call_list_opened(self, message: ToolCallList.Opened) -> None:
+        if self.tool_calls.current is not None:
+            self.detail.focus_now()
+
     def on_detail_pane_back(self, message: DetailPane.Back) -> None:
-        focus_now(self.calls)
+        focus_now(self.shown_list)
+
+    @property
+    def shown_list(self) -> CallList | ToolCallList:
+        """The list of calls shown: the tool calls (t), else the hook calls."""
+        return self.tool_calls if self.tool_calls.is_open else self.calls
 
     @property
     def home_list(self) -> LineList:
-        """Where focus rests: the patterns table while it is shown, else the calls."""
-        return self.patterns.list if self.patterns.is_open else self.calls
+        """Where focus rests: the patterns table while it is shown, else the shown list."""
+        return self.patterns.list if self.patterns.is_open else self.shown_list
 
     def on_line_list_row_width(self, message: LineList.RowWidth) -> None:
         self.columns.show(message.width)
@@ -391,8 +412,11 @@ class WatchScreen(KeyedScreen):
             if self.calls.current is not None:
                 self.detail.focus_now()
             return
+        if focused is self.tool_calls:
+            self.tool_calls.action_open()
+            return
         if focused is not None and self.detail in focused.ancestors:
-            focus_now(self.calls)
+            focus_now(self.shown_list)
             return
         raise SkipAction()  # enter in the filter bar
 
@@ -410,6 +434,16 @@ class WatchScreen(KeyedScreen):
 
     def on_patterns_view_filter_to(self, message: PatternsView.FilterTo) -> None:
         self.filter_bar.action_apply_filter(message.expr)
+
+    # -- the tool-call view ----------------------------------------------------
+
+    def _tool_calls_shown(self, shown: bool) -> None:
+        shown_list = self.shown_list
+        self.body.show_tool_calls(shown, shown_list)
+        self.columns.titles = tool_call_titles if shown else None
+        self.columns.show(shown_list.row_width or self.columns.size.width)
+        self._update_empty()
+        self._show_current()
 
     # -- the hooks screen ----------------------------------------------------
 

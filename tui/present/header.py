@@ -52,6 +52,9 @@ class HeaderState(NamedTuple):
     # The breakpoint (`watch --intercept EXPR`, or `i`) while one is armed: marked
     # for as long as it holds calls, long after its toast has faded.
     breakpoint: str = ""
+    # The tool-call view (t) is shown: how many tool calls it shows; None: hook calls.
+    tool_calls: int | None = None
+    grouping: bool = False  # the tool-call view is grouping what arrived
 
 
 def header_text(view: CallView, state: HeaderState, width: int = 120, color: bool = True) -> Text:
@@ -60,6 +63,12 @@ def header_text(view: CallView, state: HeaderState, width: int = 120, color: boo
     # What is live and what is filtered come first: a long path must not push
     # the filter off the edge. The stream's name takes the room that is left.
     live_part = Text(no_wrap=True)
+    if state.tool_calls is not None:
+        live_part.append(" tool calls ", style="bold black on cyan" if color else "bold reverse")
+        live_part.append(f" {count_of(state.tool_calls, 'call')} ", style="bold")
+        if state.grouping:
+            live_part.append("grouping… ", style="italic")
+        live_part.append(" hooks", style="dim")
     live_part.append(f" {format_count(len(view))}/{format_count(view.total)} shown ")
     if state.paused:
         live_part.append(" ⏸ paused ", style="bold black on yellow")
@@ -229,6 +238,23 @@ def tap_errors_line(logs: list[tuple[str, int]], width: int) -> Text:
     line = Text.assemble(" ", badge, (f" (see {where})", "bold red"), no_wrap=True)
     line.truncate(width, overflow="ellipsis")
     return line
+
+
+def tool_calls_empty(view: CallView, shown: int, grouping: bool):
+    """What the tool-call view says instead of rows (a Text), or None when it has rows."""
+    if shown:
+        return None
+    text = Text(justify="center")
+    if grouping:
+        text.append("grouping hook calls into tool calls …", style="dim")
+        return text
+    text.append("no tool call matches", style="bold")
+    if view.filter_text:
+        text.append(f"  {printable(view.filter_text)}", style="cyan")
+    if view.marked_only:
+        text.append("  (marked only)", style="cyan")
+    text.append("\n\nesc clears the filter, t shows the hook calls", style="dim")
+    return text
 
 
 def empty_text(view: CallView, title: str, names: list[str], loaded: bool, missing: bool):

@@ -25,13 +25,14 @@ _RELEASED = {
     "dashboard-gone": "when the dashboard went away",
     "runtime-ended": "when the runtime ended the call",
 }
+SLOW = "dashboard-slow"  # offered, but the dashboard said nothing in time: never held
 
 
 def held_word(head: RecordHead) -> str:
     """`denied`, `passed` (the hook's answer, by a person), `deadline`, `gone`..."""
     held = head.held
     if held.released_by != "person":
-        return {"dashboard-gone": "gone", "runtime-ended": "ended"}.get(
+        return {"dashboard-gone": "gone", "runtime-ended": "ended", SLOW: "unheld"}.get(
             held.released_by, held.released_by
         )
     return _HELD_WORDS.get(held.action, "passed")
@@ -47,6 +48,8 @@ def held_mark(head: RecordHead) -> str:
     """
     if not head.held.released_by:
         return ""
+    if head.held.released_by == SLOW:  # offered, never held: no pause sign
+        return "⏵ unheld"
     said = f" (hook: {head.hook_decision})" if head.hook_decision != head.decision else ""
     return safe_line(f"⏸ {held_word(head)}{said}")
 
@@ -57,6 +60,11 @@ def held_note(record: Record) -> str:
     held = record.held
     if not held or not held.released_by:
         return ""
+    if held.released_by == SLOW:
+        return (
+            "offered at a breakpoint, but the dashboard did not answer in time: "
+            f"the hook's own answer ({record.decision}) went through unheld"
+        )
     after = f"after {format_latency(held.held_ms)}"
     sent = record.sent_instead
     if sent is None:

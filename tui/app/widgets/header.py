@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hooktui.tap.read.view import CallView
 from hooktui.tui.present.header import HeaderState, header_text
 from hooktui.tui.present.rows import header_row
+from rich.text import Text
 from textual.widgets import Static
 
 
@@ -29,12 +32,14 @@ class ColumnHeader(Static):
     """Column titles, laid out for the width the list's rows have."""
 
     row_width: int | None = None
+    # The titles of another list shown in the calls' place (the tool calls), else None.
+    titles: Callable[[int], Text] | None = None
 
     def show(self, row_width: int) -> None:
         self.row_width = row_width
-        self.update(header_row(row_width))
+        self.update((self.titles or header_row)(row_width))
 
     def on_resize(self) -> None:
         # Until the list paints a row (the empty state), the titles span the screen.
         if self.row_width is None:
-            self.update(header_row(self.size.width))
+            self.update((self.titles or header_row)(self.size.width))
