@@ -126,6 +126,9 @@ class CallView:
         self.on_added: list[Callable[[int, int], None]] = []
         self.on_refresh: list[Callable[[], None]] = []
         self.on_prepended: list[Callable[[int, int], None]] = []
+        # on_indexed(moved_index): lines went into the index, shown or not (a reader of
+        # every line, such as watch's tool calls, renumbers what it has read by it).
+        self.on_indexed: list[Callable[[Renumber], None]] = []
 
     # -- reading -------------------------------------------------------------
 
@@ -251,6 +254,8 @@ class CallView:
     def _insert(self, inserted: array, defer: bool) -> array:
         """Index rows were inserted at `inserted`: renumber, and show those that pass."""
         self.moved_index = Renumber(inserted)
+        for listener in self.on_indexed:
+            listener(self.moved_index)
         if self.filter_pass is not None and not self.filter_pass.done:
             self._renumbers.append(self.moved_index)
         else:

@@ -187,7 +187,12 @@ class WatchScreen(KeyedScreen):
         self.detail = CallDetail(TAB_TITLES, selected=self.selected, paths=paths, id="detail")
         self.patterns = PatternsView(self.view, tz, self._patterns_shown, id="patterns")
         self.tool_calls = ToolCallList(
-            self.view, tz, shown=self._tool_calls_shown, changed=self.changed, id="tool-calls"
+            self.view,
+            tz,
+            hooks=self.calls,
+            shown=self._tool_calls_shown,
+            changed=self.changed,
+            id="tool-calls",
         )
         self.filter_bar = CallFilter(self.view, lambda: self.home_list, self.changed, id="filter")
         self.held_panel = BreakpointPanel(hold, self.calls, self.changed, id="held")
