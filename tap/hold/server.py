@@ -218,9 +218,11 @@ class HoldServer:
                 wire.send(conn, {"hold": False})
                 return
             call.deadline = call.received + budget
+            # Told first, shown second: a call the dashboard shows as held is one whose
+            # tap has the word (a runtime ending the tap then still finds it held).
+            wire.send(conn, {"hold": True, "budget_s": budget})
             with self._lock:
                 self._held[call.number] = call
-            wire.send(conn, {"hold": True, "budget_s": budget})
             self.on_change()
             self._wait_for_tap(call, budget)
         except Exception:  # whatever went wrong, the tap sees EOF and sends the hook's answer

@@ -69,19 +69,34 @@ def command_of(argv: list[str]) -> str:
 
 
 def join(hooks: list[Hook], records: Iterable[_Use]) -> None:
-    """Fill each wrapped hook's `usage` from the records (in place)."""
+    """Fill each wrapped hook's `usage` from the records (in place).
+
+    One pass: besides each hook's own counts, the newest call of every tool per
+    runtime and event, which is all "quiet since" needs (a hook is quiet when its
+    matcher selects a tool called after its last call); keeping every record for
+    that cost a scan of them all per hook.
+    """
     wrapped = [h for h in hooks if h.wrapped and not h.ignored]
     by_key: dict[tuple[str, str, str], list[Hook]] = {}
     for hook in wrapped:
         by_key.setdefault((hook.runtime, hook.event, hook.command), []).append(hook)
     stats: dict[int, _Stats] = {id(h): _Stats() for h in wrapped}
-    later: list[_Use] = []  # every call, for "quiet since"
+    newest: dict[tuple[str, str], dict[str, float]] = {}  # (runtime, event) -> tool -> time
+    commands: dict[tuple[str, ...], str] = {}
     for use in records:
-        later.append(use)
-        for hook in by_key.get((use.runtime, use.native_event, command_of(use.hook.argv)), ()):
-            stats[id(hook)].add(use)
+        t = parse_ts(use.ts)
+        if math.isfinite(t):
+            tools = newest.setdefault((use.runtime, use.native_event), {})
+            if t > tools.get(use.tool_name, -math.inf):
+                tools[use.tool_name] = t
+        argv = tuple(use.hook.argv)
+        command = commands.get(argv)
+        if command is None:  # a stream repeats a few command lines: quote each once
+            command = commands[argv] = command_of(use.hook.argv)
+        for hook in by_key.get((use.runtime, use.native_event, command), ()):
+            stats[id(hook)].add(use, t)
     for hook in wrapped:
-        hook.usage = stats[id(hook)].usage(hook, later)
+        hook.usage = stats[id(hook)].usage(hook, newest.get((hook.runtime, hook.event), {}))
 
 
 class _Stats:
@@ -92,9 +107,8 @@ class _Stats:
         self.last, self.last_t = "", -math.inf
         self.durations: list[float] = []
 
-    def add(self, use: _Use) -> None:
+    def add(self, use: _Use, t: float) -> None:
         self.calls += 1
-        t = parse_ts(use.ts)
         if math.isfinite(t) and t >= self.last_t:
             self.last, self.last_t = use.ts, t
         if use.decision == "deny" or (use.decision == "failure" and use.effect == "blocks"):
@@ -103,7 +117,7 @@ class _Stats:
             self.fail_open += 1
         self.durations.append(use.duration_ms)
 
-    def usage(self, hook: Hook, every: list[_Use]) -> Usage:
+    def usage(self, hook: Hook, tools: dict[str, float]) -> Usage:
         if not self.calls:
             return Usage(state="never fired since install")
         out = Usage(
@@ -113,23 +127,17 @@ class _Stats:
             fail_open=self.fail_open,
             p95_ms=nearest_rank(sorted(self.durations), 95),
         )
-        if self._missed_since(hook, every):
+        if self._missed_since(hook, tools):
             out.state = f"quiet since {self.last[:10]}"
         return out
 
-    def _missed_since(self, hook: Hook, every: list[_Use]) -> bool:
-        """Did the runtime make calls this hook's matcher selects after its last one?"""
+    def _missed_since(self, hook: Hook, tools: dict[str, float]) -> bool:
+        """Did the runtime call a tool this hook's matcher selects after its last call?
+        (`tools`: the newest call of each tool at the hook's runtime and event.)"""
         runtime = ADAPTERS.get(hook.runtime)
         if runtime is None:
             return False
-        for use in every:
-            if (use.runtime, use.native_event) != (hook.runtime, hook.event):
-                continue
-            t = parse_ts(use.ts)
-            if (
-                math.isfinite(t)
-                and t > self.last_t + 1
-                and match.matches(runtime, hook.matcher, use.tool_name)
-            ):
-                return True
-        return False
+        return any(
+            t > self.last_t + 1 and match.matches(runtime, hook.matcher, tool)
+            for tool, t in tools.items()
+        )

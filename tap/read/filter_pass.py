@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from array import array
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from hooktui.tap.read.index import Columns
@@ -32,12 +32,12 @@ MAX_PIECE = 32768
 class Matched(NamedTuple):
     filter_pass: FilterPass
     rows: array  # rows that match, ascending, as numbered when their segment was added
-    base: int  # the view's count of prepended rows then (rows shift by what came since)
+    base: int  # the view's count of renumberings then (rows move by what came since)
     tested: int  # rows tested in this piece (matches or not)
 
 
 class _Segment:
-    """Rows to test, and their keys copied: the index may be prepended to meanwhile."""
+    """Rows to test, and their keys copied: rows may be inserted into the index meanwhile."""
 
     def __init__(self, index: Columns, rows: array, base: int) -> None:
         self.rows = rows
@@ -114,7 +114,3 @@ class FilterPass:
             "q",
             (rows[lo + k] for k, h in enumerate(heads) if h is not None and predicate(h)),
         )
-
-
-def shifted(rows: Sequence[int], by: int) -> array:
-    return array("q", map(by.__add__, rows)) if by else array("q", rows)

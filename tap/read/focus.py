@@ -107,23 +107,41 @@ class Focus:
     # -- the view's signals --------------------------------------------------
 
     def _rows_added(self, first_row: int, count: int) -> None:
+        self._index_moved()
         if self.following:
             self._settle(len(self.view) - 1)
         elif self.row < 0:
             self._settle(0)
+        elif first_row <= self.row:
+            # A late call went in above the cursor: the same entry, a row further down.
+            self._settle(self._moved_row(), force=True)
         else:
             self._notify(False)  # the new count changed
 
     def _rows_prepended(self, count: int, shown: int) -> None:
-        # Older rows came in before all others: the same lines, further down.
-        if self._new_from is not None:
-            self._new_from += count
+        # Older rows came in (before all others, but for late ones): the same lines, further down.
+        self._index_moved()
+        moved = getattr(self.view, "moved_index", None)
+        if self._new_from is not None and moved is not None and moved.gaps:
+            # Older lines never count as new, even one that answered after the boundary.
+            self._new_from = max(self._new_from, moved.last + 1)
         if self.following:
             self._settle(len(self.view) - 1, force=True)
         elif self.row < 0:
             self._settle(self._row_near_anchor(), force=True)
         else:
-            self._settle(self.row + shown, force=True)
+            self._settle(self._moved_row(), force=True)
+
+    def _moved_row(self) -> int:
+        moved = getattr(self.view, "moved", None)  # CallView: where the shown rows went
+        return moved(self.row) if moved is not None else self.row
+
+    def _index_moved(self) -> None:
+        # Rows inserted before the first that arrived while not following are not
+        # below it: the boundary follows the last row seen before it.
+        moved = getattr(self.view, "moved_index", None)
+        if self._new_from and moved is not None:
+            self._new_from = moved(self._new_from - 1) + 1
 
     def _view_refreshed(self) -> None:
         n = len(self.view)

@@ -1,6 +1,8 @@
 """The compact index of a watched stream: what the list, filter and stats need, in columns.
 
-One row per line of a stream, in display order. Numbers live in `array`s
+One row per line of a stream, in display order: the order hooks answered
+(`answered`; ties by stream, then place in it), whatever order the lines were
+appended or read in (`index_order`). Numbers live in `array`s
 (8 bytes a float, 2 a code), repeated strings (runtime, event, hook, tool,
 decision, ...) are interned once and stored as codes, and a row's place in
 its file (source, byte offset) is kept so the rest of the record (its id,
@@ -17,11 +19,13 @@ from __future__ import annotations
 
 import math
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from operator import attrgetter
 from typing import Any
 
 from hooktui.tap.model import HookHead, RecordHead
+from hooktui.tap.read import index_order as order
 from hooktui.tap.read.decode import BadLine, LineHead
 from hooktui.tap.read.merge import end_time, parse_ts
 
@@ -50,6 +54,7 @@ _CODE_TYPE = {n: "H" for n in ("runtime", "event", "native_event", "decision", "
 _NONE = -(2**31)  # exit_code / signal: None
 _BAD = 1  # flags: the line is not a record
 _TIMED_OUT = 2
+_UNTIMED = 4  # no time of its own: `answered` is its predecessor's
 
 
 def _hook_value(hook: HookHead) -> Any:
@@ -86,10 +91,10 @@ class Columns:
         self.tables = tables if tables is not None else {n: Strings() for n in TEXT_COLUMNS}
         self.source = array("H")
         self.offset = array("q")
-        # When the hook started (`ts`, epoch s; NaN when no time); it answered
-        # `duration_ms` later (`end_at`), which orders streams: not stored, as
-        # 8 bytes a record are worth more than an addition.
-        self.start = array("d")
+        # When the hook answered (epoch s: `ts` plus `duration_ms`), the order of
+        # rows. A line without a time (a bad one too: flag _UNTIMED) takes its
+        # predecessor's in its stream, -inf until that is known: it stays after it.
+        self.answered = array("d")
         self.duration_ms = array("d")
         self.exit_code = array("i")
         self.signal = array("i")
@@ -98,6 +103,9 @@ class Columns:
         self.text = {name: array(_CODE_TYPE.get(name, "I")) for name in TEXT_COLUMNS}
         self.bad: dict[tuple[int, int], BadLine] = {}  # rare: kept whole
         self.heads: dict[tuple[int, int], RecordHead] = {}  # decoded heads that came along
+        # Per stream, `answered` of its last line here (in file order): what a line
+        # without a time after it takes (-inf: no line with a time yet).
+        self.tails: dict[int, float] = {}
 
     def __len__(self) -> int:
         return len(self.offset)
@@ -106,7 +114,7 @@ class Columns:
         return [
             self.source,
             self.offset,
-            self.start,
+            self.answered,
             self.duration_ms,
             self.exit_code,
             self.signal,
@@ -126,22 +134,28 @@ class Columns:
         self.source.append(source)
         self.offset.append(offset)
         if isinstance(head, BadLine):
-            self.start.append(math.nan)
+            self.answered.append(self.tails.get(source, -math.inf))
             self.duration_ms.append(0.0)
             self.exit_code.append(_NONE)
             self.signal.append(_NONE)
             self.v.append(0)
-            self.flags.append(_BAD)
+            self.flags.append(_BAD | _UNTIMED)
             for column in self.text.values():
                 column.append(0)
             self.bad[(source, offset)] = head
             return
-        self.start.append(parse_ts(head.ts))
+        t = answer_time(parse_ts(head.ts), head.duration_ms)
+        untimed = t != t
+        if untimed:
+            t = self.tails.get(source, -math.inf)
+        else:
+            self.tails[source] = t
+        self.answered.append(t)
         self.duration_ms.append(head.duration_ms)
         self.exit_code.append(_NONE if head.exit_code is None else _clamp(head.exit_code))
         self.signal.append(_NONE if head.signal is None else _clamp(head.signal))
         self.v.append(max(0, min(head.v, 255)))
-        self.flags.append(_TIMED_OUT if head.timed_out else 0)
+        self.flags.append((_TIMED_OUT if head.timed_out else 0) | (_UNTIMED if untimed else 0))
         tables, text = self.tables, self.text
         for name in TEXT_COLUMNS:
             value = _hook_value(head.hook) if name == "hook" else getattr(head, name)
@@ -155,22 +169,43 @@ class Columns:
         Per row work is a few list comprehensions in C, not a dozen appends:
         the index of a million records is built in a few seconds.
         """
+        base = len(self)
         if keep or any(isinstance(h, BadLine) for _, h in pairs):
             for offset, head in pairs:
                 self.append_head(source, offset, head, keep)
+            self._sort_new(base)
             return
         n = len(pairs)
         heads = [h for _, h in pairs]
+        durations = [h.duration_ms for h in heads]
+        # answer_time, inline: a call a row costs a tenth of a second at a million.
+        answered = [
+            s + d / 1000 if 0 < d < math.inf else s
+            for s, d in zip([parse_ts(h.ts) for h in heads], durations, strict=True)
+        ]
+        untimed = _untimed(answered, self.tails, source)
+        if not order.ascending(answered):
+            # Sorted here, as rows, before they become columns: one permutation, not one a column.
+            moved = sorted(range(n), key=answered.__getitem__)  # stable: file order for ties
+            pairs = [pairs[i] for i in moved]
+            heads = [h for _, h in pairs]
+            durations = [h.duration_ms for h in heads]
+            answered = [answered[i] for i in moved]
+            if untimed:
+                was = set(untimed)
+                untimed = [k for k, i in enumerate(moved) if i in was]
         self.source.extend(array("H", [source]) * n)
         self.offset.extend([o for o, _ in pairs])
-        self.start.extend([parse_ts(h.ts) for h in heads])
-        self.duration_ms.extend([h.duration_ms for h in heads])
+        self.answered.extend(answered)
+        self.duration_ms.extend(durations)
         self.exit_code.extend(
             [_NONE if h.exit_code is None else _clamp(h.exit_code) for h in heads]
         )
         self.signal.extend([_NONE if h.signal is None else _clamp(h.signal) for h in heads])
         self.v.extend([max(0, min(h.v, 255)) for h in heads])
         self.flags.extend([_TIMED_OUT if h.timed_out else 0 for h in heads])
+        for row in untimed:
+            self.flags[base + row] |= _UNTIMED
         for name in TEXT_COLUMNS:
             table = self.tables[name]
             codes, code = table.codes, table.code
@@ -180,6 +215,7 @@ class Columns:
                 values = list(map(attrgetter(name), heads))
             get = codes.get
             self.text[name].extend([c if (c := get(v)) is not None else code(v) for v in values])
+        self._sort_new(base)
 
     def _in_my_codes(self, other: Columns) -> Iterator[array]:
         """`other`'s arrays, its text codes translated into this batch's tables, one at a time.
@@ -200,19 +236,70 @@ class Columns:
             mapping = [code(text) for text in other.tables[name].values]
             yield array(arrays[n + k].typecode, map(mapping.__getitem__, arrays[n + k]))
 
-    def extend(self, other: Columns) -> None:
-        """Append `other`'s rows."""
+    def extend(self, other: Columns) -> array:
+        """Take `other`'s rows (lines after this batch's in their streams), each at its place.
+
+        Mostly at the end; a late one (appended after calls that answered
+        later) goes before them. Returns the new rows' positions (ascending).
+        `other` is used up (its rows may be reordered).
+        """
+        other._continue_after(self.tails)
+        base = len(self)
         for mine, theirs in zip(self._arrays(), self._in_my_codes(other), strict=True):
             mine.extend(theirs)
+        self._take_dicts(other)
+        for source, t in other.tails.items():
+            if t > -math.inf or source not in self.tails:
+                self.tails[source] = t
+        return order.merge_runs(self, base, new="second")
+
+    def prepend(self, other: Columns) -> array:
+        """Take `other`'s rows (lines before this batch's in their streams), each at its place.
+
+        Mostly at the start; the older batch's late rows may go after some of
+        these. Returns the new rows' positions (ascending). `other` is used up.
+        """
+        self._continue_after(other.tails)
+        count = len(other)
+        for mine, theirs in zip(self._arrays(), self._in_my_codes(other), strict=True):
+            mine[0:0] = theirs
+        self._take_dicts(other)
+        for source, t in other.tails.items():
+            if self.tails.get(source, -math.inf) == -math.inf:
+                self.tails[source] = t
+        return order.merge_runs(self, count, new="first")
+
+    def _take_dicts(self, other: Columns) -> None:
         self.bad.update(other.bad)
         self.heads.update(other.heads)
 
-    def prepend(self, other: Columns) -> None:
-        """Put `other`'s rows (older ones) before these."""
-        for mine, theirs in zip(self._arrays(), self._in_my_codes(other), strict=True):
-            mine[0:0] = theirs
-        self.bad.update(other.bad)
-        self.heads.update(other.heads)
+    def _continue_after(self, tails: dict[int, float]) -> None:
+        """Lines here without a time whose predecessor (in `tails`) is now known take its."""
+        answered, flags, source = self.answered, self.flags, self.source
+        changed = 0
+        while changed < len(self) and answered[changed] == -math.inf:
+            changed += 1  # the rows still waiting: first in the order
+        moved = False
+        for row in range(changed):
+            t = tails.get(source[row], -math.inf)
+            if flags[row] & _UNTIMED and t > -math.inf:
+                answered[row] = t
+                moved = True
+        for s, t in tails.items():
+            if self.tails.get(s) == -math.inf:
+                self.tails[s] = t
+        if moved:
+            order.sort_rows(self, 0, order.settled_end(self, changed))
+
+    def _sort_new(self, base: int) -> None:
+        """Rows from `base` on were just added in file order: put them in answer order."""
+        if not order.is_ordered(self, base, len(self)):
+            order.sort_rows(self, base, len(self))
+        order.merge_runs(self, base, new="second")
+
+    def key_of(self, row: int) -> tuple[float, int, int]:
+        """What rows are ordered by: when the hook answered, then stream, then place."""
+        return (self.answered[row], self.source[row], self.offset[row])
 
     def take(self, rows: Iterable[int]) -> Columns:
         """A new batch of these rows, in that order."""
@@ -223,19 +310,19 @@ class Columns:
         keys = set(zip(out.source, out.offset, strict=True))
         out.bad = {k: b for k, b in self.bad.items() if k in keys}
         out.heads = {k: h for k, h in self.heads.items() if k in keys}
+        out.tails = dict(self.tails)
         return out
 
     def drop_source(self, source: int) -> Columns:
-        return self.take(i for i, s in enumerate(self.source) if s != source)
+        out = self.take(i for i, s in enumerate(self.source) if s != source)
+        out.tails = {s: t for s, t in self.tails.items() if s != source}
+        return out
 
     # -- reading -------------------------------------------------------------
 
     def end_at(self, row: int) -> float:
         """When the row's hook answered (epoch s); NaN for a bad line or no time."""
-        start, duration = self.start[row], self.duration_ms[row]
-        if duration > 0 and math.isfinite(duration):
-            return start + duration / 1000
-        return start
+        return math.nan if self.flags[row] & _UNTIMED else self.answered[row]
 
     def key(self, row: int) -> tuple[int, int]:
         return (self.source[row], self.offset[row])
@@ -286,22 +373,45 @@ def batch_of(source: int, items: Iterable[tuple[int, Any]], like: Columns | None
     return out
 
 
+def joined(pieces: Sequence[Columns]) -> Columns:
+    """Consecutive pieces of one stream (in file order, one table set) as one batch, in order.
+
+    Each piece is merged where it overlaps the one before (a few late rows:
+    little to sort); once the overlap is larger than the piece (streams
+    concatenated, calls interleaving throughout) the rest is appended as it
+    is and the whole sorted once, not once a piece.
+    """
+    out, unsorted = pieces[0], False
+    for piece in pieces[1:]:
+        piece._continue_after(out.tails)
+        if not unsorted and len(out) and len(piece):
+            after = bisect_right(range(len(out)), piece.key_of(0), key=out.key_of)
+            unsorted = len(out) - after > len(piece)
+            if not unsorted:
+                out.extend(piece)
+                continue
+        for mine, theirs in zip(out._arrays(), out._in_my_codes(piece), strict=True):
+            mine.extend(theirs)
+        out._take_dicts(piece)
+        for source, t in piece.tails.items():
+            if t > -math.inf or source not in out.tails:
+                out.tails[source] = t
+    if unsorted:
+        order.sort_rows(out, 0, len(out))
+    return out
+
+
 def merge_order(batches: Sequence[Columns]) -> list[tuple[int, int]]:
-    """(batch, row) in the order hooks answered; each batch keeps its own order (a merge)."""
+    """(batch, row) in the order hooks answered; each batch is in that order (a merge)."""
     import heapq
 
-    def keyed(b: int, batch: Columns) -> Iterator[tuple[float, int, int]]:
-        # A line without a time (a bad one too) takes its predecessor's: it stays after it.
-        last = -math.inf
-        end_at = batch.end_at
+    def keyed(b: int, batch: Columns) -> Iterator[tuple[float, int, int, int, int]]:
+        answered, source, offset = batch.answered, batch.source, batch.offset
         for row in range(len(batch)):
-            t = end_at(row)
-            if t == t:
-                last = t
-            yield last, b, row
+            yield answered[row], source[row], offset[row], b, row
 
     merged = heapq.merge(*(keyed(b, batch) for b, batch in enumerate(batches)))
-    return [(b, row) for _, b, row in merged]
+    return [(b, row) for *_, b, row in merged]
 
 
 def merge_batches(batches: Sequence[Columns]) -> Columns:
@@ -311,15 +421,40 @@ def merge_batches(batches: Sequence[Columns]) -> Columns:
         return Columns()
     if len(batches) == 1:
         return batches[0]
-    order = merge_order(batches)
+    rows = merge_order(batches)
     out = batches[0].like()
     columns = [list(out._in_my_codes(b)) for b in batches]
     for k, mine in enumerate(out._arrays()):
-        mine.extend([columns[b][k][row] for b, row in order])
+        mine.extend([columns[b][k][row] for b, row in rows])
     for batch in batches:
-        out.bad.update(batch.bad)
-        out.heads.update(batch.heads)
+        out._take_dicts(batch)
+        out.tails.update(batch.tails)
     return out
+
+
+def answer_time(start: float, duration_ms: float) -> float:
+    """When a hook that started at `start` answered (as `merge.end_time`): NaN when unknown."""
+    if duration_ms > 0 and math.isfinite(duration_ms) and math.isfinite(start):
+        return start + duration_ms / 1000
+    return start if math.isfinite(start) else math.nan
+
+
+def _untimed(answered: list[float], tails: dict[int, float], source: int) -> list[int]:
+    """Give each time-less entry its predecessor's time (in place); their places, and the
+    stream's last time in `tails`."""
+    last = tails.get(source, -math.inf)
+    untimed: list[int] = []
+    if not any(map(math.isnan, answered)):  # the usual case: in C
+        tails[source] = answered[-1] if answered else last
+        return untimed
+    for k, t in enumerate(answered):
+        if t != t:
+            answered[k] = last
+            untimed.append(k)
+        else:
+            last = t
+    tails[source] = last
+    return untimed
 
 
 def end_of(head: Any) -> float:

@@ -19,6 +19,7 @@ from hooktui.tap.read.lines import read_line_at
 CACHE = 4096
 _FIRST_READ = 8 << 10  # most lines are a few KB
 _WINDOW = 8 << 20
+_BEHIND = 256 << 10  # how far before a line a window starts (see _Window.line)
 
 
 class FileHeads:
@@ -66,7 +67,8 @@ class FileHeads:
         """Heads (only `fields` decoded, when given) for keys, in order; None when unreadable.
 
         Each stream is read in windows of several MB: keys of one stream come
-        in file order (the index keeps it), so each window is read once.
+        in file order but for late lines (the index keeps answer order), so
+        each window is read about once.
         """
         decode = partial_head_decoder(fields).decode if fields is not None else None
         cached = self._cache.get  # (a lookup only: safe beside the UI thread's changes)
@@ -138,16 +140,19 @@ class _Window:
             end = self.buf.find(b"\n", rel)
             if end >= 0:
                 return self.buf[rel:end]
-        size = _WINDOW
+        # Rows are in answer order, so a late line comes a little before its
+        # neighbours: the window starts a little before, to hold it too.
+        start = max(0, offset - _BEHIND)
+        size = _WINDOW + offset - start
         while True:
             try:
-                self.buf = os.pread(self.fd, size, offset)
+                self.buf = os.pread(self.fd, size, start)
             except OSError:
                 return None
-            self.start = offset
-            end = self.buf.find(b"\n")
+            self.start = start
+            end = self.buf.find(b"\n", offset - start)
             if end >= 0:
-                return self.buf[:end]
+                return self.buf[offset - start : end]
             if len(self.buf) < size:
                 return None  # the file ends inside this line
             size *= 2  # a line longer than the window

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from hooktui.tap.read.decode import decode_heads, partial_head_decoder
-from hooktui.tap.read.index import DECODED, Columns, batch_of
+from hooktui.tap.read.index import DECODED, Columns, batch_of, joined
 from hooktui.tap.read.lines import open_input, split_lines
 
 TAIL_BYTES = 512 << 10
@@ -73,7 +73,7 @@ def index_backward(
     gc.disable()
     fd = open_input(path)
     try:
-        hi, done, batch = end, 0, Columns()
+        hi, done, pieces = end, 0, [Columns()]
         goal, size = first, window
         while hi > 0:
             lo = max(0, hi - size)
@@ -88,14 +88,16 @@ def index_backward(
                     continue
             size = window
             lines, _ = split_lines(buf[skip:], lo + skip)
-            piece = batch.like()
+            piece = pieces[0].like()
             piece.add_heads(source, decode_heads(lines, decode))
-            batch.prepend(piece)
+            pieces.append(piece)
             done += hi - lo - skip
             hi = lo + skip
             if done >= goal or hi == 0:
-                yield Progress(batch, hi)
-                batch, goal = Columns(), done + min(done, MAX_BATCH)
+                # Joined once, not merged a window at a time: a stream whose calls
+                # interleave throughout (streams concatenated) would sort it each time.
+                yield Progress(joined(pieces[:0:-1]), hi)
+                pieces, goal = [Columns()], done + min(done, MAX_BATCH)
     finally:
         os.close(fd)
         if was_enabled:

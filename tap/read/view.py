@@ -5,8 +5,10 @@ only asks "how many rows, and what is row i", the header only reads `stats`.
 Listeners are plain callbacks, so the model is testable without an app. The
 cursor and follow mode live beside it, in `focus.Focus`.
 
-One clock: lines are in the order hooks answered (the order records are
-appended; several streams are merged by it), and `StreamLine.t` is that time.
+One clock: lines are in the order hooks answered (records are appended a
+little after, so a late one is inserted at its place; several streams are
+merged by it), and `StreamLine.t` is that time. An insertion renumbers the
+rows after it: `moved` says where the shown rows went (`index_order.Renumber`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from typing import Any
 from hooktui.tap.model import RecordHead
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.filter import filter_fields
-from hooktui.tap.read.filter_pass import FilterPass, Matched, shifted
+from hooktui.tap.read.filter_pass import FilterPass, Matched
 from hooktui.tap.read.index import INDEXED, Columns, end_of, merge_batches
 from hooktui.tap.read.index_heads import FileHeads
+from hooktui.tap.read.index_order import Renumber, merge_rows, renumbered
 from hooktui.tap.read.index_select import select_indexed
 from hooktui.tap.read.index_stats import ColumnStats
 
@@ -109,12 +112,23 @@ class CallView:
         self.background = False
         self.filter_pass: FilterPass | None = None
         self.on_filter_pass: list[Callable[[FilterPass], None]] = []
-        self._prepended = 0  # rows prepended so far: a pass's row numbers shift by them
-        # on_added(first_new_row, count); on_refresh(): the whole view changed;
-        # on_prepended(rows, shown_rows): older rows came in before all others.
+        # Renumberings of the index since the oldest pending pass piece was numbered
+        # (`_renumbers[k - _renumbered_before]` is the k-th): a piece's rows follow them.
+        self._renumbers: list[Renumber] = []
+        self._renumbered_before = 0
+        # What the last add or prepend did: where the index rows and the shown rows went.
+        self.moved_index = Renumber(())
+        self.moved = Renumber(())
+        # on_added(first_new_row, count): rows came in, mostly at the end, a late one
+        # at its place (first_new_row is the first new one's row: rows from there
+        # moved down, `moved` says where); on_refresh(): the whole view changed;
+        # on_prepended(rows, shown_rows): older rows came in, mostly before all others.
         self.on_added: list[Callable[[int, int], None]] = []
         self.on_refresh: list[Callable[[], None]] = []
         self.on_prepended: list[Callable[[int, int], None]] = []
+        # on_indexed(moved_index): lines went into the index, shown or not (a reader of
+        # every line, such as watch's tool calls, renumbers what it has read by it).
+        self.on_indexed: list[Callable[[Renumber], None]] = []
 
     # -- reading -------------------------------------------------------------
 
@@ -183,8 +197,9 @@ class CallView:
     def snapshot(self) -> tuple[Columns, array]:
         """The index and a copy of the shown rows: what a worker reads heads of (`read_heads`).
 
-        Appends leave the rows valid; a prepend or reload makes them stale (the
-        view says so through on_prepended / on_refresh, and the worker's result is dropped).
+        Appends at the end leave the rows valid; a late row inserted before
+        them (on_added with a first row inside them), a prepend or a reload makes
+        them stale (on_prepended / on_refresh; the worker's result is dropped).
         """
         return self.index, array("q", self.shown)
 
@@ -209,24 +224,20 @@ class CallView:
             batch.heads = {}
 
     def add(self, batch: Columns) -> int:
-        """Append a batch (newest last); returns how many became shown rows."""
+        """Take newer lines (each at its place: mostly last); returns how many became shown rows."""
         if not len(batch):
             return 0
         self._take_heads(batch)
-        first_row = len(self.shown)
-        base = len(self.index)
-        self.index.extend(batch)
-        new_rows = self._select(range(base, base + len(batch)))
-        self.shown.extend(new_rows)
-        self.stats.add_rows(new_rows)
+        new_rows = self._insert(self.index.extend(batch), defer=False)
         added = len(new_rows)
         if added:
+            first_row = self.moved.gaps[0]  # the first new row
             for listener in self.on_added:
                 listener(first_row, added)
         return added
 
     def prepend(self, batch: Columns) -> int:
-        """Put older lines before all others (indexing toward the start of a stream).
+        """Take older lines (indexing toward the start of a stream): mostly before all others.
 
         The filter applies to them as it does to appended ones. Returns how
         many became shown rows.
@@ -235,16 +246,33 @@ class CallView:
         if not count:
             return 0
         self._take_heads(batch)
-        self.index.prepend(batch)
-        self._prepended += count
-        new_rows = self._select(range(count), defer=True)
-        shown = array("q", new_rows)
-        shown.extend(map(count.__add__, self.shown))  # no list of a million ints meanwhile
-        self._set_shown(shown)
-        self.stats.add_rows(new_rows)
+        new_rows = self._insert(self.index.prepend(batch), defer=True)
         for listener in self.on_prepended:
             listener(count, len(new_rows))
         return len(new_rows)
+
+    def _insert(self, inserted: array, defer: bool) -> array:
+        """Index rows were inserted at `inserted`: renumber, and show those that pass."""
+        self.moved_index = Renumber(inserted)
+        for listener in self.on_indexed:
+            listener(self.moved_index)
+        if self.filter_pass is not None and not self.filter_pass.done:
+            self._renumbers.append(self.moved_index)
+        else:
+            self._renumbered_before += len(self._renumbers) + 1
+            self._renumbers = []
+        shown = self.moved_index.rows(self.shown)
+        new_rows = array("q", self._select(inserted, defer=defer))
+        shown, where = merge_rows(shown, new_rows)
+        self.moved = Renumber(where)
+        self._set_shown(shown)
+        self.stats.add_rows(new_rows)
+        return new_rows
+
+    @property
+    def _renumbered(self) -> int:
+        """How many renumberings the index has had (a pass piece remembers the count)."""
+        return self._renumbered_before + len(self._renumbers)
 
     def replace_all(self, batch: Columns) -> None:
         """Start over with this batch (the initial load)."""
@@ -323,10 +351,11 @@ class CallView:
         if p is not self.filter_pass or p.cancelled:
             return 0  # a pass of a filter since replaced
         p.applied += matched.tested
-        rows = shifted(matched.rows, self._prepended - matched.base)
+        since = matched.base - self._renumbered_before
+        rows = renumbered(matched.rows, self._renumbers[max(0, since) :])
         if len(rows):
-            shown = array("q", rows)
-            shown.extend(self.shown)
+            shown, where = merge_rows(self.shown, rows)
+            self.moved_index, self.moved = Renumber(()), Renumber(where)
             self._set_shown(shown)
             self.stats.add_rows(rows)
             for listener in self.on_prepended:
@@ -344,14 +373,14 @@ class CallView:
                 return False
             if p is None:
                 p = self.filter_pass = FilterPass(self._predicate, fields, self.files)
-        if p.add(self.index, calls, self._prepended):
+        if p.add(self.index, calls, self._renumbered):
             for listener in self.on_filter_pass:
                 listener(p)
         return True
 
     # -- which rows show -----------------------------------------------------
 
-    def _select(self, rows: range, defer: bool = False) -> list[int]:
+    def _select(self, rows: Sequence[int], defer: bool = False) -> list[int]:
         """The rows (index rows, in order) that the marks and the filter let through."""
         index = self.index
         if self.marked_only:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tracemalloc
 from pathlib import Path
 
@@ -9,7 +10,7 @@ from hooktui.tap.model import encode_record
 from hooktui.tap.read.decode import BadLine
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.focus import Focus
-from hooktui.tap.read.index import INDEXED, Columns
+from hooktui.tap.read.index import INDEXED, Columns, end_of
 from hooktui.tap.read.index_load import index_backward, read_tail
 from hooktui.tap.read.lines import load_stream
 from hooktui.tap.read.view import CallView
@@ -30,6 +31,25 @@ def _stream(tmp_path: Path, n: int = 60) -> Path:
     return path
 
 
+def answer_keys(whole: list, source: int = 0) -> list:
+    """((time, stream, offset), (offset, head)) for each line of a stream: the reference order.
+
+    A line without a time (a bad one) takes its predecessor's in the file;
+    ties go by stream, then place in the file.
+    """
+    last, keyed = -math.inf, []
+    for offset, head in whole:
+        t = end_of(head)
+        last = last if t != t else t
+        keyed.append(((last, source, offset), (offset, head)))
+    return keyed
+
+
+def answer_order(whole: list, source: int = 0) -> list:
+    """(offset, head) pairs of a stream in the order hooks answered."""
+    return [pair for _, pair in sorted(answer_keys(whole, source), key=lambda k: k[0])]
+
+
 def _newest_first(path: Path, tail_bytes: int, window: int) -> CallView:
     """A view built as watch builds it: the tail, then older batches prepended."""
     view = CallView([str(path)])
@@ -43,6 +63,8 @@ def _newest_first(path: Path, tail_bytes: int, window: int) -> CallView:
 def test_newest_first_then_backward_reads_every_line_once_in_order(tmp_path: Path) -> None:
     path = _stream(tmp_path)
     whole, end = load_stream(str(path))
+    whole = answer_order(whole)
+    assert [o for o, _ in whole] != sorted(o for o, _ in whole)  # the file is not in that order
     # Tiny windows: every line (the 50 KB one too) straddles some window's edge.
     for tail_bytes, window in ((300, 200), (4096, 1000), (1 << 20, 1 << 20)):
         view = _newest_first(path, tail_bytes, window)
@@ -55,6 +77,7 @@ def test_newest_first_then_backward_reads_every_line_once_in_order(tmp_path: Pat
 def test_the_index_alone_agrees_with_decoded_heads(tmp_path: Path) -> None:
     path = _stream(tmp_path)
     whole, _ = load_stream(str(path))
+    whole = answer_order(whole)
     index = Columns()
     tail = read_tail(str(path), size=500)
     for progress in index_backward(str(path), tail.start, window=700):

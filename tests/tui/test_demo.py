@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from hooktui.tap.guards import guard_path
+from hooktui.tap.runtimes import RUNTIMES, get_adapter
 from hooktui.tui.cli.demo_traffic import (
     CALLS_AT_ONCE,
     ROUND_SIZE,
@@ -210,3 +211,13 @@ def test_ctrl_c_drops_the_calls_a_slow_machine_has_queued(tmp_path):
     after = len(stream.read_bytes().splitlines())
     assert before <= after <= before + CALLS_AT_ONCE  # only the calls running at Ctrl-C
     assert f"{after} recorded" in out.splitlines()[-1]
+
+
+def test_help_names_the_runtimes_users_have_before_the_research_ones():
+    help_text = " ".join(demo("--help").stdout.split())
+    names = [get_adapter(name).title for name in RUNTIMES]
+    spoken = [title for title in names if title in help_text]
+    assert "Claude Code" in spoken and "basis" in spoken
+    # The sentence follows the registry: Claude Code first, basis and fastpace last.
+    assert sorted(spoken, key=help_text.index) == spoken
+    assert help_text.index("fastpace") > help_text.index("OpenCode")

@@ -25,7 +25,13 @@ EXPR = "summary:*src/77*"
 def _big(tmp_path: Path) -> tuple[Path, list[bytes]]:
     lines = [encode_record(make_record(i, tool_name=("Bash", "Edit")[i % 2])) for i in range(KINDS)]
     path = tmp_path / "s.jsonl"
-    path.write_bytes(b"".join(lines) * REPEAT)
+    # Each repeat a year later: calls in the order they answered, as a tap writes them
+    # (the same times repeated would interleave every repeat with every other).
+    block = b"".join(lines)
+    assert block.count(b'"ts":"2026-') == KINDS
+    path.write_bytes(
+        b"".join(block.replace(b'"ts":"2026-', b'"ts":"%d-' % (2026 + r)) for r in range(REPEAT))
+    )
     return path, lines
 
 

@@ -6,6 +6,7 @@ guard as a real process; the copied command runs under the real `sh`.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import time
 from datetime import UTC
@@ -20,6 +21,7 @@ from hooktui.tui.app.palette import commands_for
 from hooktui.tui.app.reproduce_screens import ReproduceScreen, ShellCommandScreen
 from hooktui.tui.app.watch import WatchApp
 from hooktui.tui.present import reproduce as reproduce_view
+from textual import events
 from textual.widgets import Static, TextArea
 
 from tests.conftest import process_alive
@@ -48,7 +50,7 @@ async def _ready(pilot, app: WatchApp) -> None:
 async def _open_reproduce(pilot, app: WatchApp) -> ReproduceScreen:
     await _ready(pilot, app)
     await pilot.press("g", "E")
-    await wait_until(pilot, lambda: isinstance(app.screen, ReproduceScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, ReproduceScreen) and app.screen.ready)
     return app.screen
 
 
@@ -266,3 +268,42 @@ def test_without_colour_the_verdicts_carry_their_marks():
     console.print(table)
     text = console.export_text()
     assert "✗ deny" in text and "not run yet" in text and "destructive" in text
+
+
+async def test_e_opens_at_once_and_keys_typed_while_it_loads_never_reach_the_request(tmp_path):
+    # A Write call carrying a 4 MB file: reading the record, importing replay and laying
+    # out the text took seconds on a loaded machine, and the keys typed meanwhile were
+    # queued, then went to the text area once it had focus: into the request's JSON.
+    content = "\n".join(f"    row_{i} = compute({i}, 'abc')" for i in range(120_000))
+    request = {
+        "session_id": "sess-1",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": "/home/dev/big.py", "content": content},
+    }
+    big = make_record(1, tool_name="Write", request=request)
+    stream = write_stream(tmp_path / "s.jsonl", [make_record(0), big])
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _ready(pilot, app)
+        assert app.main_screen.calls.focus_model.line.head.tool_name == "Write"
+        typed = [events.Key(c, c) for c in "zq"]  # typed with E, delivered once it is up
+        # Sent as a terminal sends it: a Pilot press would wait for the app to idle.
+        app._driver.send_message(events.Key("E", "E"))
+        deadline = time.monotonic() + WAIT_S
+        while not isinstance(app.screen, ReproduceScreen):
+            assert time.monotonic() < deadline, "E opened nothing"
+            await asyncio.sleep(0.005)
+        screen = app.screen
+        assert not getattr(screen, "ready", True)  # open at once, the request still loading
+        await wait_until(pilot, lambda: screen.ready, timeout=WAIT_S * 4)
+        editor = screen.query_one("#request", TextArea)
+        for key in typed:
+            key.set_sender(app)
+            app.post_message(key)
+        await pilot.pause()
+        assert editor.text == screen.original and "zq" not in editor.text
+        assert isinstance(app.screen, ReproduceScreen)  # `q` did not leave or quit either
+        assert not editor.soft_wrap  # a 4 MB line is not wrapped
+        await pilot.press("home", "x")  # typed now, it edits
+        assert editor.text == "x" + screen.original

@@ -235,3 +235,55 @@ def test_tool_call_view_snapshot(snap_compare, tmp_path: Path, monkeypatch) -> N
         await pilot.pause(0.2)  # the header's throttled redraw
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_the_cursor_keeps_its_call_between_the_two_views(stream: Path) -> None:
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
+        screen = app.main_screen
+        await pilot.press("g")  # the first hook call: one of the push's two
+        await wait_until(pilot, lambda: screen.calls.cursor == 0)
+        assert screen.calls.current.head.summary == COMMANDS[0]
+        lst = await _shown(app, pilot, 2)
+        await wait_until(pilot, lambda: lst.row is not None)
+        assert lst.row.call.summary == COMMANDS[0] and not lst.following
+        await pilot.press("space", "j", "j")  # onto the overridden hook
+        await wait_until(pilot, lambda: lst.row is not None and lst.row.part is not None)
+        await wait_until(pilot, lambda: lst.row.part.role == "overridden")
+        chosen = lst.current.key
+        await pilot.press("t")
+        await wait_until(pilot, lambda: screen.focused is screen.calls)
+        assert screen.calls.current.key == chosen
+        assert screen.calls.current.head.decision == "modify"
+
+
+async def test_a_late_hook_that_changes_the_outcome_changes_what_the_filter_shows(
+    recorded: Path, tmp_path: Path
+) -> None:
+    lines = recorded.read_bytes().splitlines(keepends=True)
+    push = [line for line in lines if json.loads(line)["summary"] == COMMANDS[0]]
+    deny = next(line for line in push if json.loads(line)["decision"] == "deny")
+    rewrite = next(line for line in push if json.loads(line)["decision"] == "modify")
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(rewrite)  # the rewrite alone: the call runs, rewritten
+    app = WatchApp([str(path)], tz=UTC, live=True)
+    async with app.run_test(size=SIZE) as pilot:
+        lst = await _shown(app, pilot, 1)
+        await pilot.press("space")  # opened: its hook rows change when a hook joins
+        await wait_until(pilot, lambda: lst.row_count() == 2)
+        await pilot.press("slash", *"call:deny", "enter")
+        await wait_until(pilot, lambda: not lst.grouping and lst.shown_calls == 0)
+        await wait_until(
+            pilot, lambda: "no tool call matches" in str(app.main_screen.empty.render())
+        )
+        with open(path, "ab") as f:
+            f.write(deny)  # the guard's deny, late: now the call is denied
+        await wait_until(pilot, lambda: lst.shown_calls == 1, timeout=30)
+        await wait_until(pilot, lambda: lst.row_count() == 3)  # still open, both hooks
+        call = lst.rows.item(0).call
+        assert call.decision == "deny" and call.hooks == 2
+        texts = _texts(lst)
+        assert "★" in next(t for t in texts[1:] if "decided" in t)
+        await pilot.press("slash", *"call:modify", "enter")
+        await wait_until(pilot, lambda: lst.shown_calls == 0)

@@ -62,6 +62,7 @@ class PatternsView(PatternsPanel):
     _patterns_rows = 0  # the shown rows counted in _patterns (a prefix of view.shown)
     _patterns_generation = 0  # a count for an older generation is dropped
     _patterns_counting = False
+    _counting = 0  # the shown rows the running count was given
     _patterns_due = False
     _patterns_last = 0.0
 
@@ -107,9 +108,13 @@ class PatternsView(PatternsPanel):
         if self.is_open:
             self._count_patterns_again()
 
-    def _patterns_rows_added(self, _first: int, _count: int) -> None:
+    def _patterns_rows_added(self, first: int, _count: int) -> None:
         """Rows arrived (the view's on_added): add them soon, with the next ones."""
-        if not self.is_open or self._patterns_due:
+        if not self.is_open:
+            return
+        if first < self._patterns_rows or (self._patterns_counting and first < self._counting):
+            self._late_rows_added(first)
+        if self._patterns_due:
             return
         self._patterns_due = True
         wait = self._patterns_last + PATTERNS_INTERVAL - time.monotonic()
@@ -118,12 +123,25 @@ class PatternsView(PatternsPanel):
         else:
             self.call_later(self._flush_patterns)
 
+    def _late_rows_added(self, first: int) -> None:
+        """A late call went in among the rows counted (or being counted): count it."""
+        if self._patterns_counting:
+            self._count_patterns_again()  # the worker's rows moved under it
+            return
+        view = self.view
+        counted = view.moved(self._patterns_rows - 1) + 1  # the same rows, renumbered
+        if self._patterns is not None:
+            late = view.moved.inserted(below=counted)
+            self._patterns.add_all([view.line(row).head for row in late])
+        self._patterns_rows = counted
+
     def _count_patterns_again(self) -> None:
         self._patterns_generation += 1
         self._patterns = None
         self._patterns_counting = True
         view = self.view
         index, rows = view.snapshot()
+        self._counting = len(rows)
         self._count_patterns(self._patterns_generation, self.list.by, index, rows)
         self._draw_patterns()
 

@@ -117,6 +117,13 @@ class CallDetail(DetailPane):
         if stream_line is None:
             self.app.notify("no call selected", severity="warning")
             return
+        if what == "rerun":
+            # At once: the screen reads the record itself, saying so meanwhile.
+            from hooktui.tui.app.reproduce_screens import ReproduceScreen
+
+            path = self.paths[stream_line.source]
+            self.app.push_screen(ReproduceScreen(path=path, offset=stream_line.offset))
+            return
         self._read_for_reproduce(stream_line, what)
 
     @work(thread=True, exclusive=True, group="reproduce-read")
@@ -132,14 +139,11 @@ class CallDetail(DetailPane):
 
     def _reproduce_open(self, record: object, what: str) -> None:
         from hooktui.replay.reproduce import shell_command
-        from hooktui.tui.app.reproduce_screens import ReproduceScreen, ShellCommandScreen
+        from hooktui.tui.app.reproduce_screens import ShellCommandScreen
 
         app = self.app
         if not isinstance(record, Record):
             app.notify("not a record: nothing to reproduce", severity="warning")
-            return
-        if what == "rerun":
-            app.push_screen(ReproduceScreen(record))
             return
         try:
             command = shell_command(record)

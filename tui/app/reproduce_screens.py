@@ -7,26 +7,50 @@
   thread worker (through replay's process handling: the hook's group is killed when
   it ends, when a newer run replaces it, and when the screen closes or the app quits)
   and shows the new answer beside the recorded one.
+
+`E` opens the screen at once: the record is read, replay imported and the
+request formatted in a thread while it says "loading". Keys typed before the
+request is on screen are dropped, not buffered: typed blind, they would edit a
+request the person has not seen (a key meant for watch's list landed in the
+JSON), and escape, which still closes the screen, is what a person presses then.
+Replay's modules are imported by that thread, never by watch's first frame or
+its key handler (this module imports only Textual's).
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from hooktui.replay import procs
-from hooktui.replay.report import Result
-from hooktui.replay.reproduce import edited_record, request_text, rerun, shell_command
 from hooktui.tap.model import Record
 from hooktui.tui.app.palette import BindingCommands
-from hooktui.tui.present.reproduce import answer_view, call_head
-from textual import events, work
+from textual import _time, events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Static, TextArea
+from textual.widgets import Footer, LoadingIndicator, Static, TextArea
+
+if TYPE_CHECKING:
+    from hooktui.replay.report import Result
+
+# A request with a line longer than this is not soft-wrapped: wrapping one
+# multi-megabyte JSON string costs the text area seconds per keystroke.
+WRAP_LIMIT = 20_000
+
+
+class RequestEditor(TextArea):
+    """The request's text area: keys typed before it was ready are dropped (see above)."""
+
+    ready_at = float("inf")  # when the request was first on screen (Textual's event clock)
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.time < self.ready_at:
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
 
 
 class ShellCommandScreen(ModalScreen[None]):
@@ -140,21 +164,25 @@ class ReproduceScreen(Screen[None]):
     }
     """
 
-    def __init__(self, record: Record) -> None:
+    def __init__(self, record: Record | None = None, *, path: str = "", offset: int = 0) -> None:
+        """The call `record`, or the one recorded at `offset` in `path` (read in a thread)."""
         super().__init__()
         self.record = record
-        self.original = request_text(record)
+        self.where = (path, offset)
+        self.original = ""  # the request as first shown, once loaded
+        self.ready = False  # the request is on screen, editable
         self.result: Result | None = None
         self.ran_text: str | None = None  # the request text of the shown result
         self.running = False
         self.generation = 0
 
     def compose(self) -> ComposeResult:
-        yield Static(call_head(self.record), id="reproduce-head")
+        yield Static("reading the call …", id="reproduce-head", markup=False)
         with Horizontal(id="reproduce-body"):
             with Vertical(id="request-side"):
-                yield Static("request  (edit it, then ctrl+r)", classes="side-title")
-                yield TextArea(self.original, soft_wrap=True, id="request")
+                yield Static("request  (loading …)", id="request-title", classes="side-title")
+                yield LoadingIndicator(id="request-loading")
+                yield RequestEditor("", soft_wrap=True, id="request")
             with Vertical(id="answer-side"):
                 yield Static("answer  (recorded · now)", classes="side-title")
                 with VerticalScroll():
@@ -162,13 +190,68 @@ class ReproduceScreen(Screen[None]):
         yield Footer()
 
     @property
-    def editor(self) -> TextArea:
-        return self.query_one("#request", TextArea)
+    def editor(self) -> RequestEditor:
+        return self.query_one("#request", RequestEditor)
 
     def on_mount(self) -> None:
         self.set_class(self.app.size.width < 100, "-narrow")
-        self.editor.focus()
+        self.editor.display = False
+        self._load()
+
+    # -- loading -------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="reproduce-load")
+    def _load(self) -> None:
+        """The record (read back whole), replay's modules and the request's text, off the UI thread."""
+        from hooktui.tap.read.lines import read_record_at
+
+        record = self.record
+        if record is None:
+            try:
+                record = read_record_at(*self.where)
+            except OSError as exc:
+                self.app.call_from_thread(
+                    self._unloadable, f"cannot read the record: {exc.strerror}"
+                )
+                return
+        if not isinstance(record, Record):
+            self.app.call_from_thread(self._unloadable, "not a record: nothing to reproduce")
+            return
+        from hooktui.replay import procs, reproduce  # noqa: F401 (imported here, not by the UI)
+        from hooktui.tui.present.reproduce import call_head
+
+        text = reproduce.request_text(record)
+        self.app.call_from_thread(self._loaded, record, text, call_head(record))
+
+    def _unloadable(self, why: str) -> None:
+        self.app.notify(why, severity="warning")
+        self.dismiss()
+
+    def _loaded(self, record: Record, text: str, head) -> None:
+        self.record, self.original = record, text
+        self.query_one("#reproduce-head", Static).update(head)
+        editor = self.editor
+        wrap = max(map(len, text.splitlines()), default=0) <= WRAP_LIMIT
+        editor.soft_wrap = wrap
+        editor.load_text(text)
+        title = "request  (edit it, then ctrl+r)" + ("" if wrap else "  · long lines not wrapped")
+        self.query_one("#request-title", Static).update(title)
+        self.query_one("#request-loading").display = False
+        editor.display = True
         self._show()
+        # Ready once drawn: keys typed until then (queued while the text loaded) are dropped.
+        self.call_after_refresh(self._ready)
+
+    def _ready(self) -> None:
+        self.editor.ready_at = _time.get_time()
+        self.ready = True
+        self.editor.focus()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("run", "original", "command") and not self.ready:
+            return None  # shown disabled until the request is there
+        return True
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width < 100, "-narrow")
@@ -191,6 +274,8 @@ class ReproduceScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="reproduce")
     def _run(self, generation: int, text: str) -> None:
+        from hooktui.replay.reproduce import rerun
+
         try:
             result = rerun(self._edited(text))
         except Exception as exc:  # a request nested too deep, a bug: say it, stay up
@@ -199,6 +284,8 @@ class ReproduceScreen(Screen[None]):
         self.app.call_from_thread(self._done, generation, text, result)
 
     def _edited(self, text: str) -> Record:
+        from hooktui.replay.reproduce import edited_record
+
         return self.record if text == self.original else edited_record(self.record, text)
 
     def _done(self, generation: int, text: str, result: Result) -> None:
@@ -218,11 +305,15 @@ class ReproduceScreen(Screen[None]):
     def _stop(self) -> None:
         """Kill the hook this screen runs, if any (its result would be thrown away)."""
         if self.running:
+            from hooktui.replay import procs
+
             self.running = False
             self.generation += 1
             procs.kill_running()
 
     def _show(self) -> None:
+        from hooktui.tui.present.reproduce import answer_view
+
         edited = self.ran_text is not None and self.ran_text != self.original
         as_text = (
             self.result is not None
@@ -247,6 +338,7 @@ class ReproduceScreen(Screen[None]):
 
     def action_command(self) -> None:
         from hooktui.replay.policy import request_bytes
+        from hooktui.replay.reproduce import shell_command
 
         try:
             command = shell_command(

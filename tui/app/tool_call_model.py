@@ -9,7 +9,7 @@ filter's `call:`, `conflict:`, `role:` and `hooks` terms work (as `show --calls`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -31,11 +31,19 @@ class Job(NamedTuple):
 
 
 class Grouped(NamedTuple):
-    """What a run hands back to the UI thread."""
+    """What a run hands back to the UI thread, a chunk of lines at a time."""
 
     generation: int
     calls: list[ToolCall]  # every call, in the order its first hook started
     shown: set[str]  # the keys of the calls the filter shows
+    # The calls this chunk changed, by key (new ones, ones a hook joined); None: any
+    # may have (started over, another filter): the rows are laid out again.
+    changed: dict[str, ToolCall] | None
+    done: bool  # the run's last chunk
+
+
+# Lines grouped between two hand-overs: the first rows come before a big stream is done.
+CHUNK = 20_000
 
 
 class CallGroups:
@@ -53,18 +61,27 @@ class CallGroups:
         self.shown: set[str] = set()
         self._filter: tuple | None = None
 
-    def run(self, job: Job) -> Grouped:
+    def runs(self, job: Job, chunk: int = CHUNK) -> Iterator[Grouped]:
+        """Group the job's lines a chunk at a time, each chunk's result as it is done."""
         if job.restart:
             self.restart()
-        changed = self._feed(job.keys)
-        calls = self.grouper.calls()
-        filter_now = (job.predicate, job.marked)
-        if filter_now != self._filter:  # another filter: every call tested again
-            self._filter = filter_now
-            self.shown = set()
-            changed = {c.key for c in calls}
-        self._test([c for c in calls if c.key in changed], job.predicate, job.marked)
-        return Grouped(job.generation, calls, set(self.shown))
+        anew = job.restart or (job.predicate, job.marked) != self._filter
+        self._filter = (job.predicate, job.marked)
+        keys = job.keys
+        starts = range(0, len(keys), chunk) if keys else range(1)
+        for start in starts:
+            changed = self._feed(keys[start : start + chunk])
+            calls = self.grouper.calls()
+            if anew:  # every call tested (again)
+                self.shown = set()
+                self._test(calls, job.predicate, job.marked)
+                done_calls = None
+            else:
+                done_calls = {k: c for k in changed if (c := self.grouper.call_of(k))}
+                self._test(list(done_calls.values()), job.predicate, job.marked)
+            last = start + chunk >= len(keys)
+            yield Grouped(job.generation, calls, set(self.shown), done_calls, last)
+            anew = False
 
     def _feed(self, keys: list[Key]) -> set[str]:
         heads: list[CallHead] = []

@@ -18,11 +18,14 @@ from typing import ClassVar, NamedTuple
 
 from hooktui.tap.read.filter import compile_filter
 from hooktui.tap.read.focus import Focus
+from hooktui.tap.read.index_order import Renumber
+from hooktui.tap.read.merge import parse_ts
 from hooktui.tap.read.view import CallView, StreamLine
 from hooktui.tap.toolcall.group import GUARDING
 from hooktui.tap.toolcall.model import HookPart, ToolCall
 from hooktui.tui.app.keys import Key
 from hooktui.tui.app.tool_call_model import CallGroups, Grouped, Job
+from hooktui.tui.app.widgets.call_list import CallList
 from hooktui.tui.app.widgets.keyed_rows import KeyedRows
 from hooktui.tui.app.widgets.line_list import LineList
 from hooktui.tui.present.tool_calls import call_row, hook_name, hook_row
@@ -33,9 +36,6 @@ from textual.message import Message
 
 # Lines that arrive are grouped at most this often (a burst regroups a few times a second).
 GROUP_INTERVAL = 0.25
-# Lines the view indexes without showing them (filtered out) send no signal: looked for
-# this often while the view is shown.
-LOOK_INTERVAL = 1.0
 
 
 class Row(NamedTuple):
@@ -57,8 +57,8 @@ def _no_row(part: ToolCallList) -> str | None:
 class ToolCallList(LineList):
     """The tool calls of the view's streams, each opened into its hooks on demand.
 
-    Depends on: the view (its lines, filter, marks), the time zone rows read in,
-    `shown(open)` (the screen's layout for it) and `changed` (the header).
+    Depends on: the view (its lines, filter, marks), the time zone rows read in, the
+    hook calls' list (the cursor moves between the two views' rows), `shown(open)` (the screen's layout for it) and `changed` (the header).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -112,6 +112,7 @@ class ToolCallList(LineList):
         view: CallView,
         tz: tzinfo | None,
         *,
+        hooks: CallList,
         shown: Callable[[bool], None],
         changed: Callable[[], None],
         **kwargs,
@@ -119,6 +120,8 @@ class ToolCallList(LineList):
         self.rows = KeyedRows()
         super().__init__(Focus(self.rows), **kwargs)
         self.calls_view, self.tz = view, tz
+        self.hooks = hooks  # the hook calls' list: where the cursor goes from and back to
+        self._seek: tuple[int, int] | None = None
         self._layout, self._changed = shown, changed
         self.is_open = False
         self.grouping = False  # a worker is grouping
@@ -135,21 +138,28 @@ class ToolCallList(LineList):
         self._due = False
         self._last = 0.0
         self._predicate: tuple[str, Callable | None] = ("", None)
+        view.on_indexed.append(self._indexed)
         view.on_added.append(lambda _first, _count: self._soon())
         view.on_refresh.append(self._soon)
-        view.on_prepended.append(self._prepended)
+        view.on_prepended.append(lambda _count, _shown: self._soon())
 
     # -- shown or not --------------------------------------------------------
 
     def action_tool_calls(self) -> None:
         """`t`: tool calls in the hook calls' place, or back."""
         self.is_open = not self.is_open
+        hooks = self.hooks
         if self.is_open:
+            # The hook call the user was on: its tool call is where the cursor starts.
+            self._seek = None if hooks.following or hooks.current is None else hooks.current.key
+            self.set_following(self._seek is None)
             self._start_over()
-            self._look = self.set_interval(LOOK_INTERVAL, self._soon)
         else:
-            self._look.stop()
             self._generation += 1  # a run still going is not wanted
+            line = None if self.following else self.current
+            row = None if line is None else self.calls_view.row_of(line.key)
+            if row is not None:  # back on the hook call the cursor was on (or its winner)
+                hooks.focus_model.move_to(row)
         self._layout(self.is_open)
         self._changed()
 
@@ -162,11 +172,14 @@ class ToolCallList(LineList):
 
     # -- following the view ----------------------------------------------------
 
-    def _prepended(self, count: int, _shown: int) -> None:
-        if self.is_open and self.calls_view.index is self._index:
-            index = self.calls_view.index
-            self._pending.extend(index.key(i) for i in range(count))
-            self._fed += count
+    def _indexed(self, moved: Renumber) -> None:
+        """Lines went into the index, shown or not: older ones first, a late one among
+        those fed (answer order). `moved` says where the lines fed so far went."""
+        view = self.calls_view
+        if self.is_open and view.index is self._index and self._fed:
+            fed = moved(self._fed - 1) + 1
+            self._pending.extend(view.index.key(i) for i in moved.inserted(below=fed))
+            self._fed = fed
         self._soon()
 
     def _soon(self) -> None:
@@ -221,20 +234,69 @@ class ToolCallList(LineList):
 
     @work(thread=True, group="tool-calls")
     def _group(self, job: Job) -> None:
-        grouped = self.model.run(job)
-        self.app.call_from_thread(self._grouped, grouped)
+        # A chunk at a time: a big stream's first calls show while the rest is grouped.
+        for grouped in self.model.runs(job):
+            if grouped.generation != self._generation:
+                break  # closed, or started over (the next run starts over too)
+            self.app.call_from_thread(self._grouped, grouped)
+        self.app.call_from_thread(self._run_ended)
 
     def _grouped(self, grouped: Grouped) -> None:
-        self.grouping = False
-        if grouped.generation == self._generation and self.is_open:
-            self.calls, self._shown = grouped.calls, grouped.shown
+        if grouped.generation != self._generation or not self.is_open:
+            return
+        self.calls, self._shown = grouped.calls, grouped.shown
+        if grouped.changed is None or not self._patch(grouped.changed):
             self._fill()
-            self._changed()
+        self._go_to_seek()
+        self._changed()
+
+    def _run_ended(self) -> None:
+        self.grouping = False
+        self._changed()
         if self._again and self.is_open:
             self._again = False
             self._sync()
 
+    def _go_to_seek(self) -> None:
+        """Once grouped: the cursor onto the tool call of the hook call it started from."""
+        rid = self.model.at.get(self._seek) if self._seek is not None else None
+        if rid is None:
+            return
+        self._seek = None
+        call = next((c for c in self.calls if any(p.id == rid for p in c.parts)), None)
+        row = self.rows.row_of(("call", call.key)) if call is not None else None
+        if row is not None:
+            self.focus_model.move_to(row)
+
     # -- rows ------------------------------------------------------------------
+
+    def _patch(self, changed: dict[str, ToolCall]) -> bool:
+        """The changed calls' rows redrawn and new calls' rows added at the end, when that
+        is all that changed (the usual live case); False: the rows must be laid out again."""
+        rows, shown, opened = self.rows, self._shown, self.opened
+        new: list[ToolCall] = []
+        for key, call in changed.items():
+            row = rows.row_of(("call", key))
+            if key in opened and (row is not None or key in shown):
+                return False  # its hook rows change
+            if row is None:
+                if key in shown:
+                    new.append(call)
+            elif key not in shown:
+                return False  # its row goes
+            else:
+                rows.set_item(row, Row(call))
+                self.refresh_row(row)
+        if new:
+            new.sort(key=_order)
+            if len(rows) and _order(new[0]) < _order(rows.item(len(rows) - 1).call):
+                return False  # an older call came late: not at the end
+            rows.extend((("call", c.key), Row(c)) for c in new)
+        return True
+
+    def row_look(self, row: int) -> tuple:
+        call = self.rows.item(row).call  # a row redrawn in place (a hook joined its call)
+        return (call.hooks, call.decision, len(call.conflicts))
 
     def _fill(self) -> None:
         rows: list[tuple] = []
@@ -323,6 +385,11 @@ class ToolCallList(LineList):
             self.action_toggle()
         else:
             self.post_message(self.Opened())
+
+
+def _order(call: ToolCall) -> tuple[float, str]:
+    """Where a call sorts: as `Grouper.calls` orders them."""
+    return (parse_ts(call.ts), call.key)
 
 
 def winner(call: ToolCall) -> str:

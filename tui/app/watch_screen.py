@@ -191,7 +191,12 @@ class WatchScreen(KeyedScreen):
             self.view, tz, lambda shown: self.body.show_patterns(shown), id="patterns"
         )
         self.tool_calls = ToolCallList(
-            self.view, tz, shown=self._tool_calls_shown, changed=self.changed, id="tool-calls"
+            self.view,
+            tz,
+            hooks=self.calls,
+            shown=self._tool_calls_shown,
+            changed=self.changed,
+            id="tool-calls",
         )
         self.filter_bar = CallFilter(self.view, lambda: self.home_list, self.changed, id="filter")
         self.held_panel = BreakpointPanel(hold, self.calls, self.changed, id="held")

@@ -23,7 +23,7 @@ from typing import Any
 from hooktui.tap.canonical import Call
 from hooktui.tap.guards import GUARDS, guard_path
 from hooktui.tap.install.settings import hooktui_path
-from hooktui.tap.runtimes import Runtime, get_adapter, guests_of
+from hooktui.tap.runtimes import RUNTIMES, Runtime, get_adapter, guests_of
 
 SLOW_TIMEOUT_MS = 2000  # the slow guard's configured timeout
 CONFIGURED_TIMEOUT_MS = 10_000  # the rewriting guard's configured timeout
@@ -252,8 +252,9 @@ def tap_argv(s: Scenario, stream: str, *, wait: bool, hooktui: str | None = None
 def demo_runtimes() -> str:
     """The runtimes the demo's guards speak, and those running their hooks too, as a
     sentence ("A, B and C")."""
-    names = [runtime for runtime, _ in GUARDS.values()] + list(_GUESTS)
-    titles = list(dict.fromkeys(get_adapter(name).title for name in names))
+    spoken = {runtime for runtime, _ in GUARDS.values()} | set(_GUESTS)
+    # In the registry's order: the runtimes users have first, the research ones last.
+    titles = [get_adapter(name).title for name in RUNTIMES if name in spoken]
     return ", ".join(titles[:-1]) + " and " + titles[-1]
 
 

@@ -68,6 +68,25 @@ class KeyedRows:
             listener(row, 1)
         return True
 
+    def extend(self, rows: Iterable[tuple[Hashable, Any]]) -> int:
+        """Append (key, item) pairs, one signal for all; returns how many became shown rows."""
+        first = len(self.shown)
+        for key, item in rows:
+            self.kept.append(KeyedRow(key, item))
+            if self._visible is None or self._visible(item):
+                self._row_by_key.setdefault(key, len(self.shown))
+                self.shown.append(len(self.kept) - 1)
+        added = len(self.shown) - first
+        if added:
+            for listener in self.on_added:
+                listener(first, added)
+        return added
+
+    def set_item(self, row: int, item: Any) -> None:
+        """`item` in place of the shown row's, its key kept (what the row shows changed)."""
+        i = self.shown[row]
+        self.kept[i] = KeyedRow(self.kept[i].key, item)
+
     def replace(self, rows: Iterable[tuple[Hashable, Any]]) -> None:
         """Start over with these (key, item) pairs."""
         self.kept = [KeyedRow(key, item) for key, item in rows]

@@ -82,7 +82,7 @@ class LineList(ScrollView, can_focus=True):
         self._drawn_row = focus.row  # where the cursor was last drawn
         self._drawn_following = focus.following
         focus.on_change.append(self._focus_changed)
-        self.view.on_added.append(lambda _first, count: self.rows_changed(added=count))
+        self.view.on_added.append(self._rows_added)
         self.view.on_refresh.append(lambda: self.rows_changed(reset=True))
         # Before the focus moves (it listens first otherwise): the rows on screen stay put.
         prepended = getattr(self.view, "on_prepended", None)
@@ -150,12 +150,22 @@ class LineList(ScrollView, can_focus=True):
             self.scroll_to_row(self.cursor)
         self.refresh()
 
+    def _rows_added(self, first: int, count: int) -> None:
+        """Rows came in, a late one above the rows on screen perhaps: keep those in place."""
+        top = round(self.scroll_y)
+        moved = getattr(self.view, "moved", None)
+        if moved is not None and first < top and not self.following:
+            self._update_virtual_size()
+            self.scroll_to(y=moved(top), animate=False, immediate=True)
+        self.rows_changed(added=count)
+
     def _rows_prepended(self, count: int, shown: int) -> None:
         """Older rows came in above: keep the same rows on screen (following keeps the end)."""
         top = round(self.scroll_y)
         self._update_virtual_size()
         if shown and not self.following and self.cursor >= 0:
-            self.scroll_to(y=top + shown, animate=False, immediate=True)
+            moved = getattr(self.view, "moved", None)
+            self.scroll_to(y=moved(top) if moved else top + shown, animate=False, immediate=True)
         self.refresh()
 
     @property
