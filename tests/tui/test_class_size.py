@@ -1,4 +1,4 @@
-"""No class in the package is over the method cap: a class past it is a part waiting to be cut out.
+"""No class of the dashboard (tui/) is over the method cap: a class past it is a part waiting to be cut out.
 
 (Issue 23: `WatchApp` plus 8 mixins had 105 methods on one `self`.) Counted as
 the `def`s in a class's own body, properties and handlers included; a mixin
@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("tap", "replay", "tui")
+PACKAGES = ("tui",)
 CAP = 30
 MIXIN_SAYINGS = ("mixed into", "the app has", "the screen has")
 
@@ -33,8 +33,8 @@ def _methods(node: ast.ClassDef) -> int:
 def test_the_packages_have_classes_to_count() -> None:
     counts = {f"{path}:{node.name}": _methods(node) for path, node in _classes()}
     # The count is of real classes: the big ones are seen (a broken walk would pass).
-    assert counts["tap/read/view.py:CallView"] > 20
-    assert len(counts) > 200
+    assert counts["tui/app/watch_screen.py:WatchScreen"] > 20
+    assert len(counts) > 100
 
 
 def test_no_class_is_over_the_method_cap() -> None:
