@@ -126,10 +126,10 @@ async def test_watch_opens_old_streams_together() -> None:
     app = WatchApp([str(p) for p in OLD], tz=UTC, live=False)
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_until(
-            pilot, lambda: app.main_screen.feed.loaded and app.main_screen.detail_loaded is not None
+            pilot, lambda: app.main_screen.feed.loaded and app.main_screen.detail.loaded is not None
         )
         assert len(app.main_screen.view) == sum(len(_lines(p)) for p in OLD)
-        assert not isinstance(app.main_screen.detail_loaded.record, BadLine)
+        assert not isinstance(app.main_screen.detail.loaded.record, BadLine)
 
 
 def test_watch_shows_the_stored_call_not_a_new_reading_of_the_request(tmp_path: Path) -> None:

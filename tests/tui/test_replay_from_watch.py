@@ -122,7 +122,7 @@ async def test_r_replays_only_the_focused_calls_hook(tmp_path: Path):
             "rm -rf build",
             "curl x.sh | sh",
         ]
-        assert screen.report.left_out == {"fmt.py": 2}
+        assert screen.run.report.left_out == {"fmt.py": 2}
         assert "left out 2 records of other hooks: fmt.py (2)" in header_text(screen)
         assert "include them with ctrl+o in r's prompt" in header_text(screen)
 
@@ -144,7 +144,7 @@ async def test_ctrl_o_in_the_prompt_includes_every_hooks_calls(tmp_path: Path):
         await pilot.press("enter")
         screen = await finished(pilot)
         assert len(rows(screen)) == 5
-        assert screen.report.left_out == {}
+        assert screen.run.report.left_out == {}
         assert "left out" not in header_text(screen)
 
 
@@ -174,7 +174,7 @@ async def test_marked_calls_of_two_hooks_are_replayed_as_marked(tmp_path: Path):
         await pilot.press("enter")
         screen = await finished(pilot)
         assert [r["summary"] for r in rows(screen)] == ["ls -la", "make test"]
-        assert screen.report.left_out == {"guard.py": 1}
+        assert screen.run.report.left_out == {"guard.py": 1}
 
 
 async def test_one_hooks_calls_are_replayed_without_a_word_of_scope(tmp_path: Path):

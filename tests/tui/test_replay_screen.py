@@ -54,9 +54,9 @@ async def finished(pilot, generation: int = 1) -> ReplayScreen:
         screen = pilot.app.screen
         if (
             isinstance(screen, ReplayScreen)
-            and screen.generation >= generation
-            and screen.report is not None
-            and not screen.running
+            and screen.run.generation >= generation
+            and screen.run.report is not None
+            and not screen.run.running
         ):
             return screen
         await pilot.pause(0.05)
@@ -79,7 +79,7 @@ def rows(screen: ReplayScreen) -> list[dict[str, str]]:
 
 async def detail_text(pilot, screen: ReplayScreen, tab: str, width: int = 200) -> str:
     """A detail tab's text once the pane shows the selected row, as a terminal prints it."""
-    want = (screen.generation, screen.current_result.index)
+    want = (screen.run.generation, screen.current_result.index)
     for _ in range(400):
         if screen.detail.key == want:
             break
@@ -203,9 +203,9 @@ async def test_usable_at_80x24(session: Path):
         assert screen.detail.region.height < 15
         # With a filter set, esc in full screen clears it and shows the list it focuses.
         await pilot.press("slash", *"tool:Bash", "enter", "z")
-        assert screen.filter_expr and not screen.list.display
+        assert screen.filter_bar.filter_expr and not screen.list.display
         await pilot.press("escape")
-        assert not screen.filter_expr and screen.list.display and screen.list.has_focus
+        assert not screen.filter_bar.filter_expr and screen.list.display and screen.list.has_focus
 
 
 async def test_filter_checked_as_you_type(session: Path):
@@ -265,12 +265,12 @@ async def test_rerun_key_and_watch_mode_refresh(session: Path, tmp_path: Path):
     app = make_app(session, guard_command(guard), watch=[str(guard)])
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await finished(pilot)
-        assert screen.report.counts()["unchanged"] == 5
+        assert screen.run.report.counts()["unchanged"] == 5
         await pilot.press("j", "j", "j")
         write_guard(guard, V2)  # save an edit: the screen re-runs by itself
         screen = await finished(pilot, generation=2)
         assert screen.list.cursor == 3  # kept across the re-run
-        counts = screen.report.counts()
+        counts = screen.run.report.counts()
         assert (counts["changed"], counts["loosened"], counts["tightened"]) == (2, 1, 1)
         assert "watching (2)" in str(screen.query_one("#replay-header", Static).render())
 
@@ -425,12 +425,12 @@ async def test_records_left_out_are_said_with_how_to_include_them(tmp_path: Path
     app = app_for(job, [])
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await finished(pilot)
-        assert len(screen.results) == 3
+        assert len(screen.run.results) == 3
         header = str(screen.query_one("#replay-header", Static).render())
         assert "left out 2 records of other hooks: true (2) · include them with --hook all" in (
             header
         )
-        assert screen.report.left_out == {"true": 2}
+        assert screen.run.report.left_out == {"true": 2}
         await pilot.press("q")
     assert app.return_value.left_out_hint == "--hook all"  # the report the command prints
 

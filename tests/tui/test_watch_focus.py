@@ -36,11 +36,11 @@ async def test_the_list_is_drawn_where_the_focus_model_says(stream: Path) -> Non
         await wait_until(
             pilot,
             lambda: (
-                app.main_screen.detail_loaded and app.main_screen.detail_loaded.stream_line.head.id
+                app.main_screen.detail.loaded and app.main_screen.detail.loaded.stream_line.head.id
             ),
         )
         assert app.main_screen.calls.cursor == 2 and not app.main_screen.calls.following
-        await wait_until(pilot, lambda: app.main_screen.detail_loaded.stream_line is focus.line)
+        await wait_until(pilot, lambda: app.main_screen.detail.loaded.stream_line is focus.line)
         await wait_until(pilot, lambda: "not following" in _header(app))
         # Keys move the model.
         await pilot.press("j")

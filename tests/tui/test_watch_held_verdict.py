@@ -109,8 +109,8 @@ async def test_watch_header_and_detail(stream: Path) -> None:
         await wait_until(
             pilot,
             lambda: (
-                app.main_screen.detail_loaded is not None
-                and app.main_screen.detail_loaded.stream_line.offset == 0
+                app.main_screen.detail.loaded is not None
+                and app.main_screen.detail.loaded.stream_line.offset == 0
             ),
         )
         summary = _text(app.main_screen.detail.body("summary").content)

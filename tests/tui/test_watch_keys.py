@@ -50,7 +50,7 @@ async def _started(app: WatchApp, pilot) -> None:
         pilot,
         lambda: (
             app.main_screen.feed.loaded
-            and app.main_screen.detail_loaded is not None
+            and app.main_screen.detail.loaded is not None
             and app.main_screen.calls.size.height > 0
         ),
     )
@@ -89,9 +89,9 @@ async def test_detail_follows_the_cursor(stream: Path) -> None:
         await pilot.press("g", "j")  # the deny
         await wait_until(
             pilot,
-            lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
+            lambda: app.main_screen.detail.loaded.stream_line is app.main_screen.calls.current,
         )
-        assert app.main_screen.detail_loaded.record.decision == "deny"
+        assert app.main_screen.detail.loaded.record.decision == "deny"
         summary = _plain(app, "summary-body")
         assert "rm -rf outside the project" in summary
         assert "exit 2" in summary
@@ -120,7 +120,7 @@ async def test_detail_tab_keys(stream: Path) -> None:
         await pilot.press("g", "j", "j", "j")  # the modify
         await wait_until(
             pilot,
-            lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
+            lambda: app.main_screen.detail.loaded.stream_line is app.main_screen.calls.current,
         )
         await pilot.press("enter")
         tabs = app.query_one(TabbedContent)
@@ -145,7 +145,7 @@ async def test_detail_tab_keys_work_from_the_list(stream: Path) -> None:
         await pilot.press("g", "j", "j", "j")  # the modify
         await wait_until(
             pilot,
-            lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
+            lambda: app.main_screen.detail.loaded.stream_line is app.main_screen.calls.current,
         )
         tabs = app.query_one(TabbedContent)
         await pilot.press("4")
@@ -541,7 +541,7 @@ async def test_odd_records_show_in_every_tab(tmp_path: Path) -> None:
             await pilot.press("g", *["j"] * row)
             await wait_until(
                 pilot,
-                lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
+                lambda: app.main_screen.detail.loaded.stream_line is app.main_screen.calls.current,
             )
             texts = {t: _plain(app, f"{t}-body") for t in TABS}
             assert all(texts.values())
@@ -720,7 +720,7 @@ async def test_a_20_mb_summary_does_not_freeze_watch(tmp_path: Path) -> None:
     app = WatchApp([str(stream)], tz=UTC, live=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main_screen.feed.loaded, timeout=60)
-        await wait_until(pilot, lambda: app.main_screen.detail_loaded is not None, timeout=60)
+        await wait_until(pilot, lambda: app.main_screen.detail.loaded is not None, timeout=60)
         assert app.main_screen.calls.current.head.summary == huge
         for tab in TABS:
             assert len(_plain(app, f"{tab}-body")) < 200_000  # bounded, with a note
@@ -743,12 +743,12 @@ async def test_a_record_with_an_extreme_ts_never_kills_watch(tmp_path: Path) -> 
             await pilot.press(key)
             await wait_until(
                 pilot,
-                lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
+                lambda: app.main_screen.detail.loaded.stream_line is app.main_screen.calls.current,
             )
         await pilot.press("g")
         await wait_until(
             pilot,
-            lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
+            lambda: app.main_screen.detail.loaded.stream_line is app.main_screen.calls.current,
         )
         assert app.main_screen.calls.render_line(0).text.lstrip().startswith("--:--:--")
         assert "out of range" in _plain(app, "summary-body")

@@ -187,12 +187,12 @@ async def test_a_line_of_many_megabytes(tmp_path: Path) -> None:
         await wait_until(
             pilot,
             lambda: (
-                app.main_screen.detail_loaded is not None
-                and app.main_screen.detail_loaded.stream_line.offset > 0
+                app.main_screen.detail.loaded is not None
+                and app.main_screen.detail.loaded.stream_line.offset > 0
             ),
             timeout=30,
         )
-        assert app.main_screen.detail_loaded.record.request["blob"] == big
+        assert app.main_screen.detail.loaded.record.request["blob"] == big
 
 
 async def test_deleted_then_recreated_stream(tmp_path: Path) -> None:
@@ -239,7 +239,7 @@ async def test_a_fifo_is_read_as_it_arrives(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main_screen.view.total == 8)
         await wait_until(pilot, lambda: "pipe" in app.main_screen.header.render().plain)
-        await wait_until(pilot, lambda: app.main_screen.detail_loaded is not None)
+        await wait_until(pilot, lambda: app.main_screen.detail.loaded is not None)
         await pilot.press("q")
     thread.join(5)
 
@@ -304,8 +304,8 @@ async def test_an_anonymous_pipe_is_a_stream(tmp_path: Path) -> None:
             await pilot.press("g")
             await wait_until(
                 pilot,
-                lambda: app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current,
+                lambda: app.main_screen.detail.loaded.stream_line is app.main_screen.calls.current,
             )
-            assert app.main_screen.detail_loaded.record.id == "call-00000"
+            assert app.main_screen.detail.loaded.record.id == "call-00000"
     finally:
         os.close(read_end)

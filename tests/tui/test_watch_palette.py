@@ -29,7 +29,7 @@ async def _started(app: WatchApp, pilot) -> None:
         pilot,
         lambda: (
             app.main_screen.feed.loaded
-            and app.main_screen.detail_loaded is not None
+            and app.main_screen.detail.loaded is not None
             and app.main_screen.calls.size.height > 0
         ),
     )

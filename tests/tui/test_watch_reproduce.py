@@ -43,7 +43,7 @@ def guarded(tmp_path: Path) -> Path:
 
 async def _ready(pilot, app: WatchApp) -> None:
     await wait_until(
-        pilot, lambda: app.main_screen.feed.loaded and app.main_screen.detail_loaded is not None
+        pilot, lambda: app.main_screen.feed.loaded and app.main_screen.detail.loaded is not None
     )
 
 

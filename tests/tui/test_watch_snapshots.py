@@ -33,8 +33,8 @@ def _settled(app: WatchApp):
             pilot,
             lambda: (
                 app.main_screen.feed.loaded
-                and app.main_screen.detail_loaded is not None
-                and app.main_screen.detail_loaded.stream_line is app.main_screen.calls.current
+                and app.main_screen.detail.loaded is not None
+                and app.main_screen.detail.loaded.stream_line is app.main_screen.calls.current
             ),
         )
         await pilot.pause(0.2)  # the header's throttled redraw

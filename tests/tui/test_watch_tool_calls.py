@@ -130,8 +130,8 @@ async def test_a_call_opens_into_its_hooks_with_the_winner_marked(stream: Path) 
 
 
 def _detail_reason(app: WatchApp) -> str | None:
-    loaded = app.main_screen.detail_loaded
-    if loaded is None or loaded.stream_line is not app.main_screen.selected():
+    loaded = app.main_screen.detail.loaded
+    if loaded is None or loaded.stream_line is not app.main_screen.shown_list.current:
         return None
     return loaded.stream_line.head.reason
 

@@ -108,6 +108,9 @@ class StreamFeed(Widget):
     def stop(self) -> None:
         self._stop.set()
 
+    def on_unmount(self) -> None:
+        self.stop()
+
     @work(exclusive=True, group="live")
     async def _follow_streams(self) -> None:
         await follow(LiveStreams(self.paths, self._first), self.post_message, self._stop)

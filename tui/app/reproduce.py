@@ -89,6 +89,11 @@ class CallDetail(DetailPane):
         self.selected = selected
         self.paths = paths
 
+    @property
+    def loaded(self):
+        """What the pane shows now (a call_tabs.Loaded), or None."""
+        return self.built.get("loaded")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Narrow: not shown here, so the key goes on to the screen's own (hidden) binding.
         if action in ("shell_command", "reproduce"):

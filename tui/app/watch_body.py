@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from hooktui.tui.app.detail_keys import detail_bindings
+from hooktui.tui.app.detail_keys import detail_bindings, next_share
 from hooktui.tui.app.keys import Key
 from hooktui.tui.app.widgets.detail import DetailPane, focus_now
 from hooktui.tui.app.widgets.line_list import LineList
@@ -30,8 +30,6 @@ class WatchBody(Vertical):
 
     KEYS: ClassVar[tuple[Key, ...]] = tuple(Key(b) for b in detail_bindings("watch"))
 
-    # Which share of the body the detail pane takes, by `+` / `-` steps.
-    DETAIL_SHARES = (25, 35, 45, 55, 65, 75, 85)
     detail_share: var[int] = var(DETAIL_SHARE)
     detail_full: var[bool] = var(False)
 
@@ -48,17 +46,17 @@ class WatchBody(Vertical):
         **kwargs,
     ) -> None:
         super().__init__(held, calls, tool_calls, empty, detail, patterns, **kwargs)
-        self.calls, self.detail, self.columns = calls, detail, columns
+        self.calls, self.detail, self.patterns, self.columns = calls, detail, patterns, columns
         self.lists = (calls, tool_calls)
 
     def show_empty(self, empty: bool) -> None:
         self.set_class(empty, "-empty")
 
-    def show_patterns(self, shown: bool, groups: LineList) -> None:
-        """The patterns view in the calls' place (`groups` takes the focus), or back."""
+    def show_patterns(self, shown: bool) -> None:
+        """The patterns view in the calls' place (its groups take the focus), or back."""
         self.set_class(shown, "-patterns")
         self.columns.display = not shown
-        focus_now(groups if shown else self.calls)
+        focus_now(self.patterns.list if shown else self.calls)
 
     def show_tool_calls(self, shown: bool, shown_list: LineList) -> None:
         """The tool calls in the hook calls' place (`t`), or back; the shown list takes focus."""
@@ -75,10 +73,8 @@ class WatchBody(Vertical):
             focus_now(self.screen.home_list)
 
     def action_detail_size(self, step: int) -> None:
-        shares = self.DETAIL_SHARES
-        here = min(range(len(shares)), key=lambda i: abs(shares[i] - self.detail_share))
         self.detail_full = False
-        self.detail_share = shares[max(0, min(len(shares) - 1, here + step))]
+        self.detail_share = next_share(self.detail_share, step)
 
     def watch_detail_share(self, share: int) -> None:
         self._size_detail()

@@ -178,6 +178,14 @@ class CallFilter(FilterBar):
         self.remove_class("-active")
         focus_now(self._home())
 
+    def filter_to_hook(self, expr: str | None) -> None:
+        """The hook chosen in the inventory (`H`; None: none): its calls, marked or not."""
+        if expr is None:
+            return
+        if self.view.marked_only:
+            self.view.set_marked_only(False)
+        self.action_apply_filter(expr)
+
     def clear(self) -> None:
         """Drop the filter and marked-only: every call shown again."""
         with self.app.batch_update():

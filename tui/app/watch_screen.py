@@ -184,8 +184,12 @@ class WatchScreen(KeyedScreen):
             before_append=lambda: self.calls.stop_following_if_grabbed(),
         )
         self.calls = CallList(self.view, tz, paths=paths, changed=self.changed, id="calls")
-        self.detail = CallDetail(TAB_TITLES, selected=self.selected, paths=paths, id="detail")
-        self.patterns = PatternsView(self.view, tz, self._patterns_shown, id="patterns")
+        self.detail = CallDetail(
+            TAB_TITLES, selected=lambda: self.shown_list.current, paths=paths, id="detail"
+        )
+        self.patterns = PatternsView(
+            self.view, tz, lambda shown: self.body.show_patterns(shown), id="patterns"
+        )
         self.tool_calls = ToolCallList(
             self.view,
             tz,
@@ -196,7 +200,7 @@ class WatchScreen(KeyedScreen):
         )
         self.filter_bar = CallFilter(self.view, lambda: self.home_list, self.changed, id="filter")
         self.held_panel = BreakpointPanel(hold, self.calls, self.changed, id="held")
-        self.shown_calls = ShownCalls(self.view, paths, names, self.selected)
+        self.shown_calls = ShownCalls(self.view, paths, names, lambda: self.shown_list.current)
         self.view.on_added.append(lambda _first, _count: self.changed())
         self.view.on_refresh.append(self.changed)
 
@@ -259,9 +263,6 @@ class WatchScreen(KeyedScreen):
         if self.feed.live:
             self.set_interval(CLOCK_TICK, self.changed)
         self.feed.start()
-
-    def on_unmount(self) -> None:
-        self.feed.stop()
 
     # -- which keys work now -------------------------------------------------
 
@@ -354,16 +355,12 @@ class WatchScreen(KeyedScreen):
 
     # -- list and detail -----------------------------------------------------
 
-    def selected(self):
-        """The shown list's selected hook call (a StreamLine), or None."""
-        return self.shown_list.current
-
     def on_line_list_highlighted(self, message: LineList.Highlighted) -> None:
         self._show_current()
 
     def _show_current(self, now: bool = False) -> None:
         """The cursor's call in the detail pane: soon, in a worker, or `now`."""
-        line = self.selected()  # the newest: older highlights were coalesced away
+        line = self.shown_list.current  # the newest: older highlights were coalesced away
         if line is None:
             self.detail.clear("no call selected")
             return
@@ -384,11 +381,6 @@ class WatchScreen(KeyedScreen):
             self._show_current()
         else:
             self._show_current(now=True)
-
-    @property
-    def detail_loaded(self):
-        """What the detail pane shows now (a call_tabs.Loaded), or None."""
-        return self.detail.built.get("loaded")
 
     def on_call_list_opened(self, message: CallList.Opened) -> None:
         if message.line is not None:
@@ -446,9 +438,6 @@ class WatchScreen(KeyedScreen):
 
     # -- the patterns view ---------------------------------------------------
 
-    def _patterns_shown(self, shown: bool) -> None:
-        self.body.show_patterns(shown, self.patterns.list)
-
     def on_patterns_view_filter_to(self, message: PatternsView.FilterTo) -> None:
         self.filter_bar.action_apply_filter(message.expr)
 
@@ -467,11 +456,4 @@ class WatchScreen(KeyedScreen):
     def action_hooks(self) -> None:
         """`H`: the hook inventory; a hook chosen there filters the calls to it."""
         screen = HooksScreen(self.paths, self.stream_title, self.tz)
-        self.app.push_screen(screen, self._hook_chosen)
-
-    def _hook_chosen(self, expr: str | None) -> None:
-        if expr is None:
-            return
-        if self.view.marked_only:  # its calls, all of them: not only the marked ones
-            self.view.set_marked_only(False)
-        self.filter_bar.action_apply_filter(expr)
+        self.app.push_screen(screen, self.filter_bar.filter_to_hook)

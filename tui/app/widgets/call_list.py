@@ -144,7 +144,7 @@ class CallList(LineList):
         self.view.toggle_mark(row)
         self.refresh_row_of(row)
         if not self.view.marked_only and row + 1 < len(self.view):
-            self.action_cursor_down()
+            self.action_move(1)
         self._changed()
 
     def action_copy(self) -> None:

@@ -1,8 +1,7 @@
 """One list widget for watch, replay and the patterns table: Textual's Line API, so 100k rows cost what shows.
 
-Only visible rows are formatted; each is an LRU-cached Strip keyed by what
-changes its look (the row's identity, width, cursor, focus, and whatever the
-subclass adds), so scrolling back is free and an append renders only new rows.
+Only visible rows are drawn, each kept by what changes its look (row_strips.py),
+so scrolling back is free and an append draws only new rows.
 
 The cursor, follow mode and the row the user chose live in the model
 (`hooktui.tap.read.focus.Focus`, over the list's view): the widget turns keys
@@ -16,12 +15,10 @@ from collections.abc import Hashable
 from typing import ClassVar
 
 from hooktui.tap.read.focus import Focus
-from rich.segment import Segment
-from rich.style import Style
+from hooktui.tui.app.widgets.row_strips import RowStrips
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
@@ -34,12 +31,12 @@ class LineList(ScrollView, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"line-list--cursor", "line-list--cursor-blurred"}
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "cursor_down", "Down", show=False, id="list.down"),
-        Binding("k,up", "cursor_up", "Up", show=False, id="list.up"),
+        Binding("j,down", "move(1)", "Down", show=False, id="list.down"),
+        Binding("k,up", "move(-1)", "Up", show=False, id="list.up"),
         Binding("g,home", "first", "First", show=False, id="list.first"),
         Binding("G,end", "last", "Last", show=False, id="list.last"),
-        Binding("pagedown", "page_down", "Page down", show=False, id="list.page_down"),
-        Binding("pageup", "page_up", "Page up", show=False, id="list.page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="list.page_down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="list.page_up"),
         # (In the help, after the screen's own keys: their descriptions say enough.)
     ]
 
@@ -80,7 +77,7 @@ class LineList(ScrollView, can_focus=True):
         # arrive, the focus has settled by the time the list redraws.
         self.focus_model = focus
         self.view = focus.view
-        self._cache: LRUCache[tuple, Strip] = LRUCache(2048)
+        self.strips = RowStrips(self)
         self._painted_width = 0
         self._drawn_row = focus.row  # where the cursor was last drawn
         self._drawn_following = focus.following
@@ -147,7 +144,7 @@ class LineList(ScrollView, can_focus=True):
     def rows_changed(self, *, added: int = 0, reset: bool = False) -> None:
         """Rows were appended (`added`) or everything changed (`reset`): redraw."""
         if reset:
-            self._cache.clear()
+            self.strips.clear()
         self._update_virtual_size()
         if self.following and self.cursor >= 0:
             self.scroll_to_row(self.cursor)
@@ -174,14 +171,11 @@ class LineList(ScrollView, can_focus=True):
     @property
     def row_width(self) -> int:
         """The width rows are drawn at (0 before the first layout)."""
-        return self._row_width()
-
-    def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(self._row_width(), self.row_count())
-
-    def _row_width(self) -> int:
         # The region inside the scrollbar: rows never hide under it.
         return self.scrollable_content_region.width or self.size.width
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(self.row_width, self.row_count())
 
     def on_resize(self, event: events.Resize) -> None:
         self._update_virtual_size()
@@ -194,42 +188,17 @@ class LineList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         row = self.scroll_offset.y + y
-        width = self._row_width()
+        width = self.row_width
         if width != self._painted_width:
             self._painted_width = width
             # Not posted from here: during a paint the screen is the active
             # pump, so the message would count as the screen's and stop there.
             # (The message is made later too: it takes its sender from the active pump.)
-            self.call_later(self._announce_width, width)
+            self.call_later(lambda: self.post_message(self.RowWidth(width)))
         base = self.rich_style
         if not 0 <= row < self.row_count():
             return Strip.blank(width, base)
-        selected = row == self.cursor
-        focused = self.has_focus
-        key = (self.view.key_at(row), width, selected and (1 + focused), self.row_look(row))
-        strip = self._cache.get(key)
-        if strip is None:
-            strip = self._render_strip(row, width, selected, focused, base)
-            self._cache[key] = strip
-        return strip
-
-    def _announce_width(self, width: int) -> None:
-        self.post_message(self.RowWidth(width))
-
-    def _render_strip(self, row: int, width: int, selected: bool, focused: bool, base) -> Strip:
-        try:
-            text = self.render_row(row, width)
-        except Exception as exc:  # one odd record must never take the app down
-            text = Text(f"✗ cannot show this row: {exc!r}", style="red", no_wrap=True, end="")
-            text.truncate(width, pad=True)
-        if selected:
-            # Only the background: each column keeps its colour under the cursor.
-            component = "line-list--cursor" if focused else "line-list--cursor-blurred"
-            cursor = self.get_component_rich_style(component)
-            # Under the spans, so a fail-open badge keeps its own colours on the cursor row.
-            text.style = Style(bgcolor=cursor.bgcolor, bold=focused, reverse=cursor.reverse)
-        segments = list(text.render(self.app.console))
-        return Strip(Segment.apply_style(segments, base), width).crop_extend(0, width, base)
+        return self.strips.strip(row, width, row == self.cursor, self.has_focus, base)
 
     def refresh_row(self, row: int) -> None:
         if row >= 0:
@@ -251,12 +220,9 @@ class LineList(ScrollView, can_focus=True):
 
     # -- the user's moves ----------------------------------------------------
 
-    def action_cursor_down(self) -> None:
+    def action_move(self, rows: int) -> None:
         # Reaching the bottom does not resume following: G / End does.
-        self.focus_model.move_by(1)
-
-    def action_cursor_up(self) -> None:
-        self.focus_model.move_by(-1)
+        self.focus_model.move_by(rows)
 
     def action_first(self) -> None:
         self.focus_model.first()
@@ -266,14 +232,9 @@ class LineList(ScrollView, can_focus=True):
         if self.cursor >= 0:
             self.scroll_to_row(self.cursor)
 
-    def _page(self) -> int:
-        return max(1, (self.scrollable_content_region.height or self.size.height) - 1)
-
-    def action_page_down(self) -> None:
-        self.focus_model.move_by(self._page())
-
-    def action_page_up(self) -> None:
-        self.focus_model.move_by(-self._page())
+    def action_page(self, pages: int) -> None:
+        page = max(1, (self.scrollable_content_region.height or self.size.height) - 1)
+        self.focus_model.move_by(pages * page)
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         # Scrolling back through history stops following, like a pager.
