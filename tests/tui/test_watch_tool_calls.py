@@ -14,6 +14,7 @@ from hooktui.tap.model import HookInfo
 from hooktui.tui.app.tool_calls import ToolCallList
 from hooktui.tui.app.watch import WatchApp
 from hooktui.tui.app.widgets.call_list import CallList
+from textual import events
 
 from tests.records import record
 from tests.tap.fixtures import request
@@ -287,3 +288,19 @@ async def test_a_late_hook_that_changes_the_outcome_changes_what_the_filter_show
         assert "★" in next(t for t in texts[1:] if "decided" in t)
         await pilot.press("slash", *"call:modify", "enter")
         await wait_until(pilot, lambda: lst.shown_calls == 0)
+
+
+async def test_keys_typed_in_one_burst_act_in_order(stream: Path) -> None:
+    """`jj⏎` read at once: enter opens the hook the two j's reached (the screen's enter
+    runs as a key is read, ahead of keys still queued: the list's own enter waits its turn)."""
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        lst = await _shown(app, pilot, 2)
+        await pilot.press("g", "space")
+        await wait_until(pilot, lambda: lst.row_count() == 4 and lst.cursor == 0)
+        for key in ("j", "j", "enter"):  # as the terminal's driver hands them over
+            event = events.Key(key, "\r" if key == "enter" else key)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        await wait_until(pilot, lambda: app.main_screen.detail.has_focus_within)
+        assert lst.cursor == 2 and lst.row_count() == 4 and lst.row.part.role == "overridden"

@@ -418,8 +418,9 @@ class WatchScreen(KeyedScreen):
                 self.detail.focus_now()
             return
         if focused is self.tool_calls:
-            self.tool_calls.action_open()
-            return
+            # Its own enter (opening a call), in turn with the keys before it: this
+            # binding runs as the key is read, ahead of a `jj` still queued.
+            raise SkipAction()
         if focused is not None and self.detail in focused.ancestors:
             focus_now(self.shown_list)
             return
