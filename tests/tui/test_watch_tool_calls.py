@@ -304,3 +304,23 @@ async def test_keys_typed_in_one_burst_act_in_order(stream: Path) -> None:
             app._driver.send_message(event)
         await wait_until(pilot, lambda: app.main_screen.detail.has_focus_within)
         assert lst.cursor == 2 and lst.row_count() == 4 and lst.row.part.role == "overridden"
+
+
+async def test_the_detail_follows_the_winner_when_a_late_hook_takes_the_call(
+    recorded: Path, tmp_path: Path
+) -> None:
+    lines = recorded.read_bytes().splitlines(keepends=True)
+    push = [line for line in lines if json.loads(line)["summary"] == COMMANDS[0]]
+    deny = next(line for line in push if json.loads(line)["decision"] == "deny")
+    rewrite = next(line for line in push if json.loads(line)["decision"] == "modify")
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(rewrite)
+    app = WatchApp([str(path)], tz=UTC, live=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await _shown(app, pilot, 1)
+        await wait_until(pilot, lambda: _detail_reason(app) == "dropped --force")
+        with open(path, "ab") as f:
+            f.write(deny)  # the deny takes the call: the call's row shows its hook now
+        await wait_until(
+            pilot, lambda: (_detail_reason(app) or "").startswith("force-push"), timeout=30
+        )

@@ -287,6 +287,8 @@ class ToolCallList(LineList):
             else:
                 rows.set_item(row, Row(call))
                 self.refresh_row(row)
+                if row == self.cursor:  # its winner may be another hook now: the detail
+                    self.post_message(self.Highlighted(self, row))
         if new:
             new.sort(key=_order)
             if len(rows) and _order(new[0]) < _order(rows.item(len(rows) - 1).call):
