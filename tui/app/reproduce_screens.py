@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from typing import TYPE_CHECKING, ClassVar
 
 from hooktui.tap.model import Record
 from hooktui.tui.app.palette import BindingCommands
-from textual import _time, events, work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -243,7 +244,9 @@ class ReproduceScreen(Screen[None]):
         self.call_after_refresh(self._ready)
 
     def _ready(self) -> None:
-        self.editor.ready_at = _time.get_time()
+        # Textual stamps events with time.monotonic() on the systems hooktui runs on
+        # (its private textual._time says so; we do not import it).
+        self.editor.ready_at = time.monotonic()
         self.ready = True
         self.editor.focus()
         self.refresh_bindings()
