@@ -326,3 +326,20 @@ async def test_the_detail_follows_the_winner_when_a_late_hook_takes_the_call(
         await wait_until(
             pilot, lambda: (_detail_reason(app) or "").startswith("force-push"), timeout=30
         )
+
+
+async def test_a_call_term_in_the_hook_calls_says_where_it_chooses(stream: Path) -> None:
+    """`call:deny` typed in the hook-call view matches no hook row (the term is about tool
+    calls): the body says so and names the key, rather than an unexplained empty list."""
+    app = WatchApp([str(stream)], tz=UTC, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.main_screen.feed.loaded)
+        await pilot.press("slash", *"call:deny", "enter")
+        await wait_until(pilot, lambda: app.main_screen.view.filter_text == "call:deny")
+        await wait_until(pilot, lambda: app.main_screen.empty.display)
+        said = str(app.main_screen.empty.render())
+        assert "choose tool calls" in said and "t shows them" in said
+        await pilot.press("t")  # there, the term chooses the denied call
+        lst = _tool_calls(app)
+        await wait_until(pilot, lambda: not lst.grouping and lst.shown_calls == 1)
+        assert lst.rows.item(0).call.decision == "deny"

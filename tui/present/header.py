@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from hooktui.tap.canonical import DECISIONS
 from hooktui.tap.read.errlog import tap_error_summary
+from hooktui.tap.read.filter import FilterError, compile_filter
 from hooktui.tap.read.tally import RATE_MINUTES
 from hooktui.tap.read.view import CallView
 from hooktui.tap.runtimes import RUNTIMES
@@ -277,6 +278,9 @@ def empty_text(view: CallView, title: str, names: list[str], loaded: bool, missi
             text.append(f"  {printable(view.filter_text)}", style="cyan")
         if view.marked_only:
             text.append("  (marked only)", style="cyan")
+        if _reads_tool_calls(view.filter_text):
+            text.append("\n\ncall:, conflict:, role: and hooks choose tool calls:", style="dim")
+            text.append(" t shows them", style="bold")
         text.append("\n\nesc clears the filter", style="dim")
         return text
     shown = ", ".join(display_path(p) for p in names)
@@ -293,3 +297,15 @@ def empty_text(view: CallView, title: str, names: list[str], loaded: bool, missi
     text.append("   example traffic, for a first look\n\n")
     text.append("This screen fills as soon as the first call is recorded.", style="dim")
     return text
+
+
+def _reads_tool_calls(expr: str) -> bool:
+    """Does the filter read what only the tool-call view fills in (`call:deny`, ...)?
+    In the hook-call view those terms match no row: the body says where they do."""
+    if not expr:
+        return False
+    try:
+        fields = getattr(compile_filter(expr), "fields", None)
+    except FilterError:
+        return False
+    return fields is not None and "toolcall" in fields
