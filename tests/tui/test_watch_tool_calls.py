@@ -65,6 +65,15 @@ async def _shown(app: WatchApp, pilot, calls: int) -> ToolCallList:
     return lst
 
 
+def _push_lines(recorded: Path) -> tuple[bytes, bytes]:
+    """The push's two hook records as the tap wrote them: (the deny, the rewrite)."""
+    lines = recorded.read_bytes().splitlines(keepends=True)
+    push = [line for line in lines if json.loads(line)["summary"] == COMMANDS[0]]
+    deny = next(line for line in push if json.loads(line)["decision"] == "deny")
+    rewrite = next(line for line in push if json.loads(line)["decision"] == "modify")
+    return deny, rewrite
+
+
 def _texts(lst: ToolCallList, width: int = 150) -> list[str]:
     return [lst.render_row(row, width).plain for row in range(lst.row_count())]
 
@@ -251,7 +260,11 @@ async def test_the_cursor_keeps_its_call_between_the_two_views(stream: Path) -> 
         lst = await _shown(app, pilot, 2)
         await wait_until(pilot, lambda: lst.row is not None)
         assert lst.row.call.summary == COMMANDS[0] and not lst.following
-        await pilot.press("space", "j", "j")  # onto the overridden hook
+        await pilot.press("space")
+        await wait_until(pilot, lambda: lst.row_count() == 4)
+        # onto the overridden hook (its hooks are in the order they started: either)
+        roles = [lst.rows.item(row).part.role for row in (1, 2)]
+        await pilot.press(*"j" * (1 + roles.index("overridden")))
         await wait_until(pilot, lambda: lst.row is not None and lst.row.part is not None)
         await wait_until(pilot, lambda: lst.row.part.role == "overridden")
         chosen = lst.current.key
@@ -264,10 +277,7 @@ async def test_the_cursor_keeps_its_call_between_the_two_views(stream: Path) -> 
 async def test_a_late_hook_that_changes_the_outcome_changes_what_the_filter_shows(
     recorded: Path, tmp_path: Path
 ) -> None:
-    lines = recorded.read_bytes().splitlines(keepends=True)
-    push = [line for line in lines if json.loads(line)["summary"] == COMMANDS[0]]
-    deny = next(line for line in push if json.loads(line)["decision"] == "deny")
-    rewrite = next(line for line in push if json.loads(line)["decision"] == "modify")
+    deny, rewrite = _push_lines(recorded)
     path = tmp_path / "live.jsonl"
     path.write_bytes(rewrite)  # the rewrite alone: the call runs, rewritten
     app = WatchApp([str(path)], tz=UTC, live=True)
@@ -300,21 +310,19 @@ async def test_keys_typed_in_one_burst_act_in_order(stream: Path) -> None:
         lst = await _shown(app, pilot, 2)
         await pilot.press("g", "space")
         await wait_until(pilot, lambda: lst.row_count() == 4 and lst.cursor == 0)
+        second = lst.rows.item(2).part.id  # which hook is second: which one started first
         for key in ("j", "j", "enter"):  # as the terminal's driver hands them over
             event = events.Key(key, "\r" if key == "enter" else key)
             event.set_sender(app)
             app._driver.send_message(event)
         await wait_until(pilot, lambda: app.main_screen.detail.has_focus_within)
-        assert lst.cursor == 2 and lst.row_count() == 4 and lst.row.part.role == "overridden"
+        assert lst.cursor == 2 and lst.row_count() == 4 and lst.row.part.id == second
 
 
 async def test_the_detail_follows_the_winner_when_a_late_hook_takes_the_call(
     recorded: Path, tmp_path: Path
 ) -> None:
-    lines = recorded.read_bytes().splitlines(keepends=True)
-    push = [line for line in lines if json.loads(line)["summary"] == COMMANDS[0]]
-    deny = next(line for line in push if json.loads(line)["decision"] == "deny")
-    rewrite = next(line for line in push if json.loads(line)["decision"] == "modify")
+    deny, rewrite = _push_lines(recorded)
     path = tmp_path / "live.jsonl"
     path.write_bytes(rewrite)
     app = WatchApp([str(path)], tz=UTC, live=True)
