@@ -38,6 +38,7 @@ __all__ = [
     "describe_filter",
     "filter_fields",
     "is_empty_filter",
+    "reads_tool_calls",
 ]
 
 Predicate = Callable[[RecordHead], bool]
@@ -85,6 +86,12 @@ def filter_fields(predicate: Callable[[RecordHead], bool]) -> frozenset[str]:
     """The RecordHead fields a compiled predicate reads (all of them when unknown)."""
     fields = getattr(predicate, "fields", None)
     return fields if fields is not None else frozenset(RecordHead.__struct_fields__)
+
+
+def reads_tool_calls(predicate: Callable[[RecordHead], bool]) -> bool:
+    """Does a compiled filter read what only the tool-call grouping fills in (`call:`,
+    `conflict:`, `role:`, `hooks`)? False when what it reads is not known."""
+    return "toolcall" in getattr(predicate, "fields", ())
 
 
 def describe_filter(expr: str) -> str:

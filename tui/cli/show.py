@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 
 import msgspec
 from hooktui.tap.read.decode import BadLine
-from hooktui.tap.read.filter import compile_filter, is_empty_filter
+from hooktui.tap.read.filter import compile_filter, is_empty_filter, reads_tool_calls
 from hooktui.tap.read.filter_terms import help_text
 from hooktui.tap.read.filter_tokens import FilterError
 from hooktui.tap.read.groups import GROUP_FIELDS, SORT_KEYS, Groups
@@ -231,7 +231,7 @@ def _report_tap_errors(sources: list[Source]) -> None:
 def _run(args: argparse.Namespace) -> int:
     opts = _options(args)
     sources = sources_of(args.streams, opts.follow)
-    if args.calls or _reads_calls(opts):
+    if args.calls or reads_tool_calls(opts.accepts):
         if opts.follow or opts.group_by is not None:
             raise Usage(
                 "tool calls are grouped over whole streams: not with --follow or --group-by"
@@ -253,12 +253,6 @@ def _run(args: argparse.Namespace) -> int:
             out.text.note("following: new calls appear here as they are recorded (Ctrl-C to stop)")
     follow(sources, ends, Scan(opts, Tally(), merging=False), out, _err)
     return 0
-
-
-def _reads_calls(opts: Options) -> bool:
-    """Does the filter read what only the tool-call grouping fills in (`call:`, ...)?"""
-    fields = getattr(opts.accepts, "fields", None)  # None: not known (not a call term)
-    return fields is not None and "toolcall" in fields
 
 
 def _print_what_is_there(sources: list[Source], opts: Options, out, tally: Tally) -> list:

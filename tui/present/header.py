@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from hooktui.tap.canonical import DECISIONS
 from hooktui.tap.read.errlog import tap_error_summary
-from hooktui.tap.read.filter import FilterError, compile_filter
+from hooktui.tap.read.filter import FilterError, compile_filter, reads_tool_calls
 from hooktui.tap.read.tally import RATE_MINUTES
 from hooktui.tap.read.view import CallView
 from hooktui.tap.runtimes import RUNTIMES
@@ -305,7 +305,6 @@ def _reads_tool_calls(expr: str) -> bool:
     if not expr:
         return False
     try:
-        fields = getattr(compile_filter(expr), "fields", None)
+        return reads_tool_calls(compile_filter(expr))
     except FilterError:
         return False
-    return fields is not None and "toolcall" in fields
