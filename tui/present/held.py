@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from hooktui.tap.hold.client import SLOW  # offered, no word back in time: never held
 from hooktui.tap.model import Record, RecordHead
 from hooktui.tap.read.sanitize import safe_line
 from hooktui.tui.present.format import format_latency, printable
@@ -25,7 +26,6 @@ _RELEASED = {
     "dashboard-gone": "when the dashboard went away",
     "runtime-ended": "when the runtime ended the call",
 }
-SLOW = "dashboard-slow"  # offered, but the dashboard said nothing in time: never held
 
 
 def held_word(head: RecordHead) -> str:
